@@ -1,0 +1,121 @@
+import type {
+  IndexedVector, TxHandle, VectorHit, VectorIndex, VectorIndexCapabilities, VectorSearch,
+} from '../../src/ports/vector-index.js';
+import { VectorIndexError } from '../../src/ports/vector-index.js';
+import type { MemoryStatus } from '../../src/core/types.js';
+import { toPgVectorText } from '../../src/core/vectors.js';
+import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
+
+export interface PgvectorOptions {
+  /** Embedder id written with every vector. */
+  embedder: string;
+  /** Spaces with at most this many vectors are scanned exactly (faster and exact at that size). */
+  exactScanBelow?: number;
+  /** hnsw.ef_search for approximate scans. */
+  efSearch?: number;
+}
+
+/**
+ * pgvector in the system-of-record database: vectors live in `memory_vectors`,
+ * written in the caller's transaction; status lives in `memory_state`, so a
+ * status change never touches the HNSW index.
+ */
+export class PgvectorIndex implements VectorIndex {
+  readonly name = 'pgvector';
+  readonly capabilities: VectorIndexCapabilities = { transactional: true, exactSearch: true, metrics: ['cosine', 'l2'] };
+  private sizes = new Map<string, { n: number; at: number }>();
+  private readonly exactBelow: number;
+  private readonly efSearch: number;
+
+  constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
+    this.exactBelow = opts.exactScanBelow ?? 20_000;
+    this.efSearch = opts.efSearch ?? 100;
+  }
+
+  async init(): Promise<void> {
+    // The table and its HNSW index are created by the store's migrations.
+    try {
+      await this.db.query(`select 1 from memory_vectors limit 1`);
+    } catch (e) {
+      throw new VectorIndexError(this.name, 'memory_vectors is missing: run the store migrations first', e);
+    }
+  }
+
+  private q(tx?: TxHandle): Queryable {
+    return (tx as Queryable | undefined) ?? this.db;
+  }
+
+  async upsert(items: IndexedVector[], tx?: TxHandle): Promise<void> {
+    if (items.length === 0) return;
+    try {
+      await this.q(tx).query(
+        `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
+         select id, sp, k, $4, v::vector from unnest($1::text[], $2::text[], $3::text[], $5::text[]) as x(id, sp, k, v)
+         on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
+        [items.map((i) => i.memoryId), items.map((i) => i.spaceId), items.map((i) => i.kind), this.opts.embedder,
+          items.map((i) => toPgVectorText(i.vector))],
+      );
+    } catch (e) {
+      throw new VectorIndexError(this.name, 'upsert failed', e);
+    }
+    for (const i of items) this.sizes.delete(i.spaceId);
+  }
+
+  /** Status lives in memory_state (written by the store); nothing to do here. */
+  async setStatus(_ids: string[], _status: MemoryStatus, _tx?: TxHandle): Promise<void> {}
+
+  async remove(memoryIds: string[], tx?: TxHandle): Promise<void> {
+    if (memoryIds.length === 0) return;
+    await this.q(tx).query(`delete from memory_vectors where memory_id = any($1::text[])`, [memoryIds]);
+  }
+
+  async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {
+    await this.q(tx).query(`delete from memory_vectors where space_id = $1`, [spaceId]);
+    this.sizes.delete(spaceId);
+  }
+
+  private async spaceSize(spaceId: string, q: Queryable): Promise<number> {
+    const hit = this.sizes.get(spaceId);
+    if (hit && Date.now() - hit.at < 5_000) return hit.n;
+    const r = await q.query<{ n: number }>(`select count(*)::int as n from memory_vectors where space_id = $1`, [spaceId]);
+    const n = Number(r.rows[0].n);
+    this.sizes.set(spaceId, { n, at: Date.now() });
+    return n;
+  }
+
+  async search(s: VectorSearch, tx?: TxHandle): Promise<VectorHit[]> {
+    const metric = s.metric ?? 'cosine';
+    const op = metric === 'cosine' ? '<=>' : '<->';
+    const statuses = s.statuses ?? ['ACTIVE'];
+    const kind = s.kind ?? 'STATEMENT';
+    const run = async (q: Queryable): Promise<VectorHit[]> => {
+      const exact = s.exact === true || metric !== 'cosine' || (await this.spaceSize(s.spaceId, q)) <= this.exactBelow;
+      // "+ 0" hides the operator from the planner, so the exact scan uses the space index, not HNSW.
+      const orderBy = exact ? `(v.embedding ${op} $1::vector) + 0` : `v.embedding ${op} $1::vector`;
+      const r = await q.query<{ memory_id: string; d: number }>(
+        `select v.memory_id, v.embedding ${op} $1::vector as d
+         from memory_vectors v join memory_state st on st.memory_id = v.memory_id
+         where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
+         order by ${orderBy} limit $5`,
+        [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
+      );
+      return r.rows.map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }));
+    };
+    try {
+      if (tx) {
+        await this.q(tx).query(`set local hnsw.iterative_scan = relaxed_order`);
+        await this.q(tx).query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
+        return await run(this.q(tx));
+      }
+      return await this.db.transaction(async (t) => {
+        await t.query(`set local hnsw.iterative_scan = relaxed_order`);
+        await t.query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
+        return run(t);
+      });
+    } catch (e) {
+      throw new VectorIndexError(this.name, 'search failed', e);
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,83 @@
+/**
+ * Correction cues: the words people use when they take back or update
+ * something they said ("actually", "scratch that", "no longer", "not X",
+ * "moved to", "turned 35"...). A cue alone proves nothing: the conflict rules
+ * also ask for a difference between the old and the new statement.
+ *
+ * Each cue belongs to a family; a family that appears in the old statement
+ * too ("Call me Sam, not Samuel." said twice) is part of how the fact is
+ * phrased, not a new correction.
+ */
+
+export interface Cue {
+  /** family of equivalent cues ("contrast" covers instead / instead of / rather than) */
+  family: string;
+  /** the words found, lower-cased */
+  phrase: string;
+  /**
+   * A weak cue ("now", "new", "instead", "from now on") is also said about
+   * plain news; it counts only with a differing value or a negation flip.
+   */
+  weak: boolean;
+  /** for contrast cues ("not X", "instead of X", "rather than X"): the X named as the old content */
+  replaced?: string;
+}
+
+const NUM = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\\s](?:one|two|three|four|five|six|seven|eight|nine))?';
+
+/** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised. */
+const CUES: Array<[string, RegExp, boolean]> = [
+  ['actually', /\bactually\b/, false],
+  ['scratch-that', /\bscratch that\b|\bforget (?:that|what i said)\b|\bignore (?:that|what i said)\b/, false],
+  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\bgot (?:that|it|this|those|them) wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
+  ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
+  ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
+  ['no', /^\s*(?:no|nope)\s*[,!.:;-]/, false],
+  ['no-longer', /\bno longer\b|\bnot anymore\b|\bnot any more\b/, false],
+  ['any-more', /\bany ?more\b(?=\s*(?:[,.;:!?)]|$|\b(?:since|because|as|now|so|but|and)\b))/, false],
+  ['after-all', /\bafter all\b/, false],
+  ['update', /\bupdate\s*:|\b(?:an )?update on\b|\bupdated\b/, false],
+  ['moved', /\b(?:moved|relocated)\s+(?:to|from|back|out|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b/, false],
+  ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b/, false],
+  ['up-down-to', /\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\s+(?:back\s+)?(?:up|down)\s+to\b|\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\s+(?:to|from|by)\b/, false],
+  ['turned', new RegExp(`\\b(?:just |recently )?turned ${NUM}\\b`), false],
+  ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\bjust started\b|\bstarted (?:a|my) new\b/, false],
+  // "orange, not blue" / "Lyon - not Paris": a contrastive "not" naming the old value at the end of a clause
+  ['not-x', /(?:^|[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],
+  ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]+?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]+?)\s*,?\s*but\b/, false],
+  ['contrast', /\binstead of\s+([^,.;!?]+)|\brather than\s+([^,.;!?]+)|\bin place of\s+([^,.;!?]+)|\binstead\b/, true],
+  ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b/, true],
+  ['now', /\bnow\b|\bcurrently\b/, true],
+  ['new', /\bnew\b|\bdifferent\b/, true],
+  ['no-more', /\bno more\b/, true],
+];
+
+function norm(text: string): string {
+  return text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'").toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** Every cue in a text, strong ones first. */
+export function findCues(text: string): Cue[] {
+  const t = norm(text);
+  const out: Cue[] = [];
+  const seen = new Set<string>();
+  for (const [family, re, weak] of CUES) {
+    // "now" inside "from now on" / "right now" is not the news marker "now"
+    const target = family === 'now' ? t.replace(/\bfrom now on\b|\bright now\b|\bfor now\b|\bjust now\b|\bnow and then\b|\bnow and again\b/g, ' ') : t;
+    const m = target.match(re);
+    if (!m || seen.has(family)) continue;
+    seen.add(family);
+    const replaced = m.slice(1).find((g) => g !== undefined)?.trim();
+    out.push({ family, phrase: m[0].trim().replace(/^[,;:(\u2014-]\s*/, '').replace(/[.!?,;)]$/, '').trim(), weak, ...(replaced ? { replaced } : {}) });
+  }
+  return out.sort((a, b) => Number(a.weak) - Number(b.weak));
+}
+
+/**
+ * The correction cue found in a text ("actually", "scratch that", "no longer",
+ * "not blue", "instead of ana", "now", "new", "turned 35", "got moved",
+ * "went up to", ...), strong cues before weak ones, or null.
+ */
+export function correctionCue(text: string): string | null {
+  return findCues(text)[0]?.phrase ?? null;
+}

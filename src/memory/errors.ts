@@ -1,0 +1,66 @@
+/**
+ * Expected failures of the use cases. Each maps to a typed GraphQL error; anything
+ * else is unexpected and masked by Yoga.
+ */
+export class DomainError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** An id that does not exist, or exists behind another wall: the two are indistinguishable. */
+export class NotFoundError extends DomainError {
+  constructor(readonly what: string, readonly id: string) {
+    super('NOT_FOUND', `${what} ${id} not found`);
+  }
+}
+
+export type QuoteRefusalReason = 'EMPTY' | 'FRAGMENT' | 'NOT_FOUND' | 'ASSISTANT_WORDS';
+
+/** The quote check refused what the assistant handed over; nothing was written. */
+export class QuoteRefusedError extends DomainError {
+  constructor(readonly reason: QuoteRefusalReason, readonly detail: string) {
+    super(`QUOTE_${reason}`, detail);
+  }
+}
+/** Part of a sentence the person typed, not the whole sentence. */
+export class FragmentRefusedError extends QuoteRefusedError {}
+/** Nothing the person typed in this conversation says this (a paraphrase, or never said). */
+export class QuoteNotFoundError extends QuoteRefusedError {}
+/** Words found only in what the assistant wrote. */
+export class AssistantWordsRefusedError extends QuoteRefusedError {}
+export class EmptyQuoteError extends QuoteRefusedError {}
+
+export function quoteRefusal(reason: QuoteRefusalReason, detail: string): QuoteRefusedError {
+  switch (reason) {
+    case 'FRAGMENT': return new FragmentRefusedError(reason, detail);
+    case 'NOT_FOUND': return new QuoteNotFoundError(reason, detail);
+    case 'ASSISTANT_WORDS': return new AssistantWordsRefusedError(reason, detail);
+    default: return new EmptyQuoteError(reason, detail);
+  }
+}
+
+export class ConfirmationRequiredError extends DomainError {
+  constructor(readonly action: string) {
+    super('CONFIRMATION_REQUIRED', `${action} is permanent: pass confirm: true to proceed`);
+  }
+}
+
+export class InvalidInputError extends DomainError {
+  constructor(readonly field: string, message: string) {
+    super('INVALID_INPUT', `${field}: ${message}`);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+export class InvalidStateError extends DomainError {
+  constructor(message: string) {
+    super('INVALID_STATE', message);
+  }
+}

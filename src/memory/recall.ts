@@ -1,0 +1,82 @@
+import { attribution } from '../core/quote-check.js';
+import type { MemoryKind } from '../core/types.js';
+import type { MemoryRecord } from '../ports/memory-store.js';
+import type { MemoryDeps } from './deps.js';
+import { InvalidInputError } from './errors.js';
+import { lexicalKeys } from './lexical.js';
+import { embedOrMissing } from './remember.js';
+
+export interface RecallHit {
+  memory: MemoryRecord;
+  score: number;
+  vectorScore: number | null;
+  lexicalRank: number | null;
+  attribution: string;
+}
+
+export interface RecallResult {
+  statements: RecallHit[];
+  /** The assistant's own conclusions: a separate, labelled list, never statements. */
+  inferences: RecallHit[];
+}
+
+const RRF_K = 60;
+const POOL = 50;
+
+/**
+ * Hybrid recall over current memories: vector neighbours and lexical matches on
+ * word keys (grow/grew meet), fused by reciprocal rank, then weighted by strength
+ * and recency. A relevance floor makes an unrelated question come back empty.
+ */
+export async function recall(deps: MemoryDeps, spaceId: string, query: string, first = 5): Promise<RecallResult> {
+  if (query.trim() === '') throw new InvalidInputError('query', 'ask something');
+  if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
+  const { vector } = await embedOrMissing(deps, query);
+  const keys = [...new Set(lexicalKeys(query))];
+  const [statements, inferences] = await Promise.all([
+    search(deps, spaceId, 'STATEMENT', vector, keys, first),
+    search(deps, spaceId, 'INFERENCE', vector, keys, first),
+  ]);
+  await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
+  return { statements, inferences };
+}
+
+async function search(
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, vector: Float32Array | null, keys: string[], first: number,
+): Promise<RecallHit[]> {
+  const vq = vector ? { spaceId, vector, k: POOL, statuses: ['ACTIVE' as const], kind } : null;
+  let vhits = vq ? await deps.index.search(vq) : [];
+  if (vq && deps.outbox) {
+    const pending = await deps.outbox.pendingHits(vq);
+    const seen = new Set(vhits.map((h) => h.memoryId));
+    vhits = [...vhits, ...pending.filter((h) => !seen.has(h.memoryId))].sort((a, b) => b.score - a.score);
+  }
+  const lhits = await deps.store.lexicalSearch(spaceId, keys, POOL, kind, ['ACTIVE']);
+  const fused = new Map<string, { score: number; v: number | null; l: number | null }>();
+  const floor = deps.thresholds.recallFloor;
+  vhits.forEach((h, i) => {
+    fused.set(h.memoryId, { score: 1 / (RRF_K + i + 1), v: h.score, l: null });
+  });
+  lhits.forEach((h, i) => {
+    const cur = fused.get(h.memoryId) ?? { score: 0, v: null, l: null };
+    cur.score += 1 / (RRF_K + i + 1);
+    cur.l = h.rank;
+    fused.set(h.memoryId, cur);
+  });
+  // Relevance floor: a hit needs a lexical match on a content word or a vector score above the floor.
+  const kept = [...fused].filter(([, f]) => f.l !== null || (f.v ?? -1) >= floor);
+  if (kept.length === 0) return [];
+  const records = await deps.store.getMemories(kept.map(([id]) => id), spaceId);
+  const now = deps.clock.now().getTime();
+  const hits: RecallHit[] = [];
+  kept.forEach(([, f], i) => {
+    const m = records[i];
+    if (!m || m.status !== 'ACTIVE' || (m.kind === 'INFERENCE' && m.review === 'DISMISSED')) return;
+    const strength = 1 + 0.15 * Math.log2(m.mentionCount);
+    const ageDays = Math.max(0, (now - m.lastMentionedAt.getTime()) / 86_400_000);
+    const recency = 1 + 0.1 / (1 + ageDays / 30);
+    hits.push({ memory: m, score: f.score * strength * recency, vectorScore: f.v, lexicalRank: f.l, attribution: attribution(m.saidAt, m.quote) });
+  });
+  hits.sort((a, b) => b.score - a.score || b.memory.seq - a.memory.seq);
+  return hits.slice(0, first);
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { checkQuote } from '../core/quote-check.js';
+import { normalizeText } from '../core/normalize.js';
+import { decide, type Candidate, type Decision } from '../core/recognition.js';
+import { mergeInto } from '../core/merge.js';
+import { parseVector, VectorFormatError } from '../core/vectors.js';
+import type { MemoryType, Tier } from '../core/types.js';
+import type { MemoryEvent, MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
+import type { VectorHit } from '../ports/vector-index.js';
+import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
+import { conversationFor } from './conversations.js';
+import { InvalidInputError, quoteRefusal } from './errors.js';
+import { lexicalText } from './lexical.js';
+import { indexNew, indexStatus } from './indexing.js';
+
+export interface RememberInput {
+  conversationId: string;
+  quote: string;
+  type: MemoryType;
+  entities?: string[];
+  themes?: string[];
+  tags?: string[];
+  importance?: number | null;
+  valence?: number | null;
+  /** A client-supplied fingerprint, in any accepted form (array, Float32Array, "[...]" text). */
+  vector?: unknown;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  dueAt?: Date | null;
+  allDay?: boolean | null;
+}
+
+export type RememberResult =
+  | { outcome: 'CREATED'; memory: MemoryRecord }
+  | { outcome: 'REINFORCED'; memory: MemoryRecord; tier: Tier; score: number }
+  | { outcome: 'CORRECTED'; memory: MemoryRecord; superseded: MemoryRecord; rule: string; score: number | null };
+
+const MAX_LIST = 50;
+
+function cleanList(field: string, xs: string[] | undefined): string[] {
+  const out = (xs ?? []).map((x) => x.trim()).filter(Boolean);
+  if (out.length > MAX_LIST) throw new InvalidInputError(field, `at most ${MAX_LIST} values`);
+  if (out.some((x) => x.length > 200)) throw new InvalidInputError(field, 'values are limited to 200 characters');
+  return out;
+}
+
+function checkRange(field: string, v: number | null | undefined, lo: number, hi: number): number | null {
+  if (v == null) return null;
+  if (!Number.isFinite(v) || v < lo || v > hi) throw new InvalidInputError(field, `must be between ${lo} and ${hi}`);
+  return v;
+}
+
+/** Embeds one text; a failure is reported, not thrown: the memory is kept with embeddingStatus MISSING. */
+export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ vector: Float32Array | null; error?: unknown }> {
+  try {
+    const [v] = await deps.embedder.embed([text]);
+    return { vector: parseVector(v, deps.embedder.dimensions) };
+  } catch (error) {
+    return { vector: null, error };
+  }
+}
+
+/**
+ * Keeps a sentence the person typed: checks the quote against the conversation's
+ * transcript, then recognises it (reinforce / correct / create) under the
+ * space's write lock, so two concurrent restatements never make two memories.
+ */
+export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
+  const conversation = await conversationFor(deps, actor, input.conversationId);
+  const spaceId = conversation.spaceId;
+  const entities = cleanList('entities', input.entities);
+  const themes = cleanList('themes', input.themes);
+  const tags = cleanList('tags', input.tags);
+  const importance = checkRange('importance', input.importance, 0, 1);
+  const valence = checkRange('valence', input.valence, -1, 1);
+  let clientVector: Float32Array | null = null;
+  if (input.vector != null) {
+    try {
+      clientVector = parseVector(input.vector, deps.embedder.dimensions);
+    } catch (e) {
+      if (e instanceof VectorFormatError) throw new InvalidInputError('vector', e.message);
+      throw e;
+    }
+  }
+
+  const transcript = await deps.store.listMessages(conversation.id);
+  const check = checkQuote(input.quote, transcript);
+  if (!check.ok) {
+    await recordRefusal(deps, actor, spaceId, check.reason, check.detail);
+    throw quoteRefusal(check.reason, check.detail);
+  }
+
+  const normalized = normalizeText(check.quote);
+  const embedded = clientVector ? { vector: clientVector } : await embedOrMissing(deps, check.quote);
+  const vector = embedded.vector;
+  const now = deps.clock.now();
+  const saidAt = check.at;
+  const context = check.message.trim() !== check.quote.trim() ? check.message : null;
+
+  const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    const candidates = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence);
+    const decision = decide(
+      { text: check.quote, normalized, type: input.type, entities, themes, previousSentence: check.previousSentence, messageId: check.messageId },
+      candidates, deps.thresholds,
+    );
+    const base = { spaceId, actor: actorLabel(actor), detail: { considered: decision.considered.slice(0, 5) } as Record<string, unknown> };
+
+    if (decision.action === 'reinforce') {
+      const [old] = await deps.store.getMemories([decision.targetId], spaceId, tx);
+      const merged = mergeInto(old!, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
+      const mentions = (await deps.store.mentionsOf([old!.id]))[0] ?? [];
+      await deps.store.reinforce(tx, {
+        memoryId: old!.id, ...merged,
+        lexicalText: lexicalText([old!.quote, old!.context, ...mentions.map((m) => m.quote), check.quote, context, ...merged.entities, ...merged.themes]),
+        mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
+      }, spaceId);
+      const ev = await deps.store.addEvents(tx, [{ ...base, memoryId: old!.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }]);
+      const [memory] = await deps.store.getMemories([old!.id], spaceId, tx);
+      return { result: { outcome: 'REINFORCED', memory: memory!, tier: decision.tier, score: decision.score } as RememberResult, events: ev };
+    }
+
+    const supersedes = decision.action === 'correct'
+      ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
+    const { id, events: evs } = await storeNewStatement(deps, tx, {
+      spaceId, actor: base.actor, detail: base.detail, input, quote: check.quote, normalized, conversationId: conversation.id,
+      messageId: check.messageId, context, saidAt, importance, valence, entities, themes, tags, vector,
+      embedError: (embedded as { error?: unknown }).error, supersedes,
+    });
+    const ev = await deps.store.addEvents(tx, evs);
+    const [memory, superseded] = await deps.store.getMemories(
+      decision.action === 'correct' ? [id, decision.targetId] : [id], spaceId, tx,
+    );
+    const result: RememberResult = decision.action === 'correct'
+      ? { outcome: 'CORRECTED', memory: memory!, superseded: superseded!, rule: decision.rule, score: decision.score }
+      : { outcome: 'CREATED', memory: memory! };
+    return { result, events: ev };
+  });
+
+  deps.outbox?.kick();
+  logDecision(deps, result, embedded);
+  deps.bus.publish(events);
+  return result;
+}
+
+/**
+ * Candidates for recognition: active statements with the same normalised text,
+ * the nearest neighbours by vector (plus outbox rows not applied yet), and the
+ * statements kept from the same message (next-sentence corrections).
+ */
+export async function gatherCandidates(
+  deps: MemoryDeps, tx: Tx, spaceId: string, normalized: string, vector: Float32Array | null,
+  messageId: string | null, previousSentence: string | null,
+): Promise<Candidate[]> {
+  const exact = await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
+  let hits: VectorHit[] = [];
+  if (vector) {
+    const search = { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
+    hits = await deps.index.search(search, deps.index.capabilities.transactional ? tx : undefined);
+    if (deps.outbox) hits = mergeHits(hits, await deps.outbox.pendingHits(search, tx));
+  }
+  const sameMessage = previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : [];
+  const scores = new Map<string, number | null>();
+  for (const m of exact) scores.set(m.id, 1);
+  for (const h of hits) if (!scores.has(h.memoryId)) scores.set(h.memoryId, h.score);
+  const missingScore = sameMessage.filter((m) => !scores.has(m.id));
+  if (missingScore.length && vector) {
+    const vecs = await deps.store.getVectors(missingScore.map((m) => m.id), tx);
+    const { cosine } = await import('../core/vectors.js');
+    for (const m of missingScore) {
+      const v = vecs.get(m.id);
+      scores.set(m.id, v ? cosine(vector, v) : null);
+    }
+  } else for (const m of missingScore) scores.set(m.id, null);
+  const records = await deps.store.getMemories([...scores.keys()], spaceId, tx);
+  return records
+    .filter((m): m is MemoryRecord => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
+    .map((m) => ({
+      id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
+      messageId: m.messageId, score: scores.get(m.id) ?? null,
+    }));
+}
+
+function mergeHits(a: VectorHit[], b: VectorHit[]): VectorHit[] {
+  const by = new Map<string, number>();
+  for (const h of [...a, ...b]) by.set(h.memoryId, Math.max(by.get(h.memoryId) ?? -Infinity, h.score));
+  return [...by].map(([memoryId, score]) => ({ memoryId, score })).sort((x, y) => y.score - x.score);
+}
+
+/** Writes a new statement (and, for a correction, supersedes the old one); returns the events to record. */
+export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
+  spaceId: string; actor: string; detail: Record<string, unknown> | null; input: Pick<RememberInput, 'type' | 'startsAt' | 'endsAt' | 'dueAt' | 'allDay'>;
+  quote: string; normalized: string; conversationId: string; messageId: string; context: string | null; saidAt: Date;
+  importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
+  vector: Float32Array | null; embedError?: unknown;
+  supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
+}): Promise<{ id: string; events: NewEvent[] }> {
+  const id = randomUUID();
+  const { spaceId } = a;
+  await deps.store.insertMemory(tx, {
+    id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
+    messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
+    endsAt: a.input.endsAt ?? null, dueAt: a.input.dueAt ?? null, allDay: a.input.allDay ?? false, importance: a.importance,
+    valence: a.valence, entities: a.entities, themes: a.themes, tags: a.tags, embeddingStatus: a.vector ? 'OK' : 'MISSING', review: null,
+    lexicalText: lexicalText([a.quote, a.context, ...a.entities, ...a.themes]),
+  });
+  if (a.vector) await indexNew(deps, tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
+  const base = { spaceId, actor: a.actor, detail: a.detail };
+  const evs: NewEvent[] = [{ ...base, memoryId: id, kind: 'CREATED', tier: null, score: null, rule: null, relatedId: null }];
+  if (!a.vector) {
+    evs.push({ ...base, memoryId: id, kind: 'EMBEDDING_MISSING', tier: null, score: null, rule: null, relatedId: null, detail: { error: String(a.embedError ?? 'unknown') } });
+  }
+  if (a.supersedes) {
+    const s = a.supersedes;
+    await deps.store.setStatus(tx, spaceId, [s.id], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: id });
+    await indexStatus(deps, tx, [s.id], 'SUPERSEDED');
+    evs.push(
+      { ...base, memoryId: id, kind: 'CORRECTED', tier: null, score: s.score, rule: s.rule, relatedId: s.id, detail: { ...(a.detail ?? {}), reason: s.reason } },
+      { ...base, memoryId: s.id, kind: 'SUPERSEDED', tier: null, score: s.score, rule: s.rule, relatedId: id },
+    );
+  }
+  return { id, events: evs };
+}
+
+async function recordRefusal(deps: MemoryDeps, actor: Actor, spaceId: string, reason: string, detail: string): Promise<void> {
+  deps.log.info({ spaceId, reason, detail }, 'quote refused');
+  const ev = await deps.store.addEvents(undefined, [{
+    spaceId, memoryId: null, kind: 'REFUSED', actor: actorLabel(actor), tier: null, score: null, rule: reason, relatedId: null,
+    detail: { reason },
+  }]);
+  deps.bus.publish(ev);
+}
+
+function logDecision(deps: MemoryDeps, r: RememberResult, embedded: { vector: Float32Array | null; error?: unknown }): void {
+  if (!embedded.vector) {
+    deps.log.warn({ memoryId: r.memory.id, cause: String(embedded.error) }, 'embedding missing: memory stored without a vector');
+  }
+  if (r.outcome === 'REINFORCED') deps.log.info({ memoryId: r.memory.id, tier: r.tier, score: r.score }, 'memory reinforced');
+  else if (r.outcome === 'CORRECTED') deps.log.info({ memoryId: r.memory.id, supersedes: r.superseded.id, rule: r.rule, score: r.score }, 'memory corrected');
+  else deps.log.info({ memoryId: r.memory.id }, 'memory created');
+}
+
+export type { Decision, MemoryEvent };

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import type { Space } from '../ports/memory-store.js';
+import type { MemoryDeps } from './deps.js';
+import { ConfirmationRequiredError, InvalidInputError, InvalidStateError, NotFoundError } from './errors.js';
+
+export function validTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A memory space. A sealed space (evaluations, test harnesses) can be dropped as a whole. */
+export async function createSpace(
+  deps: MemoryDeps, input: { name: string; sealed?: boolean; timeZone?: string | null },
+): Promise<Space> {
+  const name = input.name.trim();
+  if (!name) throw new InvalidInputError('name', 'a space needs a name');
+  const timeZone = input.timeZone ?? 'UTC';
+  if (!validTimeZone(timeZone)) throw new InvalidInputError('timeZone', `unknown time zone ${timeZone}`);
+  return deps.store.createSpace({ id: randomUUID(), name, sealed: input.sealed ?? false, timeZone });
+}
+
+/** Drops a sealed space and everything in it; a person's space can never be dropped this way. */
+export async function dropSealedSpace(deps: MemoryDeps, spaceId: string, confirm: boolean): Promise<void> {
+  const [space] = await deps.store.getSpaces([spaceId]);
+  if (!space) throw new NotFoundError('Space', spaceId);
+  if (!space.sealed) throw new InvalidStateError('only a sealed space can be dropped as a whole');
+  if (!confirm) throw new ConfirmationRequiredError('dropping a sealed space');
+  await deps.store.transaction(async (tx) => {
+    await deps.store.dropSpace(spaceId, tx);
+    if (deps.index.capabilities.transactional) await deps.index.removeSpace(spaceId, tx);
+  });
+  if (!deps.index.capabilities.transactional) await deps.index.removeSpace(spaceId).catch(() => {});
+}

@@ -1,0 +1,112 @@
+import type { MemoryStatus } from '../core/types.js';
+import type { MemoryRecord, NewEvent } from '../ports/memory-store.js';
+import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
+import { ConfirmationRequiredError, InvalidInputError, NotFoundError } from './errors.js';
+import { indexRemove, indexStatus } from './indexing.js';
+
+export type BulkItemOutcome = 'DONE' | 'NOT_FOUND' | 'ALREADY';
+
+export interface BulkResult {
+  results: { id: string; outcome: BulkItemOutcome }[];
+  changed: number;
+}
+
+export const MAX_BULK = 10_000;
+
+interface Transition {
+  to: MemoryStatus;
+  from: MemoryStatus[];
+  event: string;
+}
+
+const TRANSITIONS = {
+  mute: { to: 'MUTED', from: ['ACTIVE'], event: 'MUTED' },
+  unmute: { to: 'ACTIVE', from: ['MUTED'], event: 'UNMUTED' },
+  retract: { to: 'RETRACTED', from: ['ACTIVE', 'MUTED'], event: 'RETRACTED' },
+} satisfies Record<string, Transition>;
+
+export type StatusAction = keyof typeof TRANSITIONS;
+
+function checkIds(ids: readonly string[]): string[] {
+  if (ids.length === 0) throw new InvalidInputError('ids', 'give at least one id');
+  if (ids.length > MAX_BULK) throw new InvalidInputError('ids', `at most ${MAX_BULK} ids in one request`);
+  return [...new Set(ids)];
+}
+
+/**
+ * Changes the status of many memories of one space in one transaction with a
+ * constant number of statements: ids of other spaces are reported NOT_FOUND,
+ * memories already in the target state ALREADY.
+ */
+export async function changeStatus(
+  deps: MemoryDeps, actor: Actor, spaceId: string, action: StatusAction, ids: readonly string[],
+): Promise<BulkResult> {
+  const t = TRANSITIONS[action];
+  const unique = checkIds(ids);
+  const { changed, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    const changed = await deps.store.setStatus(tx, spaceId, unique, t.to, { from: t.from });
+    await indexStatus(deps, tx, changed, t.to);
+    const evs: NewEvent[] = changed.map((id) => ({
+      spaceId, memoryId: id, kind: t.event, actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null,
+    }));
+    return { changed, events: await deps.store.addEvents(tx, evs) };
+  });
+  deps.outbox?.kick();
+  const changedSet = new Set(changed);
+  const unchanged = unique.filter((id) => !changedSet.has(id));
+  const existing = unchanged.length ? await deps.store.getMemories(unchanged, spaceId) : [];
+  const exists = new Set(existing.filter((m): m is MemoryRecord => !!m).map((m) => m.id));
+  deps.bus.publish(events);
+  deps.log.info({ spaceId, action, changed: changed.length, asked: unique.length }, `memories ${action}d`);
+  return {
+    results: unique.map((id) => ({ id, outcome: changedSet.has(id) ? 'DONE' : exists.has(id) ? 'ALREADY' : 'NOT_FOUND' })),
+    changed: changed.length,
+  };
+}
+
+/** The operator marks a memory wrong and names the one that corrects it; it stays stored, linked, never current. */
+export async function markErroneous(
+  deps: MemoryDeps, actor: Actor, spaceId: string, memoryId: string, correctedBy: string | null,
+): Promise<MemoryRecord> {
+  const events = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    const [m, c] = await deps.store.getMemories(correctedBy ? [memoryId, correctedBy] : [memoryId], spaceId, tx);
+    if (!m || m.kind !== 'STATEMENT') throw new NotFoundError('Memory', memoryId);
+    if (correctedBy && !c) throw new NotFoundError('Memory', correctedBy);
+    if (correctedBy === memoryId) throw new InvalidInputError('correctedBy', 'a memory cannot correct itself');
+    await deps.store.setStatus(tx, spaceId, [memoryId], 'ERRONEOUS', { correctedBy: correctedBy ?? null });
+    await indexStatus(deps, tx, [memoryId], 'ERRONEOUS');
+    return deps.store.addEvents(tx, [{
+      spaceId, memoryId, kind: 'MARKED_ERRONEOUS', actor: actorLabel(actor), tier: null, score: null, rule: null,
+      relatedId: correctedBy, detail: null,
+    }]);
+  });
+  deps.outbox?.kick();
+  deps.bus.publish(events);
+  const [m] = await deps.store.getMemories([memoryId], spaceId);
+  return m!;
+}
+
+/**
+ * Forget for good: the memories, their mentions, vectors in every engine, lexical
+ * entries and source messages are removed. Only with `confirm`; leaves an event
+ * without content.
+ */
+export async function forget(
+  deps: MemoryDeps, actor: Actor, spaceId: string, ids: readonly string[], confirm: boolean,
+): Promise<BulkResult> {
+  if (!confirm) throw new ConfirmationRequiredError('forget');
+  const unique = checkIds(ids);
+  const { gone, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    const gone = await deps.store.forget(tx, spaceId, unique);
+    await indexRemove(deps, tx, gone);
+    const events = await deps.store.addEvents(tx, gone.map((id) => ({
+      spaceId, memoryId: id, kind: 'FORGOTTEN', actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null,
+    })));
+    return { gone, events };
+  });
+  deps.outbox?.kick();
+  deps.bus.publish(events);
+  deps.log.info({ spaceId, forgotten: gone.length }, 'memories forgotten');
+  const goneSet = new Set(gone);
+  return { results: unique.map((id) => ({ id, outcome: goneSet.has(id) ? 'DONE' : 'NOT_FOUND' })), changed: gone.length };
+}

@@ -1,0 +1,5 @@
+/** Time source; tests and evaluations pass their own. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,212 @@
+import type { MemoryKind, MemoryStatus, MemoryType, Tier } from '../core/types.js';
+
+/** Opaque transaction handle handed out by the store and passed back to it (and to a transactional vector index). */
+export type Tx = unknown;
+
+export interface Space {
+  id: string;
+  name: string;
+  sealed: boolean;
+  timeZone: string;
+  createdAt: Date;
+}
+
+export interface Conversation {
+  id: string;
+  spaceId: string;
+  createdAt: Date;
+}
+
+export type MessageRole = 'USER' | 'ASSISTANT';
+
+export interface Message {
+  id: string;
+  conversationId: string;
+  spaceId: string;
+  role: MessageRole;
+  text: string;
+  at: Date;
+}
+
+export type EmbeddingStatus = 'OK' | 'MISSING';
+export type Review = 'PENDING' | 'ACCEPTED' | 'DISMISSED';
+export type Resolution = 'DONE' | 'CANCELLED';
+
+/** A memory as stored: immutable content plus its current state. */
+export interface MemoryRecord {
+  id: string;
+  seq: number;
+  spaceId: string;
+  kind: MemoryKind;
+  type: MemoryType;
+  quote: string;
+  normalized: string;
+  conversationId: string | null;
+  messageId: string | null;
+  context: string | null;
+  basis: string | null;
+  saidAt: Date;
+  createdAt: Date;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  dueAt: Date | null;
+  allDay: boolean;
+  status: MemoryStatus;
+  mentionCount: number;
+  recallCount: number;
+  lastMentionedAt: Date;
+  importance: number | null;
+  valence: number | null;
+  entities: string[];
+  themes: string[];
+  tags: string[];
+  supersededBy: string | null;
+  correctedBy: string | null;
+  mergedInto: string | null;
+  embeddingStatus: EmbeddingStatus;
+  review: Review | null;
+  resolution: Resolution | null;
+  resolvedAt: Date | null;
+  statusChangedAt: Date | null;
+}
+
+export interface NewMemory {
+  id: string;
+  spaceId: string;
+  kind: MemoryKind;
+  type: MemoryType;
+  quote: string;
+  normalized: string;
+  conversationId: string | null;
+  messageId: string | null;
+  context: string | null;
+  basis: string | null;
+  saidAt: Date;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  dueAt?: Date | null;
+  allDay?: boolean;
+  importance: number | null;
+  valence: number | null;
+  entities: string[];
+  themes: string[];
+  tags: string[];
+  embeddingStatus: EmbeddingStatus;
+  review: Review | null;
+  /** Space-separated word keys for the lexical index. */
+  lexicalText: string;
+}
+
+export interface Mention {
+  id: string;
+  memoryId: string;
+  quote: string;
+  conversationId: string | null;
+  messageId: string | null;
+  saidAt: Date;
+  tier: Tier | 'ORIGINAL';
+  score: number | null;
+  createdAt: Date;
+}
+
+export interface MemoryEvent {
+  id: number;
+  spaceId: string;
+  memoryId: string | null;
+  kind: string;
+  actor: string;
+  tier: string | null;
+  score: number | null;
+  rule: string | null;
+  relatedId: string | null;
+  detail: Record<string, unknown> | null;
+  at: Date;
+}
+
+export type NewEvent = Omit<MemoryEvent, 'id' | 'at'> & { at?: Date };
+
+/** What reinforcement writes onto the existing memory (merge rules already applied). */
+export interface Reinforcement {
+  memoryId: string;
+  lastMentionedAt: Date;
+  importance: number | null;
+  valence: number | null;
+  entities: string[];
+  themes: string[];
+  tags: string[];
+  lexicalText: string;
+  mention: Omit<Mention, 'createdAt' | 'memoryId'>;
+}
+
+export interface ListFilter {
+  kind?: MemoryKind;
+  statuses?: MemoryStatus[];
+  types?: MemoryType[];
+}
+
+export type ListOrder = 'RECENT' | 'STRENGTH' | 'CREATED';
+
+export interface TokenRecord {
+  id: string;
+  role: 'admin' | 'operator' | 'chat' | 'assistant';
+  spaceId: string | null;
+  label: string | null;
+}
+
+export interface LexicalHit {
+  memoryId: string;
+  rank: number;
+}
+
+/**
+ * The system of record as the use cases see it. Methods taking `tx` run inside the
+ * caller's transaction (from `transaction` / `withSpaceLock`).
+ */
+export interface MemoryStore {
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  withSpaceLock<T>(spaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  readonly statementCount: number;
+
+  createSpace(s: { id: string; name: string; sealed: boolean; timeZone: string }, tx?: Tx): Promise<Space>;
+  getSpaces(ids: readonly string[]): Promise<(Space | null)[]>;
+  listSpaces(): Promise<Space[]>;
+  setSpaceTimeZone(id: string, timeZone: string): Promise<void>;
+  dropSpace(id: string, tx: Tx): Promise<void>;
+  countMemories(spaceId: string, kind?: MemoryKind | null): Promise<number>;
+  countByStatus(spaceId: string, kind: MemoryKind): Promise<Record<string, number>>;
+
+  insertToken(t: { id: string; hash: string; role: string; spaceId: string | null; label: string | null }): Promise<void>;
+  findToken(hash: string): Promise<TokenRecord | null>;
+  countTokens(): Promise<number>;
+  revokeToken(id: string): Promise<boolean>;
+
+  createConversation(c: { id: string; spaceId: string }): Promise<Conversation>;
+  getConversations(ids: readonly string[]): Promise<(Conversation | null)[]>;
+  addMessage(m: Message): Promise<Message>;
+  listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
+  messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
+
+  insertMemory(tx: Tx, m: NewMemory): Promise<void>;
+  putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
+  getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
+  findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
+  activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
+  getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
+  reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<void>;
+  setStatus(
+    tx: Tx | undefined, spaceId: string, ids: readonly string[], status: MemoryStatus,
+    opts?: { from?: MemoryStatus[]; supersededBy?: string | null; correctedBy?: string | null; mergedInto?: string | null },
+  ): Promise<string[]>;
+  setReview(spaceId: string, id: string, review: 'ACCEPTED' | 'DISMISSED'): Promise<boolean>;
+  setEmbeddingStatus(tx: Tx, id: string, status: EmbeddingStatus): Promise<void>;
+  missingEmbeddings(spaceId: string | null, limit: number): Promise<MemoryRecord[]>;
+  incrementRecall(ids: readonly string[]): Promise<void>;
+  listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
+  chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
+  mentionsOf(memoryIds: readonly string[]): Promise<Mention[][]>;
+  eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
+  spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]>;
+  addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
+  lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
+  forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
+}

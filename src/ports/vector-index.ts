@@ -1,0 +1,65 @@
+import type { MemoryKind, MemoryStatus, Metric } from '../core/types.js';
+
+/** One indexed vector: a memory's fingerprint plus the fields searches filter on. */
+export interface IndexedVector {
+  memoryId: string;
+  spaceId: string;
+  kind: MemoryKind;
+  status: MemoryStatus;
+  vector: Float32Array;
+}
+
+export interface VectorSearch {
+  spaceId: string;
+  vector: Float32Array;
+  k: number;
+  /** Defaults to ['ACTIVE']. */
+  statuses?: MemoryStatus[];
+  /** Defaults to 'STATEMENT'. */
+  kind?: MemoryKind;
+  metric?: Metric;
+  /** Ask for exact distances (the recognition check compares them with a threshold). */
+  exact?: boolean;
+}
+
+export interface VectorHit {
+  memoryId: string;
+  /** Cosine similarity in [-1, 1] for 'cosine'; negative L2 distance for 'l2' (higher is closer). */
+  score: number;
+}
+
+export interface VectorIndexCapabilities {
+  /** Lives in the system-of-record database: writes join its transaction, no outbox needed. */
+  transactional: boolean;
+  /** Can return exact distances when asked. */
+  exactSearch: boolean;
+  metrics: Metric[];
+}
+
+/** Transaction handle passed through from the store; adapters that are not transactional ignore it. */
+export type TxHandle = unknown;
+
+/**
+ * A vector engine behind Engram: an index over PostgreSQL, never the system of record.
+ * Constructors do no I/O; `init()` connects and creates what is missing.
+ */
+export interface VectorIndex {
+  readonly name: string;
+  readonly capabilities: VectorIndexCapabilities;
+  init(): Promise<void>;
+  upsert(items: IndexedVector[], tx?: TxHandle): Promise<void>;
+  /** Status changes are frequent; they must not rewrite a vector index. */
+  setStatus(memoryIds: string[], status: MemoryStatus, tx?: TxHandle): Promise<void>;
+  remove(memoryIds: string[], tx?: TxHandle): Promise<void>;
+  /** Drops every vector of a space (sealed spaces are dropped as a whole). */
+  removeSpace(spaceId: string, tx?: TxHandle): Promise<void>;
+  search(q: VectorSearch, tx?: TxHandle): Promise<VectorHit[]>;
+  close(): Promise<void>;
+}
+
+export class VectorIndexError extends Error {
+  constructor(readonly engine: string, message: string, override readonly cause?: unknown) {
+    super(`${engine}: ${message}`);
+    this.name = 'VectorIndexError';
+  }
+}

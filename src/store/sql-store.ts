@@ -1,0 +1,502 @@
+import type {
+  Conversation, LexicalHit, ListFilter, ListOrder, MemoryEvent, MemoryRecord, MemoryStore, Mention, Message,
+  NewEvent, NewMemory, Reinforcement, Space, TokenRecord, Tx,
+} from '../ports/memory-store.js';
+import { parseVector, toPgVectorText } from '../core/vectors.js';
+import type { MemoryKind, MemoryStatus } from '../core/types.js';
+import type { Queryable, SqlClient } from './sql-client.js';
+
+type Row = Record<string, any>;
+
+const MEMORY_COLUMNS = `m.id, m.seq, m.space_id, m.kind, m.type, m.quote, m.normalized, m.conversation_id, m.message_id,
+  m.context, m.basis, m.said_at, m.created_at, m.starts_at, m.ends_at, m.due_at, m.all_day,
+  s.status, s.mention_count, s.recall_count, s.last_mentioned_at, s.importance, s.valence, s.entities, s.themes,
+  s.tags, s.superseded_by, s.corrected_by, s.merged_into, s.embedding_status, s.review, s.resolution, s.resolved_at,
+  s.status_changed_at`;
+
+const FROM_MEMORY = `from memories m join memory_state s on s.memory_id = m.id`;
+
+function date(v: unknown): Date {
+  return v instanceof Date ? v : new Date(String(v));
+}
+function dateOrNull(v: unknown): Date | null {
+  return v == null ? null : date(v);
+}
+function num(v: unknown): number | null {
+  return v == null ? null : Number(v);
+}
+function arr(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === 'string' && v.startsWith('{')) {
+    // Text form of a text[] when a driver does not parse arrays.
+    return v.slice(1, -1).split(',').filter(Boolean).map((s) => s.replace(/^"|"$/g, ''));
+  }
+  return [];
+}
+
+export function toMemory(r: Row): MemoryRecord {
+  return {
+    id: r.id, seq: Number(r.seq), spaceId: r.space_id, kind: r.kind, type: r.type, quote: r.quote,
+    normalized: r.normalized, conversationId: r.conversation_id ?? null, messageId: r.message_id ?? null,
+    context: r.context ?? null, basis: r.basis ?? null, saidAt: date(r.said_at), createdAt: date(r.created_at),
+    startsAt: dateOrNull(r.starts_at), endsAt: dateOrNull(r.ends_at), dueAt: dateOrNull(r.due_at), allDay: !!r.all_day,
+    status: r.status, mentionCount: Number(r.mention_count), recallCount: Number(r.recall_count),
+    lastMentionedAt: date(r.last_mentioned_at), importance: num(r.importance), valence: num(r.valence),
+    entities: arr(r.entities), themes: arr(r.themes), tags: arr(r.tags), supersededBy: r.superseded_by ?? null,
+    correctedBy: r.corrected_by ?? null, mergedInto: r.merged_into ?? null, embeddingStatus: r.embedding_status,
+    review: r.review ?? null, resolution: r.resolution ?? null, resolvedAt: dateOrNull(r.resolved_at),
+    statusChangedAt: dateOrNull(r.status_changed_at),
+  };
+}
+
+function toMention(r: Row): Mention {
+  return {
+    id: r.id, memoryId: r.memory_id, quote: r.quote, conversationId: r.conversation_id ?? null,
+    messageId: r.message_id ?? null, saidAt: date(r.said_at), tier: r.tier, score: num(r.score),
+    createdAt: date(r.created_at),
+  };
+}
+
+function toEvent(r: Row): MemoryEvent {
+  return {
+    id: Number(r.id), spaceId: r.space_id, memoryId: r.memory_id ?? null, kind: r.kind, actor: r.actor,
+    tier: r.tier ?? null, score: num(r.score), rule: r.rule ?? null, relatedId: r.related_id ?? null,
+    detail: typeof r.detail === 'string' ? JSON.parse(r.detail) : (r.detail ?? null), at: date(r.at),
+  };
+}
+
+function toSpace(r: Row): Space {
+  return { id: r.id, name: r.name, sealed: !!r.sealed, timeZone: r.time_zone, createdAt: date(r.created_at) };
+}
+
+function toMessage(r: Row): Message {
+  return {
+    id: r.id, conversationId: r.conversation_id, spaceId: r.space_id, role: r.role, text: r.text, at: date(r.at),
+  };
+}
+
+/** Groups rows by a key, returning one list per requested key, in key order (DataLoader contract). */
+function groupInOrder<T>(keys: readonly string[], items: T[], keyOf: (t: T) => string): T[][] {
+  const by = new Map<string, T[]>();
+  for (const it of items) {
+    const k = keyOf(it);
+    const list = by.get(k);
+    if (list) list.push(it);
+    else by.set(k, [it]);
+  }
+  return keys.map((k) => by.get(k) ?? []);
+}
+
+/**
+ * The system of record over `SqlClient`. Methods that take `tx` run inside the
+ * caller's transaction; the others run on their own.
+ */
+export class SqlStore implements MemoryStore {
+  constructor(readonly db: SqlClient) {}
+
+  get statementCount(): number {
+    return this.db.statementCount;
+  }
+
+  private q(tx?: Tx): Queryable {
+    return (tx as Queryable | undefined) ?? this.db;
+  }
+
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(tx));
+  }
+
+  /** A transaction holding the space's write lock: recognition and writes of one space never interleave. */
+  withSpaceLock<T>(spaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`space:${spaceId}`]);
+      return fn(tx);
+    });
+  }
+
+  /** Opens the forget-for-good path for this transaction only. */
+  async allowForget(tx: Tx): Promise<void> {
+    await this.q(tx).query(`set local engram.forget = 'on'`);
+  }
+
+  // ---- spaces -------------------------------------------------------------
+
+  async createSpace(s: { id: string; name: string; sealed: boolean; timeZone: string }, tx?: Tx): Promise<Space> {
+    const r = await this.q(tx).query<Row>(
+      `insert into spaces (id, name, sealed, time_zone) values ($1, $2, $3, $4) returning *`,
+      [s.id, s.name, s.sealed, s.timeZone],
+    );
+    return toSpace(r.rows[0]);
+  }
+
+  async getSpaces(ids: readonly string[]): Promise<(Space | null)[]> {
+    const r = await this.db.query<Row>(`select * from spaces where id = any($1::text[])`, [ids]);
+    const by = new Map(r.rows.map((x) => [x.id as string, toSpace(x)]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  async listSpaces(): Promise<Space[]> {
+    return (await this.db.query<Row>(`select * from spaces order by created_at, id`)).rows.map(toSpace);
+  }
+
+  async setSpaceTimeZone(id: string, timeZone: string): Promise<void> {
+    await this.db.query(`update spaces set time_zone = $2 where id = $1`, [id, timeZone]);
+  }
+
+  /** Drops a space with everything in it (the caller has checked it is sealed). */
+  async dropSpace(id: string, tx: Tx): Promise<void> {
+    await this.allowForget(tx);
+    await this.q(tx).query(`delete from memory_events where space_id = $1`, [id]);
+    await this.q(tx).query(`delete from vector_outbox where memory_id in (select id from memories where space_id = $1)`, [id]);
+    await this.q(tx).query(`delete from spaces where id = $1`, [id]);
+  }
+
+  async countMemories(spaceId: string, kind: MemoryKind | null = null): Promise<number> {
+    const r = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from memories where space_id = $1 and ($2::text is null or kind = $2)`,
+      [spaceId, kind],
+    );
+    return Number(r.rows[0].n);
+  }
+
+  async countByStatus(spaceId: string, kind: MemoryKind): Promise<Record<string, number>> {
+    const r = await this.db.query<Row>(
+      `select status, count(*)::int as n from memory_state where space_id = $1 and kind = $2 group by status`,
+      [spaceId, kind],
+    );
+    return Object.fromEntries(r.rows.map((x) => [x.status, Number(x.n)]));
+  }
+
+  // ---- tokens ---------------------------------------------------------------
+
+  async insertToken(t: { id: string; hash: string; role: string; spaceId: string | null; label: string | null }): Promise<void> {
+    await this.db.query(
+      `insert into tokens (id, hash, role, space_id, label) values ($1, $2, $3, $4, $5)`,
+      [t.id, t.hash, t.role, t.spaceId, t.label],
+    );
+  }
+
+  async findToken(hash: string): Promise<TokenRecord | null> {
+    const r = await this.db.query<Row>(`select * from tokens where hash = $1 and revoked_at is null`, [hash]);
+    const x = r.rows[0];
+    return x ? { id: x.id, role: x.role, spaceId: x.space_id ?? null, label: x.label ?? null } : null;
+  }
+
+  async countTokens(): Promise<number> {
+    return Number((await this.db.query<{ n: number }>(`select count(*)::int as n from tokens where revoked_at is null`)).rows[0].n);
+  }
+
+  async revokeToken(id: string): Promise<boolean> {
+    return (await this.db.query(`update tokens set revoked_at = now() where id = $1 and revoked_at is null`, [id])).rowCount > 0;
+  }
+
+  // ---- conversations and messages ------------------------------------------
+
+  async createConversation(c: { id: string; spaceId: string }): Promise<Conversation> {
+    const r = await this.db.query<Row>(
+      `insert into conversations (id, space_id) values ($1, $2) returning *`,
+      [c.id, c.spaceId],
+    );
+    const x = r.rows[0];
+    return { id: x.id, spaceId: x.space_id, createdAt: date(x.created_at) };
+  }
+
+  async getConversations(ids: readonly string[]): Promise<(Conversation | null)[]> {
+    const r = await this.db.query<Row>(`select * from conversations where id = any($1::text[])`, [ids]);
+    const by = new Map(r.rows.map((x) => [x.id as string, { id: x.id, spaceId: x.space_id, createdAt: date(x.created_at) }]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  async addMessage(m: Message): Promise<Message> {
+    const r = await this.db.query<Row>(
+      `insert into messages (id, conversation_id, space_id, role, text, at) values ($1, $2, $3, $4, $5, $6) returning *`,
+      [m.id, m.conversationId, m.spaceId, m.role, m.text, m.at],
+    );
+    return toMessage(r.rows[0]);
+  }
+
+  async listMessages(conversationId: string, tx?: Tx): Promise<Message[]> {
+    const r = await this.q(tx).query<Row>(
+      `select * from messages where conversation_id = $1 order by seq`,
+      [conversationId],
+    );
+    return r.rows.map(toMessage);
+  }
+
+  async messagesByConversation(ids: readonly string[]): Promise<Message[][]> {
+    const r = await this.db.query<Row>(
+      `select * from messages where conversation_id = any($1::text[]) order by seq`,
+      [ids],
+    );
+    return groupInOrder(ids, r.rows.map(toMessage), (m) => m.conversationId);
+  }
+
+  // ---- memories -------------------------------------------------------------
+
+  async insertMemory(tx: Tx, m: NewMemory): Promise<void> {
+    const q = this.q(tx);
+    await q.query(
+      `insert into memories (id, space_id, kind, type, quote, normalized, conversation_id, message_id, context, basis,
+         said_at, starts_at, ends_at, due_at, all_day)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
+      [m.id, m.spaceId, m.kind, m.type, m.quote, m.normalized, m.conversationId, m.messageId, m.context, m.basis,
+        m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false],
+    );
+    await q.query(
+      `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, importance, valence, entities, themes,
+         tags, embedding_status, review)
+       values ($1,$2,$3,$4,$5,$6,$7,$8::text[],$9::text[],$10::text[],$11,$12)`,
+      [m.id, m.spaceId, m.kind, m.type, m.saidAt, m.importance, m.valence, m.entities, m.themes, m.tags,
+        m.embeddingStatus, m.review],
+    );
+    await q.query(
+      `insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
+       values ($1,$2,$3,$4,$5,$6,$7,'ORIGINAL',null)`,
+      [`${m.id}:0`, m.id, m.spaceId, m.quote, m.conversationId, m.messageId, m.saidAt],
+    );
+    await q.query(
+      `insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $3))`,
+      [m.id, m.spaceId, m.lexicalText],
+    );
+  }
+
+  /** The system-of-record copy of a vector (every engine can be rebuilt from it). */
+  async putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void> {
+    await this.q(tx).query(
+      `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding) values ($1, $2, $3, $4, $5::vector)
+       on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
+      [v.memoryId, v.spaceId, v.kind, v.embedder, toPgVectorText(v.vector)],
+    );
+  }
+
+  async getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>> {
+    const r = await this.q(tx).query<Row>(
+      `select memory_id, embedding::text as embedding from memory_vectors where memory_id = any($1::text[])`,
+      [ids],
+    );
+    return new Map(r.rows.map((x) => [x.memory_id as string, parseVector(x.embedding)]));
+  }
+
+  /** Active statements said in one message (a next-sentence correction looks here). */
+  async activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryRecord[]> {
+    const r = await this.q(tx).query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+       where m.space_id = $1 and m.message_id = $2 and m.kind = 'STATEMENT' and s.status = 'ACTIVE' order by m.seq`,
+      [spaceId, messageId],
+    );
+    return r.rows.map(toMemory);
+  }
+
+  /** Active memories of a space and kind whose normalised text is exactly `normalized`. */
+  async findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]> {
+    const r = await this.q(tx).query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+       where m.space_id = $1 and m.kind = $2 and m.normalized = $3 and s.status = 'ACTIVE' order by m.seq`,
+      [spaceId, kind, normalized],
+    );
+    return r.rows.map(toMemory);
+  }
+
+  /** Memories by id, in key order; `spaceId` walls the lookup (another space's id reads as missing). */
+  async getMemories(ids: readonly string[], spaceId: string | null = null, tx?: Tx): Promise<(MemoryRecord | null)[]> {
+    if (ids.length === 0) return [];
+    const r = await this.q(tx).query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = any($1::text[]) and ($2::text is null or m.space_id = $2)`,
+      [ids, spaceId],
+    );
+    const by = new Map(r.rows.map((x) => [x.id as string, toMemory(x)]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<void> {
+    const q = this.q(tx);
+    await q.query(
+      `update memory_state set mention_count = mention_count + 1,
+         last_mentioned_at = greatest(last_mentioned_at, $2), importance = $3, valence = $4,
+         entities = $5::text[], themes = $6::text[], tags = $7::text[], updated_at = now()
+       where memory_id = $1`,
+      [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags],
+    );
+    await q.query(
+      `insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+      [r.mention.id, r.memoryId, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
+        r.mention.saidAt, r.mention.tier, r.mention.score],
+    );
+    await q.query(`update memory_lexicon set doc = to_tsvector('simple', $2) where memory_id = $1`, [r.memoryId, r.lexicalText]);
+  }
+
+  /**
+   * Sets a status on many memories at once (one statement). Only rows of `spaceId`
+   * whose status is one of `from` change; returns the ids that changed.
+   */
+  async setStatus(
+    tx: Tx | undefined, spaceId: string, ids: readonly string[], status: MemoryStatus,
+    opts: { from?: MemoryStatus[]; supersededBy?: string | null; correctedBy?: string | null; mergedInto?: string | null } = {},
+  ): Promise<string[]> {
+    const r = await this.q(tx).query<{ memory_id: string }>(
+      `update memory_state set status = $3, status_changed_at = now(), updated_at = now(),
+         superseded_by = case when $5::boolean then $6 else superseded_by end,
+         corrected_by = case when $7::boolean then $8 else corrected_by end,
+         merged_into = case when $9::boolean then $10 else merged_into end
+       where memory_id = any($1::text[]) and space_id = $2 and ($4::text[] is null or status = any($4::text[]))
+       returning memory_id`,
+      [ids, spaceId, status, opts.from ?? null,
+        opts.supersededBy !== undefined, opts.supersededBy ?? null,
+        opts.correctedBy !== undefined, opts.correctedBy ?? null,
+        opts.mergedInto !== undefined, opts.mergedInto ?? null],
+    );
+    return r.rows.map((x) => x.memory_id);
+  }
+
+  async setReview(spaceId: string, id: string, review: 'ACCEPTED' | 'DISMISSED'): Promise<boolean> {
+    const r = await this.db.query(
+      `update memory_state set review = $3, updated_at = now() where memory_id = $1 and space_id = $2 and kind = 'INFERENCE'`,
+      [id, spaceId, review],
+    );
+    return r.rowCount > 0;
+  }
+
+  async setEmbeddingStatus(tx: Tx, id: string, status: 'OK' | 'MISSING'): Promise<void> {
+    await this.q(tx).query(`update memory_state set embedding_status = $2, updated_at = now() where memory_id = $1`, [id, status]);
+  }
+
+  async missingEmbeddings(spaceId: string | null, limit: number): Promise<MemoryRecord[]> {
+    const r = await this.db.query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where s.embedding_status = 'MISSING' and ($1::text is null or m.space_id = $1)
+       order by m.seq limit $2`,
+      [spaceId, limit],
+    );
+    return r.rows.map(toMemory);
+  }
+
+  async incrementRecall(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(`update memory_state set recall_count = recall_count + 1 where memory_id = any($1::text[])`, [ids]);
+  }
+
+  async listMemories(
+    spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number,
+  ): Promise<{ items: MemoryRecord[]; hasNext: boolean }> {
+    const orderSql =
+      order === 'STRENGTH' ? `s.mention_count desc, s.last_mentioned_at desc, m.seq desc`
+        : order === 'RECENT' ? `s.last_mentioned_at desc, m.seq desc`
+          : `m.seq asc`;
+    const r = await this.db.query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+       where m.space_id = $1 and ($2::text is null or m.kind = $2)
+         and ($3::text[] is null or s.status = any($3::text[])) and ($4::text[] is null or m.type = any($4::text[]))
+       order by ${orderSql} limit $5 offset $6`,
+      [spaceId, filter.kind ?? null, filter.statuses ?? null, filter.types ?? null, first + 1, offset],
+    );
+    const items = r.rows.map(toMemory);
+    return { items: items.slice(0, first), hasNext: items.length > first };
+  }
+
+  /** Memories that another memory points at through supersededBy / correctedBy, per target id in key order. */
+  async predecessors(ids: readonly string[]): Promise<MemoryRecord[][]> {
+    const r = await this.db.query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where s.superseded_by = any($1::text[]) or s.corrected_by = any($1::text[])
+       order by m.said_at, m.seq`,
+      [ids],
+    );
+    const items = r.rows.map(toMemory);
+    return ids.map((id) => items.filter((m) => m.supersededBy === id || m.correctedBy === id));
+  }
+
+  /**
+   * The whole correction chain of each memory (every memory linked to it through
+   * supersededBy / correctedBy, in either direction), oldest first, one query per batch.
+   */
+  async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
+    const r = await this.db.query<Row>(
+      `with recursive links(a, b) as (
+         select memory_id, coalesce(superseded_by, corrected_by) from memory_state
+         where coalesce(superseded_by, corrected_by) is not null
+       ), walk(root, id) as (
+         select x, x from unnest($1::text[]) as x
+         union
+         select w.root, case when l.a = w.id then l.b else l.a end
+         from walk w join links l on l.a = w.id or l.b = w.id
+       )
+       select w.root as chain_root, ${MEMORY_COLUMNS} from walk w join memories m on m.id = w.id
+         join memory_state s on s.memory_id = m.id
+       order by m.said_at, m.seq`,
+      [ids],
+    );
+    return groupInOrder(ids, r.rows, (x) => x.chain_root as string).map((rows) => rows.map(toMemory));
+  }
+
+  async mentionsOf(memoryIds: readonly string[]): Promise<Mention[][]> {
+    const r = await this.db.query<Row>(
+      `select * from mentions where memory_id = any($1::text[]) order by seq`,
+      [memoryIds],
+    );
+    return groupInOrder(memoryIds, r.rows.map(toMention), (m) => m.memoryId);
+  }
+
+  async eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]> {
+    const r = await this.db.query<Row>(`select * from memory_events where memory_id = any($1::text[]) order by id`, [memoryIds]);
+    return groupInOrder(memoryIds, r.rows.map(toEvent), (e) => e.memoryId ?? '');
+  }
+
+  async spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]> {
+    const r = await this.db.query<Row>(
+      `select * from memory_events where space_id = $1 and id > $2 order by id limit $3`,
+      [spaceId, afterId, limit],
+    );
+    return r.rows.map(toEvent);
+  }
+
+  async addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]> {
+    if (events.length === 0) return [];
+    const r = await this.q(tx).query<Row>(
+      `insert into memory_events (space_id, memory_id, kind, actor, tier, score, rule, related_id, detail, at)
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::real[], $7::text[],
+         $8::text[], $9::jsonb[], $10::timestamptz[])
+       returning *`,
+      [
+        events.map((e) => e.spaceId), events.map((e) => e.memoryId), events.map((e) => e.kind),
+        events.map((e) => e.actor), events.map((e) => e.tier), events.map((e) => e.score),
+        events.map((e) => e.rule), events.map((e) => e.relatedId),
+        events.map((e) => (e.detail ? JSON.stringify(e.detail) : null)), events.map((e) => e.at ?? new Date()),
+      ],
+    );
+    return r.rows.map(toEvent).sort((a, b) => a.id - b.id);
+  }
+
+  /** Lexical candidates: memories of a space whose lexicon matches any of `keys`, best first. */
+  async lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]> {
+    if (keys.length === 0) return [];
+    const query = keys.join(' | ');
+    const r = await this.db.query<Row>(
+      `select l.memory_id, ts_rank_cd(l.doc, q, 1) as rank
+       from memory_lexicon l join memory_state s on s.memory_id = l.memory_id, to_tsquery('simple', $2) q
+       where l.space_id = $1 and s.kind = $3 and s.status = any($4::text[]) and l.doc @@ q
+       order by rank desc, l.memory_id limit $5`,
+      [spaceId, query, kind, statuses, k],
+    );
+    return r.rows.map((x) => ({ memoryId: x.memory_id, rank: Number(x.rank) }));
+  }
+
+  /**
+   * Forget for good: removes the memories, their mentions, vectors, lexicon rows and
+   * the messages they were said in. Only this path may delete content.
+   */
+  async forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
+    await this.allowForget(tx);
+    const q = this.q(tx);
+    const msgs = await q.query<{ message_id: string }>(
+      `select distinct message_id from mentions where memory_id = any($1::text[]) and space_id = $2 and message_id is not null
+       union select message_id from memories where id = any($1::text[]) and space_id = $2 and message_id is not null`,
+      [ids, spaceId],
+    );
+    const del = await q.query<{ id: string }>(
+      `delete from memories where id = any($1::text[]) and space_id = $2 returning id`,
+      [ids, spaceId],
+    );
+    const messageIds = msgs.rows.map((x) => x.message_id);
+    if (messageIds.length) await q.query(`delete from messages where id = any($1::text[])`, [messageIds]);
+    return del.rows.map((x) => x.id);
+  }
+}
