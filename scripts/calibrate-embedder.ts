@@ -251,7 +251,7 @@ async function evaluate(sif: Partial<SifOptions>, verbose: boolean, fixed?: { t1
   }
   console.log('\n== precision / recall of "same" by (t1, t2): all pairs | after vetoes');
   for (const a of [0.95, 0.92, 0.9, 0.88, 0.86, 0.84, 0.82, 0.8, 0.78, 0.75]) {
-    for (const b of [a, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55].filter((x) => x <= a)) {
+    for (const b of [a, 0.81, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55].filter((x) => x <= a)) {
       const all = prf(scored, a, b, false);
       const v = prf(scored, a, b, true);
       console.log(
@@ -293,6 +293,7 @@ async function evaluate(sif: Partial<SifOptions>, verbose: boolean, fixed?: { t1
 
 const VARIANTS: Array<[string, Partial<SifOptions>]> = [
   ['default', {}],
+  ['plain-sif', { lemmaFirst: false, stopWordFactor: 1 }],
   ['no-pc', { removePc: false }],
   ['a=3e-4', { a: 3e-4 }],
   ['a=3e-3', { a: 3e-3 }],
@@ -305,6 +306,9 @@ const VARIANTS: Array<[string, Partial<SifOptions>]> = [
   ['lemma+stop*0', { lemmaFirst: true, stopWordFactor: 0 }],
   ['lemma+a=3e-4', { lemmaFirst: true, a: 3e-4 }],
   ['lemma+no-pc', { lemmaFirst: true, removePc: false }],
+  ['l+s.3+a3e-4', { lemmaFirst: true, stopWordFactor: 0.3, a: 3e-4 }],
+  ['l+s.3+a3e-3', { lemmaFirst: true, stopWordFactor: 0.3, a: 3e-3 }],
+  ['l+s.1', { lemmaFirst: true, stopWordFactor: 0.1 }],
 ];
 
 const fmt = (s: Awaited<ReturnType<typeof evaluate>>) =>

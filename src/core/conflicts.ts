@@ -49,8 +49,11 @@ const KIN: Record<string, string> = {
 function key(tok: string): string {
   const w = spelling(tok.toLowerCase());
   if (KIN[w]) return KIN[w];
-  const k = wordKey(w);
-  return KIN[k] ?? k;
+  // role words keep their whole form ("mother", not the stem "moth"), singular
+  const l = lemma(w);
+  if (KIN[l]) return KIN[l];
+  if (PERSON.has(l)) return l;
+  return wordKey(w);
 }
 
 /** Tokens with contractions expanded and hyphenated words split ("colour-blind" -> colour, blind). */
@@ -324,6 +327,9 @@ function slots(text: string, names: Set<string>): Set<string> {
   return out;
 }
 
+/** Words of the single-valued frames themselves, which say nothing about the value. */
+const FRAME_WORDS = new Set(['favorite', 'good', 'work', 'job', 'occupation', 'profession']);
+
 function addNp(out: Set<string>, np: string[], names: Set<string>): void {
   const keys = np.filter((w) => w !== 'name').map(key);
   if (keys.length === 0) return;
@@ -339,7 +345,7 @@ const MULTI = new Set(
   (
     'speak play like love enjoy hate dislike take visit eat drink read watch listen collect learn study practice practise own allerg ' +
     'afraid scared fear call pay buy send book email text meet see cook bake make write clean fix water walk feed support follow ' +
-    'wear use go teach attend volunteer'
+    'wear teach attend volunteer'
   ).split(' '),
 );
 const OBJ_SKIP = new Set('to of the a an my our some his her their your for being'.split(' '));
@@ -354,11 +360,13 @@ const OBJ_STOP = new Set(
 /** For each multi-valued predicate in a text, the keys of its object ("I play tennis on Tuesdays" -> play: {tennis}). */
 function objects(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  for (const c of clauses(norm(text).replace(CANT_STAND, ' hate '))) {
+  // the verb itself must match: "can't stand X" and "hate Y" are not compared (X and Y may be one thing by two names)
+  for (const c of clauses(norm(text))) {
     for (let i = 0; i < c.length; i++) {
       const p = key(c[i]);
       const pred = MULTI.has(p) ? p : MULTI.has(lemma(c[i])) ? lemma(c[i]) : null;
-      if (!pred || out.has(pred)) continue;
+      // "my email is", "a walk": the word is a noun here, not the predicate
+      if (!pred || out.has(pred) || /^(my|our|your|the|a|an|his|her|their)$/.test(c[i - 1] ?? '')) continue;
       let j = i + 1;
       while (j < c.length && OBJ_SKIP.has(c[j])) j++;
       const obj = new Set<string>();
@@ -397,14 +405,17 @@ function freshCues(oldText: string, newText: string): Cue[] {
   return findCues(newText).filter((c) => !had.has(c.family));
 }
 
-/** A contrast cue naming content the old statement holds ("instead of Ana") replaces it: as strong as "actually". */
+/**
+ * A contrast cue ("instead of X", "not X", "isn't X, it's Y") is strong when X is content of the old
+ * statement: it names what it replaces. Otherwise it is weak, like "now".
+ */
 function strength(c: Cue, oldKeys: Set<string>): 'strong' | 'weak' {
-  if (!c.weak) return 'strong';
+  // "English, not French" after "Always reply in English" names no old content: a plain contrast, not a correction
   if (c.replaced) {
     const r = contentKeys(c.replaced);
-    if (r.size > 0 && subset(r, oldKeys)) return 'strong';
+    return r.size > 0 && subset(r, oldKeys) ? 'strong' : 'weak';
   }
-  return 'weak';
+  return c.weak ? 'weak' : 'strong';
 }
 
 function sameSentence(a: string, b: string): boolean {
@@ -448,7 +459,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // Not the same person: "I'm vegetarian" / "My husband is vegan".
   const so = subjects(oldS.text);
   const sn = subjects(newS.text);
-  if (so.size > 0 && sn.size > 0 && disjoint(so, sn)) {
+  // a role said on the other side too ("My kids are Mia and Leo" / "I have two kids, Mia and Leo") is not another subject
+  const mentioned = (subj: Set<string>, keys: Set<string>) => [...subj].some((x) => x.startsWith('person:') && keys.has(x.slice(7)));
+  if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, newKeys) && !mentioned(sn, oldKeys)) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }
   // Not the same thing: "My passport expires..." / "My driving licence expires...".
@@ -475,17 +488,44 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       return { kind: 'distinct', rule: 'polarity', detail: 'negated only for an added time or day' };
     }
     // 3. a new value for something that has one value at a time
-    if (values.disagree.length > 0 && !additive) {
-      const shared = [...slots(oldS.text, names)].filter((s) => slots(newS.text, names).has(s));
-      if (shared.length > 0) return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
+    const shared = additive ? [] : [...slots(oldS.text, names)].filter((s) => slots(newS.text, names).has(s));
+    if (values.disagree.length > 0 && shared.length > 0) {
+      return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
+    }
+    // a favourite or a job is one thing: "My favourite colour is green" / "... is purple" (colours are not values)
+    const named = shared.find((s) => s.startsWith('favorite:') || s === 'job');
+    if (named) {
+      const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && !FRAME_WORDS.has(k));
+      const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && !FRAME_WORDS.has(k));
+      if (oldOnly.length > 0 && newOnly.length > 0) {
+        return { kind: 'corrects', rule: 'new-value', detail: `${named}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
+      }
     }
   } else if (flip && samePredicate) {
     return { kind: 'distinct', rule: 'polarity', detail: 'negation flipped (not topical)' };
   }
 
-  // 5. different objects of a multi-valued predicate, or values that disagree
+  // 5. different objects of a multi-valued predicate, counts of different things, or values that disagree
   const obj = differentObject(oldS.text, newS.text);
   if (obj) return { kind: 'distinct', rule: 'multi-valued', detail: obj };
+  const co = [...slots(oldS.text, names)].filter((s) => s.startsWith('count:'));
+  const cn = [...slots(newS.text, names)].filter((s) => s.startsWith('count:'));
+  if (co.length > 0 && cn.length > 0 && disjoint(new Set(co), new Set(cn))) {
+    return { kind: 'distinct', rule: 'different-thing', detail: `${co.join(',')} / ${cn.join(',')}` };
+  }
   if (values.disagree.length > 0) return { kind: 'distinct', rule: 'value-mismatch', detail: values.detail };
+  // one subject, nothing said about it in common: "My best friend Tom lives in Glasgow" / "... is a pilot"
+  const npOld = [...slots(oldS.text, names)].filter((s) => s.startsWith('np:'));
+  const npNew = new Set([...slots(newS.text, names)].filter((s) => s.startsWith('np:')));
+  const np = npOld.find((s) => npNew.has(s));
+  if (np) {
+    const subjectKeys = new Set(np.slice(3).split('+'));
+    const rest = (text: string) => new Set(toks(text).filter((w) => !NP_ADJ.has(w)).map(key).filter((k) => !subjectKeys.has(k)).filter((k) => contentKeys(text).has(k)));
+    const restOld = rest(oldS.text);
+    const restNew = rest(newS.text);
+    if (restOld.size > 0 && restNew.size > 0 && disjoint(restOld, restNew)) {
+      return { kind: 'distinct', rule: 'different-predicate', detail: `${np.slice(3)}: ${[...restOld].join(' ')} / ${[...restNew].join(' ')}` };
+    }
+  }
   return { kind: 'compatible' };
 }

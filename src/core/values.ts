@@ -7,7 +7,7 @@
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
 
-export type ValueKind = 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
+export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
 export interface Value {
   kind: ValueKind;
@@ -109,8 +109,19 @@ function fmtTime(h: number, min: number, ambiguous: boolean): string {
  * capitalised) and the text is not written in capitals throughout.
  */
 export function extractValues(text: string): Value[] {
-  const ts = toks(text);
   const out: Value[] = [];
+  // e-mail addresses, web addresses and phone numbers first, blanked out so their parts are not read again
+  let rest = text;
+  for (const re of [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, /\bhttps?:\/\/\S+|\bwww\.\S+/g, /(?<![\w:])\+?\d[\d ()-]{6,}\d(?![\w:])/g]) {
+    rest = rest.replace(re, (m) => {
+      const isPhone = /^[+\d]/.test(m);
+      const digits = m.replace(/\D/g, '');
+      if (isPhone && ((digits.length < 9 && !m.startsWith('+')) || /^\d{1,3}(,\d{3})+$/.test(m))) return m;
+      out.push({ kind: 'contact', raw: m.replace(/[.,;:!?)]+$/, ''), norm: isPhone ? digits : m.toLowerCase().replace(/[.,;:!?)]+$/, '') });
+      return ' '.repeat(m.length);
+    });
+  }
+  const ts = toks(rest);
   const used = new Set<number>();
   const caps = !shouted(text);
   const push = (kind: ValueKind, from: number, to: number, norm: string) => {

@@ -14,10 +14,14 @@ import { loadWordVectors, type LoadReport } from './word-vector-cache.js';
  * scripts/calibrate-embedder.ts; the numbers behind them are in docs/embedder.md.
  */
 export const BUILTIN_THRESHOLDS: Readonly<RecognitionThresholds> = {
+  // No non-vetoed "different" dev pair reaches 0.86; 0.90 leaves a margin for the tier that needs no shared key.
   close: 0.9,
-  related: 0.75,
-  topic: 0.5,
-  recallFloor: 0.3,
+  // Best same-recall (0.85) at precision >= 0.95 among pairs the rule layer does not veto.
+  related: 0.81,
+  // Above ~95% of unrelated statement pairs (p95 0.43) yet below "I live in Manchester." / "I moved to Leeds" (0.53).
+  topic: 0.45,
+  // Between "sister's name?" vs "I work as a nurse" (0.30, must drop) and the weakest true answers (~0.39+).
+  recallFloor: 0.35,
 };
 
 /** Options of the built-in embedder; all optional. */

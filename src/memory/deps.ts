@@ -4,7 +4,7 @@ import type { Logger } from '../ports/logger.js';
 import type { MemoryStore } from '../ports/memory-store.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import type { Clock } from '../ports/clock.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox } from '../ports/outbox.js';
 
 /** Everything a use case may touch: ports only, never a driver. */
 export interface MemoryDeps {

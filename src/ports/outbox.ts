@@ -1,5 +1,5 @@
-import type { Tx } from '../ports/memory-store.js';
-import type { VectorHit, VectorSearch } from '../ports/vector-index.js';
+import type { Tx } from './memory-store.js';
+import type { VectorHit, VectorSearch } from './vector-index.js';
 
 export type OutboxOp = 'upsert' | 'status' | 'remove' | 'remove_space';
 

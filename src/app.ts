@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { execute, subscribe, GraphQLError } from 'graphql';
+import type { AppConfig } from './config.js';
+import { createEngram, type ContainerOptions, type Engram } from './container.js';
+import { buildSchema } from './graphql/schema/index.js';
+import { createLoaders } from './graphql/loaders.js';
+import type { GraphQLContext } from './graphql/context.js';
+import { createEventPubSub, type EventPubSub } from './graphql/pubsub.js';
+import { authenticate, bootstrapAdmin } from './memory/tokens.js';
+import { DomainError } from './memory/errors.js';
+
+export interface App {
+  start(): Promise<{ url: string; port: number; adminToken: string | null }>;
+  stop(): Promise<void>;
+  /** In-process GraphQL over fetch (tests call this without opening a port). */
+  yoga: YogaServerInstance<Record<string, unknown>, GraphQLContext>;
+  engram: Engram;
+  pubsub: EventPubSub;
+}
+
+/**
+ * Builds the service: system of record, engine, embedder, GraphQL over HTTP (Yoga,
+ * GraphiQL at /graphql) and subscriptions over graphql-ws on the same path.
+ */
+export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): Promise<App> {
+  const { pubsub, bus } = createEventPubSub();
+  const engram = await createEngram(config, { ...opts, bus });
+  const deps = engram.deps;
+  const schema = buildSchema();
+
+  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: { subscriptionsProtocol: 'WS' },
+    logging: false,
+    maskedErrors: {
+      maskError(error, message, isDev) {
+        const original = (error as GraphQLError).originalError;
+        if (original && !(original instanceof DomainError)) deps.log.error({ err: original }, 'unexpected error');
+        return maskError(error, message, isDev);
+      },
+    },
+    context: async ({ request }) => ({
+      deps,
+      actor: await authenticate(deps, request.headers.get('authorization')),
+      loaders: createLoaders(deps),
+      pubsub,
+    }),
+  });
+
+  let server: Server | null = null;
+  let wss: WebSocketServer | null = null;
+  let disposeWs: { dispose(): void | Promise<void> } | null = null;
+
+  return {
+    yoga, engram, pubsub,
+    async start() {
+      const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
+      server = createServer(yoga);
+      wss = new WebSocketServer({ server, path: '/graphql' });
+      disposeWs = useServer(
+        {
+          schema, execute, subscribe,
+          context: async (ctx) => {
+            const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+            const token = (params.authorization ?? params.Authorization ?? params.token) as string | undefined;
+            return { deps, actor: await authenticate(deps, token), loaders: createLoaders(deps), pubsub } as GraphQLContext;
+          },
+        },
+        wss,
+      );
+      await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
+      const port = (server.address() as AddressInfo).port;
+      const url = `http://${config.host}:${port}/graphql`;
+      deps.log.info({ url, engine: deps.index.name, embedder: deps.embedder.id }, 'engram listening');
+      return { url, port, adminToken };
+    },
+    async stop() {
+      await disposeWs?.dispose();
+      wss?.close();
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server?.closeAllConnections?.();
+      await engram.close();
+    },
+  };
+}

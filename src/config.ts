@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** Configuration from the environment, validated once, with safe defaults. */
+export const ConfigSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(4000),
+  host: z.string().default('127.0.0.1'),
+  /** A PostgreSQL server; when absent the embedded PGlite in `dataDir` is used. */
+  databaseUrl: z.string().url().optional(),
+  /** PGlite data directory, or ':memory:'. */
+  dataDir: z.string().default('.engram/data'),
+  engine: z.enum(['pgvector', 'lancedb', 'qdrant']).default('pgvector'),
+  lancedbDir: z.string().optional(),
+  qdrantUrl: z.string().url().optional(),
+  qdrantApiKey: z.string().optional(),
+  embedder: z.enum(['use-lite', 'builtin', 'openai']).default('use-lite'),
+  openaiBaseUrl: z.string().url().optional(),
+  openaiModel: z.string().optional(),
+  openaiApiKey: z.string().optional(),
+  openaiDimensions: z.coerce.number().int().positive().optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  candidateK: z.coerce.number().int().min(1).max(100).default(10),
+  /** Print a first admin token when none exists (embedded default's first start). */
+  bootstrapAdmin: z.coerce.boolean().default(true),
+});
+
+export type AppConfig = z.infer<typeof ConfigSchema>;
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const parsed = ConfigSchema.safeParse({
+    port: env.PORT ?? env.ENGRAM_PORT,
+    host: env.ENGRAM_HOST,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.ENGRAM_DATA_DIR,
+    engine: env.ENGRAM_VECTOR_ENGINE,
+    lancedbDir: env.ENGRAM_LANCEDB_DIR,
+    qdrantUrl: env.QDRANT_URL || undefined,
+    qdrantApiKey: env.QDRANT_API_KEY,
+    embedder: env.ENGRAM_EMBEDDER,
+    openaiBaseUrl: env.ENGRAM_OPENAI_BASE_URL,
+    openaiModel: env.ENGRAM_OPENAI_MODEL,
+    openaiApiKey: env.ENGRAM_OPENAI_API_KEY,
+    openaiDimensions: env.ENGRAM_OPENAI_DIMENSIONS,
+    logLevel: env.LOG_LEVEL,
+    candidateK: env.ENGRAM_CANDIDATE_K,
+    ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
+  });
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${msg}`);
+  }
+  return parsed.data;
+}

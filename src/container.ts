@@ -1,0 +1,86 @@
+import pino from 'pino';
+import type { AppConfig } from './config.js';
+import type { Embedder } from './ports/embedder.js';
+import type { EventBus } from './ports/event-bus.js';
+import type { VectorIndex } from './ports/vector-index.js';
+import type { Logger } from './ports/logger.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import type { MemoryDeps } from './memory/deps.js';
+import { PgClient } from './store/pg-client.js';
+import { PgliteClient } from './store/pglite-client.js';
+import type { SqlClient } from './store/sql-client.js';
+import { SqlStore } from './store/sql-store.js';
+import { migrate } from './store/migrations.js';
+import { createEmbedder } from './embed/index.js';
+import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
+import { PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
+import { createEngineIndex } from './engines.js';
+import { SqlOutbox } from './store/sql-outbox.js';
+
+export interface Engram {
+  deps: MemoryDeps;
+  db: SqlClient;
+  store: SqlStore;
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  bus?: EventBus;
+  clock?: Clock;
+  logger?: Logger;
+  /** Use this embedder instead of the configured one (shared across instances in tests). */
+  embedder?: Embedder;
+  /** Use this SQL client instead of opening one. */
+  db?: SqlClient;
+}
+
+export function embedderFor(config: AppConfig): Embedder {
+  if (config.embedder === 'use-lite') return new UseLiteEmbedder();
+  if (config.embedder === 'openai') {
+    return createEmbedder({
+      kind: 'openai', baseUrl: config.openaiBaseUrl!, model: config.openaiModel!, apiKey: config.openaiApiKey,
+      dimensions: config.openaiDimensions!,
+    } as never);
+  }
+  return createEmbedder({ kind: 'builtin' } as never);
+}
+
+export async function openDatabase(config: AppConfig): Promise<SqlClient> {
+  return config.databaseUrl ? new PgClient(config.databaseUrl) : PgliteClient.open(config.dataDir);
+}
+
+/**
+ * Wires the system of record, the vector engine and the embedder into the
+ * use cases' dependencies. Used by the server, the CLI, evaluations and tests.
+ */
+export async function createEngram(config: AppConfig, opts: ContainerOptions = {}): Promise<Engram> {
+  const log: Logger = opts.logger ?? (pino({ level: config.logLevel }) as unknown as Logger);
+  const embedder = opts.embedder ?? embedderFor(config);
+  await embedder.init();
+  const db = opts.db ?? (await openDatabase(config));
+  await migrate(db, { dimensions: embedder.dimensions });
+  const store = new SqlStore(db);
+  let index: VectorIndex;
+  let outbox: SqlOutbox | null = null;
+  if (config.engine === 'pgvector') {
+    index = new PgvectorIndex(db, { embedder: embedder.id });
+  } else {
+    index = await createEngineIndex(config, embedder);
+    outbox = new SqlOutbox(db, index, log, { dimensions: embedder.dimensions });
+  }
+  await index.init();
+  const deps: MemoryDeps = {
+    store, index, embedder, clock: opts.clock ?? systemClock, bus: opts.bus ?? { publish: () => {} }, log,
+    thresholds: embedder.thresholds, outbox, candidateK: config.candidateK,
+  };
+  outbox?.start();
+  return {
+    deps, db, store,
+    async close() {
+      await outbox?.stop();
+      await index.close();
+      if (!opts.db) await db.close();
+      if (!opts.embedder) await embedder.close();
+    },
+  };
+}

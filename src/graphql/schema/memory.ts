@@ -1,0 +1,129 @@
+import { builder } from '../builder.js';
+import { attribution } from '../../core/quote-check.js';
+import type { MemoryEvent, MemoryRecord, Mention } from '../../ports/memory-store.js';
+import {
+  EmbeddingStatusEnum, MemoryKindEnum, MemoryStatusEnum, MemoryTypeEnum, MentionTierEnum, ResolutionEnum, ReviewEnum,
+} from './enums.js';
+import { ConversationRef } from './space.js';
+
+export const MentionRef = builder.objectRef<Mention>('Mention').implement({
+  description: 'One wording a memory was said in: its own quote, time, tier and score.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    quote: t.exposeString('quote'),
+    saidAt: t.expose('saidAt', { type: 'DateTime' }),
+    attribution: t.string({ resolve: (m) => attribution(m.saidAt, m.quote) }),
+    tier: t.field({ type: MentionTierEnum, resolve: (m) => m.tier }),
+    score: t.float({ nullable: true, resolve: (m) => m.score }),
+  }),
+});
+
+export const MemoryEventRef = builder.objectRef<MemoryEvent>('MemoryEvent').implement({
+  description: 'An entry of the append-only audit log. Never holds a memory\'s text.',
+  fields: (t) => ({
+    id: t.id({ resolve: (e) => String(e.id) }),
+    kind: t.exposeString('kind'),
+    memoryId: t.exposeID('memoryId', { nullable: true }),
+    relatedId: t.exposeID('relatedId', { nullable: true }),
+    actor: t.exposeString('actor'),
+    tier: t.exposeString('tier', { nullable: true }),
+    score: t.float({ nullable: true, resolve: (e) => e.score }),
+    rule: t.exposeString('rule', { nullable: true }),
+    detail: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.detail }),
+    at: t.expose('at', { type: 'DateTime' }),
+  }),
+});
+
+export const MemoryRef = builder.objectRef<MemoryRecord>('Memory');
+
+MemoryRef.implement({
+  description: "A memory: the person's own words (STATEMENT) or the assistant's conclusion (INFERENCE).",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    kind: t.field({ type: MemoryKindEnum, resolve: (m) => m.kind }),
+    type: t.field({ type: MemoryTypeEnum, resolve: (m) => m.type }),
+    quote: t.exposeString('quote', { description: 'Exactly what the person typed (or, for an inference, what the assistant concluded).' }),
+    saidAt: t.expose('saidAt', { type: 'DateTime' }),
+    attribution: t.string({
+      description: 'The dated quote: On 2026-09-21 you wrote: "I grew up in Duluth."',
+      resolve: (m) => (m.kind === 'INFERENCE' ? `Inferred by the assistant on ${m.saidAt.toISOString().slice(0, 10)}: ${m.quote}` : attribution(m.saidAt, m.quote)),
+    }),
+    context: t.exposeString('context', { nullable: true, description: 'The whole message the quote came from, when it held more.' }),
+    basis: t.exposeString('basis', { nullable: true }),
+    status: t.field({ type: MemoryStatusEnum, resolve: (m) => m.status }),
+    current: t.boolean({ description: 'ACTIVE: not muted, retracted, superseded, erroneous or merged.', resolve: (m) => m.status === 'ACTIVE' }),
+    mentionCount: t.exposeInt('mentionCount'),
+    recallCount: t.exposeInt('recallCount'),
+    lastMentionedAt: t.expose('lastMentionedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    importance: t.float({ nullable: true, resolve: (m) => m.importance }),
+    valence: t.float({ nullable: true, resolve: (m) => m.valence }),
+    entities: t.exposeStringList('entities'),
+    themes: t.exposeStringList('themes'),
+    tags: t.exposeStringList('tags'),
+    embeddingStatus: t.field({ type: EmbeddingStatusEnum, resolve: (m) => m.embeddingStatus }),
+    review: t.field({ type: ReviewEnum, nullable: true, resolve: (m) => m.review }),
+    startsAt: t.expose('startsAt', { type: 'DateTime', nullable: true }),
+    endsAt: t.expose('endsAt', { type: 'DateTime', nullable: true }),
+    dueAt: t.expose('dueAt', { type: 'DateTime', nullable: true }),
+    allDay: t.exposeBoolean('allDay'),
+    resolution: t.field({ type: ResolutionEnum, nullable: true, resolve: (m) => m.resolution }),
+    resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
+    mentions: t.field({ type: [MentionRef], description: 'Every wording, oldest first.', resolve: (m, _a, ctx) => ctx.loaders.mentions.load(m.id) }),
+    events: t.field({ type: [MemoryEventRef], resolve: (m, _a, ctx) => ctx.loaders.events.load(m.id) }),
+    conversation: t.field({
+      type: ConversationRef, nullable: true,
+      resolve: (m, _a, ctx) => (m.conversationId ? ctx.loaders.conversation.load(m.conversationId) : null),
+    }),
+    supersededBy: t.field({
+      type: MemoryRef, nullable: true, description: 'The correction that replaced this memory.',
+      resolve: (m, _a, ctx) => (m.supersededBy ? ctx.loaders.memory.load(m.supersededBy) : null),
+    }),
+    correctedBy: t.field({
+      type: MemoryRef, nullable: true, description: 'For an ERRONEOUS memory: the memory that corrects it.',
+      resolve: (m, _a, ctx) => (m.correctedBy ? ctx.loaders.memory.load(m.correctedBy) : null),
+    }),
+    supersedes: t.field({
+      type: [MemoryRef], description: 'The memories this one replaced (superseded or marked erroneous in its favour).',
+      resolve: async (m, _a, ctx) => (await ctx.loaders.chain.load(m.id)).filter((x) => x.supersededBy === m.id || x.correctedBy === m.id),
+    }),
+    correctionChain: t.field({
+      type: [MemoryRef], description: 'Every memory of this correction chain, oldest to newest, with statuses and dates.',
+      resolve: (m, _a, ctx) => ctx.loaders.chain.load(m.id),
+    }),
+    currentVersion: t.field({
+      type: MemoryRef, description: 'The newest memory of the chain (itself when nothing replaced it).',
+      resolve: async (m, _a, ctx) => newest(m, await ctx.loaders.chain.load(m.id)),
+    }),
+    explanation: t.string({
+      description: 'Why the assistant believed this, and what replaced it ("why did you think it was Lisbon?").',
+      resolve: async (m, _a, ctx) => explain(m, await ctx.loaders.chain.load(m.id)),
+    }),
+  }),
+});
+
+function newest(m: MemoryRecord, chain: MemoryRecord[]): MemoryRecord {
+  let cur = m;
+  const by = new Map(chain.map((x) => [x.id, x]));
+  for (let i = 0; i < chain.length + 1; i++) {
+    const next = cur.supersededBy ?? cur.correctedBy;
+    const n = next ? by.get(next) : undefined;
+    if (!n) break;
+    cur = n;
+  }
+  return cur;
+}
+
+function explain(m: MemoryRecord, chain: MemoryRecord[]): string {
+  const said = attribution(m.saidAt, m.quote);
+  const replaced = newest(m, chain);
+  const when = m.statusChangedAt ? ` on ${m.statusChangedAt.toISOString().slice(0, 10)}` : '';
+  switch (m.status) {
+    case 'SUPERSEDED':
+      return `${said} It was superseded${when} by a correction. ${replaced.id !== m.id ? attribution(replaced.saidAt, replaced.quote) : ''}`.trim();
+    case 'ERRONEOUS':
+      return `${said} It was marked erroneous${when}.${replaced.id !== m.id ? ` What replaced it: ${attribution(replaced.saidAt, replaced.quote)}` : ''}`;
+    default:
+      return `${said} Status: ${m.status}.`;
+  }
+}

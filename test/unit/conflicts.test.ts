@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import { correctionCue, extractValues, polarity, relate, type StatementLike } from '../../src/core/conflicts.js';
+import type { MemoryType } from '../../src/core/types.js';
+
+const s = (text: string, opts: { type?: MemoryType; entities?: string[]; themes?: string[]; previousSentence?: string } = {}): StatementLike => ({
+  text,
+  type: opts.type ?? 'FACT',
+  entities: opts.entities ?? [],
+  themes: opts.themes ?? ['t'],
+  previousSentence: opts.previousSentence ?? null,
+});
+const rel = (a: string, b: string, topical = true) => relate(s(a), s(b), topical);
+const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
+
+describe('extractValues', () => {
+  it('reads digits and number words alike', () => {
+    expect(kinds('My daughter Mia is eight.')).toEqual(['name:mia', 'number:8']);
+    expect(kinds('I have 3 kids.')).toEqual(['number:3']);
+    expect(kinds('I have twenty-one goldfish.')).toEqual(['number:21']);
+    expect(kinds('My favorite number is 1729.')).toEqual(['number:1729']);
+  });
+  it('reads clock times in several spellings', () => {
+    expect(kinds('I take the 7:15 train.')).toEqual(['time:~7:15']);
+    expect(kinds('No meetings before 10am.')).toEqual(['time:10:00']);
+    expect(kinds('No meetings before 10 in the morning.')).toEqual(['time:10:00']);
+    expect(kinds('Dinner is at 7 in the evening.')).toEqual(['time:19:00']);
+    expect(kinds('The meeting is at 9.')).toEqual(['time:~9:00']);
+    expect(kinds('It starts at 2:30pm.')).toEqual(['time:14:30']);
+  });
+  it('reads dates, days, months and years', () => {
+    expect(kinds('Our anniversary is on June 13.')).toEqual(['date:06-13']);
+    expect(kinds('Our anniversary is on the 13th of June.')).toEqual(['date:06-13']);
+    expect(kinds('I play tennis on Tuesdays.')).toEqual(['day:tuesday']);
+    expect(kinds('water the plants every sunday')).toEqual(['day:sunday']);
+    expect(kinds('My membership renews in March.')).toEqual(['month:03']);
+    expect(kinds('My passport expires in 2027.')).toEqual(['year:2027']);
+  });
+  it('reads money and measures as quantities', () => {
+    expect(kinds('My rent went up to 1,020 pounds a month.')).toEqual(['quantity:1020']);
+    expect(kinds('It costs $45.')).toEqual(['quantity:45']);
+    expect(kinds('I weigh 82 kilos.')).toEqual(['quantity:82']);
+    expect(kinds('I run about 5k.')).toEqual(['quantity:5k']);
+  });
+  it('reads capitalised words as names, but not the first word of a sentence', () => {
+    expect(kinds('My brother Owen lives in Bristol.')).toEqual(['name:owen', 'place:bristol']);
+    expect(kinds('Owen is my brother.')).toEqual([]);
+    expect(kinds('I drive a Tesla Model 3.')).toEqual(['name:tesla', 'name:model', 'number:3']);
+  });
+  it('ignores capitals in shouted text and the modal "may"', () => {
+    expect(kinds('I PREFER TEA OVER COFFEE.')).toEqual([]);
+    expect(kinds('May I ask you something?')).toEqual([]);
+    expect(kinds('My appointment is on May 4.')).toEqual(['date:05-04']);
+  });
+});
+
+describe('correctionCue', () => {
+  it.each([
+    ['Actually, my favorite color is orange.', 'actually'],
+    ['Scratch that, the meeting is on Wednesday.', 'scratch that'],
+    ["I don't eat meat any more.", 'any more'],
+    ['I no longer work there.', 'no longer'],
+    ['My favorite color is orange, not blue.', 'not blue'],
+    ['Send it to Ben instead of Ana.', 'instead of ana'],
+    ['I was wrong, it is Lyon.', 'i was wrong'],
+    ['Sorry, I got that wrong: it is June 13.', 'got that wrong'],
+    ['No wait, it starts at 8:45.', 'no wait'],
+    ['Correction: Owen lives in Bath.', 'correction'],
+    ['My flight got moved to Saturday.', 'got moved'],
+    ['I moved to Leeds last month.', 'moved to'],
+    ['My rent went up to 1,020 pounds.', 'went up to'],
+    ["I'm down to 78 kilos.", "'m down to"],
+    ['I turned 35 today.', 'turned 35'],
+    ['I have three kids now.', 'now'],
+    ['My new phone number ends in 9012.', 'new'],
+    ['I got engaged to Alex.', 'got engaged'],
+  ])('finds the cue in %s', (text, cue) => {
+    expect(correctionCue(text)).toBe(cue);
+  });
+  it.each([
+    'My brother Owen lives in Bristol.',
+    'I have two kids.',
+    'My colleague Owen is moving to Berlin next month.',
+    'Not bad at all, thanks.',
+    'I like it not only for the price.',
+  ])('finds none in %s', (text) => {
+    expect(correctionCue(text)).toBeNull();
+  });
+  it('prefers a strong cue to a weak one', () => {
+    expect(correctionCue("I'm not vegetarian any more, I eat fish now.")).toBe('any more');
+  });
+});
+
+describe('polarity', () => {
+  it.each([
+    ["I don't eat pork.", 'negative'],
+    ['I never eat pork.', 'negative'],
+    ["I'm not allergic to penicillin.", 'negative'],
+    ["I can't stand cilantro.", 'negative'],
+    ['No meetings before 10, please.', 'negative'],
+    ['I eat pork.', 'positive'],
+    ['Call me Sam, not Samuel.', 'positive'],
+    ['No wait, it starts at 8:45.', 'positive'],
+    ['I hate coriander.', 'positive'],
+  ])('%s is %s', (text, want) => {
+    expect(polarity(text)).toBe(want);
+  });
+});
+
+describe('relate: explicit-cue', () => {
+  it('corrects when a cue comes with a difference', () => {
+    expect(rel('My favorite color is blue.', 'Actually, my favorite color is orange, not blue.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My sister lives in Paris.', 'I was wrong earlier, my sister lives in Lyon, not Paris.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My bike is in the garage.', 'Scratch that, my bike is in the shed.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I live in Manchester.', 'I moved to Leeds last month.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I take vitamin D.', 'I stopped taking vitamin D.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+  });
+  it('does not correct a restatement that carries the cue word', () => {
+    expect(rel("I'm vegetarian.", "Actually, I'm vegetarian.")).toEqual({ kind: 'compatible' });
+    expect(rel('Call me Sam, not Samuel.', 'Call me Sam,  not Samuel')).toEqual({ kind: 'compatible' });
+    expect(rel('I hate being called on the phone, text me instead.', 'Please text me rather than calling, I hate phone calls.')).toEqual({ kind: 'compatible' });
+    expect(rel('Text me instead of calling.', 'Please text me instead of calling me.')).toEqual({ kind: 'compatible' });
+  });
+  it('counts a weak cue (now, new) only with a differing value', () => {
+    expect(rel('I have two kids.', 'I have three kids now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My phone number ends in 4471.', 'My new phone number ends in 9012.')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I start work at 9.', 'I now start work at 10.')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I have two kids.', 'I have two kids now.')).toEqual({ kind: 'compatible' });
+    expect(rel('I go to the gym.', 'I go to the gym now, the new one on Main Street.')).not.toMatchObject({ kind: 'corrects' });
+  });
+  it('never corrects when not topical', () => {
+    expect(rel('My favorite color is blue.', 'Actually, my favorite color is orange.', false).kind).not.toBe('corrects');
+  });
+  it('an additive word turns a weak-cue change into a second value', () => {
+    expect(rel('I speak French.', 'I also speak Spanish now.')).toMatchObject({ kind: 'distinct' });
+  });
+});
+
+describe('relate: polarity', () => {
+  it('corrects a negation of the same predicate', () => {
+    expect(rel('I like jazz.', "I don't like jazz.")).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+    expect(rel("I'm allergic to penicillin.", "I'm not allergic to penicillin.")).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+    expect(rel('My favorite number is 1729.', 'My favorite number is not 1729.')).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+    expect(rel('I like olives.', 'I hate olives.')).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+  });
+  it('keeps a negation about another object distinct', () => {
+    expect(rel('I like jazz.', "I don't like country music.")).toMatchObject({ kind: 'distinct' });
+    expect(rel('I like cats.', "I don't like dogs.")).toMatchObject({ kind: 'distinct' });
+  });
+  it('keeps a negation limited to a time distinct', () => {
+    expect(rel('I drink coffee.', "I don't drink coffee after 4pm.")).toMatchObject({ kind: 'distinct', rule: 'polarity' });
+  });
+  it('two negative wordings are the same', () => {
+    expect(rel("I don't eat pork.", 'I never eat pork.')).toEqual({ kind: 'compatible' });
+    expect(rel("Don't schedule meetings for me before 10am.", 'No meetings before 10 in the morning, please.')).toEqual({ kind: 'compatible' });
+    expect(rel("I can't stand cilantro.", 'I hate coriander, please leave it out.')).toEqual({ kind: 'compatible' });
+  });
+});
+
+describe('relate: new-value', () => {
+  it.each([
+    ['I have two cats.', 'I have three cats.'],
+    ['I live in Manchester.', 'I live in Leeds.'],
+    ['My favourite colour is green.', 'My favorite color is purple.'],
+    ['My manager is Rachel.', 'My manager is Dev.'],
+    ['My dentist appointment is on May 4 at 10am.', 'My dentist appointment is on May 6 at 2pm.'],
+    ['The yoga class is on Mondays at 6pm.', 'The yoga class is on Tuesdays at 6pm.'],
+    ['I work at Acme.', 'I work at Globex.'],
+    ['I weigh 82 kilos.', 'I weigh 79 kilos.'],
+    ["I'm 34.", "I'm 35."],
+    ['My rent is 950 pounds a month.', 'My rent is 1,100 pounds a month.'],
+    ['Call me Samuel.', 'Call me Sam.'],
+    ['My brother Owen lives in Bristol.', 'My brother Owen lives in Bath.'],
+  ])('%s -> %s corrects', (a, b) => {
+    expect(rel(a, b)).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+  });
+  it('an equal value in other words is no new value', () => {
+    expect(rel('I have three kids.', 'I have 3 kids.')).toEqual({ kind: 'compatible' });
+    expect(rel('My daughter is eight.', 'My daughter is 8 years old.')).toEqual({ kind: 'compatible' });
+    expect(rel('I start work at 9.', 'I start work at 9am.')).toEqual({ kind: 'compatible' });
+    expect(rel("I'm 34 years old.", "I'm 34.")).toEqual({ kind: 'compatible' });
+  });
+});
+
+describe('relate: next-sentence', () => {
+  it('corrects the sentence just before, even when not topical', () => {
+    const old = s('My anniversary is June 3.');
+    const neu = s('Actually, scratch that, it is June 13.', { previousSentence: '  My anniversary  is June 3.' });
+    expect(relate(old, neu, false)).toMatchObject({ kind: 'corrects', rule: 'next-sentence' });
+  });
+  it('needs a cue', () => {
+    const old = s('My anniversary is June 3.');
+    const neu = s('We met in Rome.', { previousSentence: 'My anniversary is June 3.' });
+    expect(relate(old, neu, false).kind).not.toBe('corrects');
+  });
+  it('needs the previous sentence to be the old statement', () => {
+    const old = s('My anniversary is June 3.');
+    const neu = s('Actually, scratch that, it is June 13.', { previousSentence: 'My birthday is May 2.' });
+    expect(relate(old, neu, false).kind).not.toBe('corrects');
+  });
+});
+
+describe('relate: distinct', () => {
+  it.each([
+    ['I speak French.', 'I speak Spanish.', 'multi-valued'],
+    ["I'm allergic to peanuts.", "I'm allergic to shellfish.", 'multi-valued'],
+    ['I play tennis on Tuesdays.', 'I play squash on Thursdays.', 'multi-valued'],
+    ['I take vitamin D every morning.', 'I take my blood pressure pills every morning.', 'multi-valued'],
+    ['Remind me to pay the electricity bill.', 'Remind me to pay the water bill.', 'multi-valued'],
+    ['I have a meeting with Ana on Monday.', 'I have a meeting with Ana on Thursday.', 'value-mismatch'],
+    ['My flight to Rome is on Friday.', 'My flight to Oslo is on Monday.', 'value-mismatch'],
+    ['My daughter Mia is eight.', 'My son Leo is eleven.', 'different-subject'],
+    ["I'm vegetarian.", 'My husband is vegan.', 'different-subject'],
+    ['My passport expires in 2027.', 'My driving licence expires in 2027.', 'different-thing'],
+    ['My favorite film is Alien.', 'My favorite book is Dune.', 'different-thing'],
+    ['I have two cats.', 'I have two kids.', 'different-thing'],
+    ['My best friend Tom lives in Glasgow.', 'My best friend Tom is a pilot.', 'different-predicate'],
+  ])('%s / %s', (a, b, rule) => {
+    expect(rel(a, b)).toMatchObject({ kind: 'distinct', rule });
+  });
+  it('a different subject is never a correction, cue or not', () => {
+    expect(rel('My brother Owen lives in Bristol.', 'My colleague Owen moved to Berlin.').kind).toBe('distinct');
+    expect(rel("I'm vegetarian.", 'My husband is not vegetarian.').kind).toBe('distinct');
+  });
+  it('keeps disagreeing values distinct when not topical', () => {
+    expect(rel("My mother's birthday is on October 2.", 'Remind me on October 1 to buy my mother a present.', false)).toMatchObject({ kind: 'distinct' });
+  });
+});
+
+describe('relate: compatible', () => {
+  it.each([
+    ['My brother Owen lives in Bristol.', 'Owen, my brother, lives in Bristol near the harbour.'],
+    ["I'm allergic to peanuts.", "I'm seriously allergic to peanuts, I carry an EpiPen."],
+    ['I go running every morning.', 'I run every morning, usually about 5k.'],
+    ['My mother lives in Lagos.', 'My mum lives in Lagos.'],
+    ["I'm colour blind.", 'I am color-blind.'],
+    ['Our wedding anniversary is on June 13.', 'June 13 is our wedding anniversary.'],
+    ['My favorite band is Radiohead.', 'Radiohead is my favourite band.'],
+    ['I prefer tea over coffee.', 'I PREFER TEA OVER COFFEE.'],
+    ['Water the plants every Sunday.', 'water the plants every sunday'],
+    ["My mum's birthday is on March 3.", "My mother's birthday is March 3."],
+    ['My sister lives in Paris.', 'My sister is based in Paris.'],
+    ['I love hiking in the Lake District.', 'Hiking in the Lake District is my favourite thing to do.'],
+    ['I drink my coffee black.', 'I take my coffee black, no sugar.'],
+  ])('%s / %s', (a, b) => {
+    expect(rel(a, b)).toEqual({ kind: 'compatible' });
+  });
+  it('uses the entities to see a name that opens the sentence', () => {
+    const old = s('My brother is called Owen.', { entities: ['Owen'] });
+    const neu = s('Owen is my brother.', { entities: ['Owen'] });
+    expect(relate(old, neu, true)).toEqual({ kind: 'compatible' });
+  });
+});
