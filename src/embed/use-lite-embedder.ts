@@ -27,11 +27,12 @@ export interface UseLiteOptions {
 /** Stand-in for texts with no tokens: the model cannot encode an empty token list. */
 const EMPTY_STAND_IN = ' ';
 
+/** Calibrated by scripts/calibrate-use.ts; derivation and figures in docs/embedder-use-lite.md. */
 export const USE_LITE_THRESHOLDS: Readonly<RecognitionThresholds> = Object.freeze({
-  close: 0.8,
-  related: 0.6,
-  topic: 0.35,
-  recallFloor: 0.3,
+  close: 0.875,
+  related: 0.8,
+  topic: 0.65,
+  recallFloor: 0.4,
 });
 
 export class UseLiteEmbedder implements Embedder {
@@ -100,7 +101,7 @@ export class UseLiteEmbedder implements Embedder {
   private async embedAll(model: UseModel, texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
-      const chunk = texts.slice(start, start + this.batchSize).map(prepare);
+      const chunk = texts.slice(start, start + this.batchSize).map(prepareText);
       let raw: number[][];
       try {
         raw = await model.embed(chunk);
@@ -118,11 +119,22 @@ export class UseLiteEmbedder implements Embedder {
   }
 }
 
-/** Texts are passed as given, except that token-less ones get a stand-in. */
-function prepare(text: unknown): string {
+/**
+ * Texts are passed as given, with two exceptions: token-less ones get a
+ * stand-in (the model cannot encode an empty token list), and text written
+ * entirely in capitals is lower-cased. USE-lite's vocabulary is cased and
+ * shouted text lands far from its normal form ("MY BROTHER OWEN LIVES IN
+ * BRISTOL." vs "My brother Owen lives in Bristol.": 0.31, lower-cased 0.91),
+ * while all-caps text carries no casing information worth keeping.
+ */
+export function prepareText(text: unknown): string {
   if (typeof text !== 'string') throw new EmbeddingError(`use-lite: expected a string, got ${typeof text}`);
-  return text.trim() === '' ? EMPTY_STAND_IN : text;
+  if (text.trim() === '') return EMPTY_STAND_IN;
+  if (HAS_UPPER.test(text) && !HAS_LOWER.test(text)) return text.toLowerCase();
+  return text;
 }
+const HAS_UPPER = /\p{Lu}/u;
+const HAS_LOWER = /\p{Ll}/u;
 
 function unit(row: number[], dimensions: number): Float32Array {
   if (row.length !== dimensions) {

@@ -108,7 +108,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     if (decision.action === 'reinforce') {
       const [old] = await deps.store.getMemories([decision.targetId], spaceId, tx);
       const merged = mergeInto(old!, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
-      const mentions = (await deps.store.mentionsOf([old!.id]))[0] ?? [];
+      const mentions = (await deps.store.mentionsOf([old!.id], tx))[0] ?? [];
       await deps.store.reinforce(tx, {
         memoryId: old!.id, ...merged,
         lexicalText: lexicalText([old!.quote, old!.context, ...mentions.map((m) => m.quote), check.quote, context, ...merged.entities, ...merged.themes]),

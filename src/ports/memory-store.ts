@@ -203,7 +203,7 @@ export interface MemoryStore {
   incrementRecall(ids: readonly string[]): Promise<void>;
   listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
   chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
-  mentionsOf(memoryIds: readonly string[]): Promise<Mention[][]>;
+  mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
   spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]>;
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;

@@ -427,8 +427,8 @@ export class SqlStore implements MemoryStore {
     return groupInOrder(ids, r.rows, (x) => x.chain_root as string).map((rows) => rows.map(toMemory));
   }
 
-  async mentionsOf(memoryIds: readonly string[]): Promise<Mention[][]> {
-    const r = await this.db.query<Row>(
+  async mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]> {
+    const r = await this.q(tx).query<Row>(
       `select * from mentions where memory_id = any($1::text[]) order by seq`,
       [memoryIds],
     );
