@@ -1,0 +1,53 @@
+import { buildApp, type App } from '../../src/app.js';
+import { configFromEnv } from '../../src/config.js';
+import { createToken } from '../../src/memory/tokens.js';
+import type { Embedder } from '../../src/ports/embedder.js';
+import { UseLiteEmbedder } from '../../src/embed/use-lite-embedder.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+import type { Clock } from '../../src/ports/clock.js';
+
+let sharedEmbedder: Embedder | null = null;
+
+/** One real embedder per test process (loading it is the slow part). */
+export function testEmbedder(): Embedder {
+  sharedEmbedder ??= new UseLiteEmbedder();
+  return sharedEmbedder;
+}
+
+export interface TestApp {
+  app: App;
+  adminToken: string;
+  /** POSTs a GraphQL operation in-process (yoga.fetch, no port) with a bearer token. */
+  gql<T = any>(token: string | null, query: string, variables?: Record<string, unknown>): Promise<{ data: T; errors?: any[] }>;
+  /** A space plus a token of each role in it. */
+  space(opts?: { name?: string; sealed?: boolean; timeZone?: string }): Promise<{ id: string; chat: string; assistant: string; operator: string }>;
+  close(): Promise<void>;
+}
+
+/** The real app on an in-memory PGlite (or a given SQL client), with the real embedder. */
+export async function createTestApp(opts: { db?: SqlClient; clock?: Clock; engine?: 'pgvector' | 'lancedb' | 'qdrant'; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const config = configFromEnv({ ...process.env, DATABASE_URL: '', ...(opts.env ?? {}) }, {
+    dataDir: ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0, ...(opts.engine ? { engine: opts.engine } : {}),
+  });
+  const app = await buildApp(config, { embedder: testEmbedder(), db: opts.db, clock: opts.clock });
+  const admin = await createToken(app.engram.deps, { role: 'admin' });
+  const gql = async (token: string | null, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await app.yoga.fetch('http://engram.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await res.json()) as { data: any; errors?: any[] };
+  };
+  return {
+    app, adminToken: admin.secret, gql,
+    async space(o = {}) {
+      const r = await gql(admin.secret, `mutation($n: String!, $s: Boolean, $tz: String) { createSpace(name: $n, sealed: $s, timeZone: $tz) { ... on Space { id } ... on Error { message } } }`,
+        { n: o.name ?? 'test space', s: o.sealed ?? false, tz: o.timeZone ?? 'UTC' });
+      const id = r.data.createSpace.id as string;
+      const tok = async (role: string) => (await createToken(app.engram.deps, { role: role as never, spaceId: id })).secret;
+      return { id, chat: await tok('chat'), assistant: await tok('assistant'), operator: await tok('operator') };
+    },
+    close: () => app.stop(),
+  };
+}

@@ -1,0 +1,31 @@
+import { PgClient } from '../../src/store/pg-client.js';
+import { PgliteClient } from '../../src/store/pglite-client.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+
+export interface TestDatabase {
+  /** 'pglite' (embedded, in memory) or 'pg' (the PostgreSQL server at DATABASE_URL). */
+  name: 'pglite' | 'pg';
+  open(): Promise<SqlClient>;
+}
+
+/**
+ * Refuses to touch a database whose name does not contain "test": a test run
+ * must never write into a real person's memory.
+ */
+export function assertTestDatabase(url: string): void {
+  const name = new URL(url).pathname.replace(/^\//, '');
+  if (!name.includes('test')) throw new Error(`refusing to run tests against database "${name}": its name must contain "test"`);
+}
+
+/** The databases every store-level suite runs against: PGlite always, the PostgreSQL server when DATABASE_URL is set. */
+export function testDatabases(): TestDatabase[] {
+  const out: TestDatabase[] = [{ name: 'pglite', open: () => PgliteClient.open(':memory:') }];
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    assertTestDatabase(url);
+    out.push({ name: 'pg', open: async () => new PgClient(url, 4) });
+  } else if (!process.env.ENGRAM_QUIET_SKIPS) {
+    process.stderr.write('notice: DATABASE_URL is not set: the PostgreSQL-server runs are skipped (CI sets it)\n');
+  }
+  return out;
+}
