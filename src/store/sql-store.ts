@@ -75,6 +75,16 @@ function toMessage(r: Row): Message {
   };
 }
 
+/** Term frequencies from a tsvector's text form: `'grow':1,4 'duluth':2` -> {grow: 2, duluth: 1}. */
+export function parseTsvector(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/'((?:[^']|'')+)'(?::([\d,A-D]+))?/g)) {
+    const term = m[1].replace(/''/g, "'");
+    out.set(term, m[2] ? m[2].split(',').length : 1);
+  }
+  return out;
+}
+
 /** Groups rows by a key, returning one list per requested key, in key order (DataLoader contract). */
 function groupInOrder<T>(keys: readonly string[], items: T[], keyOf: (t: T) => string): T[][] {
   const by = new Map<string, T[]>();
@@ -465,18 +475,53 @@ export class SqlStore implements MemoryStore {
     return r.rows.map(toEvent).sort((a, b) => a.id - b.id);
   }
 
-  /** Lexical candidates: memories of a space whose lexicon matches any of `keys`, best first. */
+  /**
+   * Lexical candidates ranked by BM25 over the space's lexicon (word keys of every
+   * wording, the source message, entities and themes). PostgreSQL finds the matching
+   * documents through the GIN index and counts document frequencies; the BM25 sum
+   * is computed here from the tsvector positions, identically on PGlite and a server.
+   */
   async lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]> {
-    if (keys.length === 0) return [];
-    const query = keys.join(' | ');
+    const terms = [...new Set(keys.filter((t) => /^[\p{L}\p{N}]+$/u.test(t)))];
+    if (terms.length === 0) return [];
+    // Document frequencies over the whole space's lexicon (every status): one GIN lookup per term.
+    const stats = await this.db.query<Row>(
+      `select t.term,
+         (select count(*)::int from memory_lexicon l where l.space_id = $1 and l.doc @@ plainto_tsquery('simple', t.term)) as df,
+         (select count(*)::int from memory_lexicon l where l.space_id = $1) as n
+       from unnest($2::text[]) as t(term)`,
+      [spaceId, terms],
+    );
+    const n = Number(stats.rows[0]?.n ?? 0);
+    if (n === 0) return [];
+    const idf = new Map<string, number>();
+    for (const r of stats.rows) {
+      const df = Number(r.df);
+      if (df > 0) idf.set(r.term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    }
+    if (idf.size === 0) return [];
+    const query = [...idf.keys()].join(' | ');
     const r = await this.db.query<Row>(
-      `select l.memory_id, ts_rank_cd(l.doc, q, 1) as rank
+      `select l.memory_id, l.doc::text as doc
        from memory_lexicon l join memory_state s on s.memory_id = l.memory_id, to_tsquery('simple', $2) q
        where l.space_id = $1 and s.kind = $3 and s.status = any($4::text[]) and l.doc @@ q
-       order by rank desc, l.memory_id limit $5`,
-      [spaceId, query, kind, statuses, k],
+       order by ts_rank_cd(l.doc, q, 1) desc, l.memory_id limit $5`,
+      [spaceId, query, kind, statuses, Math.max(k * 10, 500)],
     );
-    return r.rows.map((x) => ({ memoryId: x.memory_id, rank: Number(x.rank) }));
+    const docs = r.rows.map((x) => ({ id: x.memory_id as string, tf: parseTsvector(x.doc as string) }));
+    const lens = docs.map((d) => [...d.tf.values()].reduce((a, b) => a + b, 0));
+    const avg = lens.reduce((a, b) => a + b, 0) / Math.max(1, lens.length) || 1;
+    const k1 = 1.2;
+    const b = 0.75;
+    const scored = docs.map((d, i) => {
+      let score = 0;
+      for (const [term, w] of idf) {
+        const f = d.tf.get(term) ?? 0;
+        if (f) score += (w * f * (k1 + 1)) / (f + k1 * (1 - b + (b * lens[i]) / avg));
+      }
+      return { memoryId: d.id, rank: score };
+    });
+    return scored.sort((x, y) => y.rank - x.rank || (x.memoryId < y.memoryId ? -1 : 1)).slice(0, k);
   }
 
   /**
