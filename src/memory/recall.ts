@@ -1,5 +1,5 @@
 import { attribution } from '../core/quote-check.js';
-import type { MemoryKind } from '../core/types.js';
+import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { MemoryRecord } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
@@ -41,17 +41,27 @@ export async function recall(deps: MemoryDeps, spaceId: string, query: string, f
   return { statements, inferences };
 }
 
+/**
+ * A replaced memory still answers the question it answered: a hit on a
+ * SUPERSEDED or ERRONEOUS statement counts for the newest memory of its chain
+ * ("Which city do I live in?" finds "I live in Manchester.", superseded by "I
+ * moved to Leeds last month.", and returns the Leeds memory). Replaced memories
+ * are never returned themselves.
+ */
+const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
+
 async function search(
   deps: MemoryDeps, spaceId: string, kind: MemoryKind, vector: Float32Array | null, keys: string[], first: number,
 ): Promise<RecallHit[]> {
-  const vq = vector ? { spaceId, vector, k: POOL, statuses: ['ACTIVE' as const], kind } : null;
+  const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
+  const vq = vector ? { spaceId, vector, k: POOL, statuses, kind } : null;
   let vhits = vq ? await deps.index.search(vq) : [];
   if (vq && deps.outbox) {
     const pending = await deps.outbox.pendingHits(vq);
     const seen = new Set(vhits.map((h) => h.memoryId));
     vhits = [...vhits, ...pending.filter((h) => !seen.has(h.memoryId))].sort((a, b) => b.score - a.score);
   }
-  const lhits = await deps.store.lexicalSearch(spaceId, keys, POOL, kind, ['ACTIVE']);
+  const lhits = await deps.store.lexicalSearch(spaceId, keys, POOL, kind, statuses);
   const fused = new Map<string, { score: number; v: number | null; l: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {
@@ -66,16 +76,22 @@ async function search(
   // Relevance floor: a hit needs a lexical match on a content word or a vector score above the floor.
   const kept = [...fused].filter(([, f]) => f.l !== null || (f.v ?? -1) >= floor);
   if (kept.length === 0) return [];
-  const records = await deps.store.getMemories(kept.map(([id]) => id), spaceId);
-  const now = deps.clock.now().getTime();
-  const hits: RecallHit[] = [];
+  const current = await deps.store.currentVersions(kept.map(([id]) => id));
+  // Several hits may lead to one current memory: keep its best evidence.
+  const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null }>();
   kept.forEach(([, f], i) => {
-    const m = records[i];
-    if (!m || m.status !== 'ACTIVE' || (m.kind === 'INFERENCE' && m.review === 'DISMISSED')) return;
+    const m = current[i];
+    if (!m || m.spaceId !== spaceId || m.kind !== kind || m.status !== 'ACTIVE') return;
+    if (m.kind === 'INFERENCE' && m.review === 'DISMISSED') return;
+    const prev = best.get(m.id);
+    if (!prev || f.score > prev.score) best.set(m.id, { m, score: f.score, v: f.v, l: f.l });
+  });
+  const now = deps.clock.now().getTime();
+  const hits: RecallHit[] = [...best.values()].map(({ m, score, v, l }) => {
     const strength = 1 + 0.15 * Math.log2(m.mentionCount);
     const ageDays = Math.max(0, (now - m.lastMentionedAt.getTime()) / 86_400_000);
     const recency = 1 + 0.1 / (1 + ageDays / 30);
-    hits.push({ memory: m, score: f.score * strength * recency, vectorScore: f.v, lexicalRank: f.l, attribution: attribution(m.saidAt, m.quote) });
+    return { memory: m, score: score * strength * recency, vectorScore: v, lexicalRank: l, attribution: attribution(m.saidAt, m.quote) };
   });
   hits.sort((a, b) => b.score - a.score || b.memory.seq - a.memory.seq);
   return hits.slice(0, first);

@@ -1,4 +1,5 @@
 import type { MemoryKind, MemoryStatus, MemoryType, Tier } from '../core/types.js';
+import type { SweepItem } from '../core/cleanup-selection.js';
 
 /** Opaque transaction handle handed out by the store and passed back to it (and to a transactional vector index). */
 export type Tx = unknown;
@@ -203,10 +204,45 @@ export interface MemoryStore {
   incrementRecall(ids: readonly string[]): Promise<void>;
   listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
   chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
+  currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]>;
   mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
   spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]>;
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
   lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
   forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
+
+  // ---- tidy: cleanup sweeps, resolution, consolidation (docs/cleanup.md, docs/consolidation.md)
+  /** Every memory of a space (both kinds, every status) with what a cleanup sweep looks at. */
+  sweepItems(tx: Tx | undefined, spaceId: string): Promise<SweepItem[]>;
+  /** Sets or clears the resolution of one memory of the space; false when it is not there. */
+  setResolution(tx: Tx | undefined, spaceId: string, id: string, resolution: Resolution | null, at: Date | null): Promise<boolean>;
+  /** Active statements of a space, oldest first. */
+  activeStatements(tx: Tx | undefined, spaceId: string): Promise<MemoryRecord[]>;
+  /** Marks memories MERGED into their reference (only ACTIVE ones, references ACTIVE) and adds their counts onto it. */
+  mergeMemories(tx: Tx, spaceId: string, merges: readonly MergeRequest[]): Promise<AppliedMerge[]>;
+  /** Reverses the open merge of a MERGED memory: ACTIVE again, its count taken back off the reference. */
+  unmergeMemory(tx: Tx, spaceId: string, memoryId: string): Promise<AppliedMerge | null>;
+  /** Rewrites the lexical index of memories (reinforcement and merges add wordings). */
+  setLexicon(tx: Tx, items: readonly { memoryId: string; text: string }[]): Promise<void>;
+  /** The memories merged into `ids`, directly or through other merged memories. */
+  mergedDescendants(tx: Tx | undefined, spaceId: string, ids: readonly string[]): Promise<string[]>;
+  /** Before forgetting `ids`: takes their open merges' counts back off references that survive. */
+  releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<void>;
+}
+
+export interface MergeRequest {
+  memoryId: string;
+  intoId: string;
+  tier: string | null;
+  score: number | null;
+}
+
+export interface AppliedMerge {
+  memoryId: string;
+  intoId: string;
+  /** Mentions added onto the reference (what unmerge takes back). */
+  added: number;
+  tier: string | null;
+  score: number | null;
 }
