@@ -66,11 +66,19 @@ export class PgvectorIndex implements VectorIndex {
 
   async remove(memoryIds: string[], tx?: TxHandle): Promise<void> {
     if (memoryIds.length === 0) return;
-    await this.q(tx).query(`delete from memory_vectors where memory_id = any($1::text[])`, [memoryIds]);
+    try {
+      await this.q(tx).query(`delete from memory_vectors where memory_id = any($1::text[])`, [memoryIds]);
+    } catch (e) {
+      throw new VectorIndexError(this.name, 'remove failed', e);
+    }
   }
 
   async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {
-    await this.q(tx).query(`delete from memory_vectors where space_id = $1`, [spaceId]);
+    try {
+      await this.q(tx).query(`delete from memory_vectors where space_id = $1`, [spaceId]);
+    } catch (e) {
+      throw new VectorIndexError(this.name, 'removeSpace failed', e);
+    }
     this.sizes.delete(spaceId);
   }
 
@@ -99,7 +107,10 @@ export class PgvectorIndex implements VectorIndex {
          order by ${orderBy} limit $5`,
         [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
       );
-      return r.rows.map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }));
+      // relaxed_order lets an iterative HNSW scan return rows slightly out of order: sort them again.
+      return r.rows
+        .map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }))
+        .sort((a, b) => b.score - a.score);
     };
     try {
       if (tx) {

@@ -6,6 +6,41 @@ import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { parseVector, toPgVectorText } from '../core/vectors.js';
 import type { Queryable, SqlClient } from './sql-client.js';
 
+const METRIC_OP = { cosine: '<=>', l2: '<->' } as const;
+
+/** Exact nearest neighbours from memory_vectors, with the engine filters (space, kind, status) and `extra`. */
+async function exactSearch(q: Queryable, s: VectorSearch, extra: string, extraParams: unknown[]): Promise<VectorHit[]> {
+  const metric = s.metric ?? 'cosine';
+  const op = METRIC_OP[metric];
+  const r = await q.query<{ memory_id: string; d: number }>(
+    `select v.memory_id, v.embedding ${op} $1::vector as d
+     from memory_vectors v join memory_state st on st.memory_id = v.memory_id
+     where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[]) and ${extra}
+     order by (v.embedding ${op} $1::vector) + 0, v.memory_id limit $5`,
+    [toPgVectorText(s.vector), s.spaceId, s.kind ?? 'STATEMENT', s.statuses ?? ['ACTIVE'], s.k, ...extraParams],
+  );
+  return r.rows.map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }));
+}
+
+/**
+ * Vectors with their present status, as an engine should hold them: by ids, or
+ * one page of all of them in memory_id order (reindex walks the table with `after`).
+ */
+export async function readIndexedVectors(
+  q: Queryable, dimensions: number, sel: { ids: readonly string[] } | { after: string | null; limit: number },
+): Promise<IndexedVector[]> {
+  const cols = `select v.memory_id, v.space_id, v.kind, s.status, v.embedding::text as embedding
+     from memory_vectors v join memory_state s on s.memory_id = v.memory_id`;
+  const r = 'ids' in sel
+    ? await q.query<VectorRow>(`${cols} where v.memory_id = any($1::text[])`, [sel.ids])
+    : await q.query<VectorRow>(`${cols} where ($1::text is null or v.memory_id > $1) order by v.memory_id limit $2`, [sel.after, sel.limit]);
+  return r.rows.map((x) => ({
+    memoryId: x.memory_id, spaceId: x.space_id, kind: x.kind, status: x.status, vector: parseVector(x.embedding, dimensions),
+  }));
+}
+
+interface VectorRow { memory_id: string; space_id: string; kind: MemoryKind; status: MemoryStatus; embedding: string }
+
 interface OutboxRow {
   id: number;
   memory_id: string;
@@ -23,6 +58,9 @@ export class SqlOutbox implements Outbox {
   private running: Promise<void> | null = null;
   private again = false;
   private failures = 0;
+  /** After a failure, kicks wait until then (the background loop retries with backoff). */
+  private retryAt = 0;
+  private serial: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: SqlClient, private readonly index: VectorIndex, private readonly log: Logger,
@@ -51,6 +89,7 @@ export class SqlOutbox implements Outbox {
   }
 
   kick(): void {
+    if (Date.now() < this.retryAt) return;
     if (this.running) {
       this.again = true;
       return;
@@ -67,8 +106,19 @@ export class SqlOutbox implements Outbox {
       });
   }
 
-  /** Applies pending rows until none is left or the engine fails. Returns how many were applied. */
-  async drain(): Promise<number> {
+  /**
+   * Applies pending rows until none is left or the engine fails (then throws,
+   * leaving the rows in place). Returns how many were applied. Callable directly
+   * (tests, shutdown) regardless of the retry backoff.
+   */
+  drain(): Promise<number> {
+    // One drain at a time: two interleaved ones could land an older state after a newer one.
+    const run = this.serial.then(() => this.drainNow());
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  private async drainNow(): Promise<number> {
     let applied = 0;
     for (;;) {
       const rows = (await this.db.query<OutboxRow>(
@@ -79,8 +129,10 @@ export class SqlOutbox implements Outbox {
       try {
         await this.apply(rows);
         this.failures = 0;
+        this.retryAt = 0;
       } catch (e) {
         this.failures++;
+        this.retryAt = Date.now() + Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7));
         await this.db.query(
           `update vector_outbox set attempts = attempts + 1, last_error = $2 where id = any($1::bigint[])`,
           [rows.map((r) => r.id), String(e).slice(0, 500)],
@@ -92,38 +144,53 @@ export class SqlOutbox implements Outbox {
     }
   }
 
-  /** Pending rows, collapsed per memory: the engine gets the memory's present state from PostgreSQL. */
+  /**
+   * Pending rows, collapsed per memory: the engine gets the memory's present
+   * state from PostgreSQL, so replaying a row twice or out of order is harmless.
+   * A memory with only status rows pending gets a status change (no vector
+   * rewrite); one with an upsert pending gets its whole present row; one whose
+   * vector is gone (forgotten, space dropped) is removed.
+   */
   private async apply(rows: OutboxRow[]): Promise<void> {
-    const spaces = rows.filter((r) => r.op === 'remove_space').map((r) => r.memory_id);
+    const spaces = [...new Set(rows.filter((r) => r.op === 'remove_space').map((r) => r.memory_id))];
     for (const s of spaces) await this.index.removeSpace(s);
-    const ids = [...new Set(rows.filter((r) => r.op !== 'remove_space').map((r) => r.memory_id))];
-    if (ids.length === 0) return;
-    const r = await this.db.query<{ memory_id: string; space_id: string; kind: MemoryKind; status: MemoryStatus; embedding: string }>(
-      `select v.memory_id, v.space_id, v.kind, s.status, v.embedding::text as embedding
-       from memory_vectors v join memory_state s on s.memory_id = v.memory_id where v.memory_id = any($1::text[])`,
-      [ids],
-    );
-    const present: IndexedVector[] = r.rows.map((x) => ({
-      memoryId: x.memory_id, spaceId: x.space_id, kind: x.kind, status: x.status,
-      vector: parseVector(x.embedding, this.opts.dimensions),
-    }));
+    const byId = new Map<string, Set<OutboxOp>>();
+    for (const r of rows) {
+      if (r.op === 'remove_space') continue;
+      const ops = byId.get(r.memory_id) ?? new Set<OutboxOp>();
+      ops.add(r.op);
+      byId.set(r.memory_id, ops);
+    }
+    if (byId.size === 0) return;
+    const present = await readIndexedVectors(this.db, this.opts.dimensions, { ids: [...byId.keys()] });
     const presentIds = new Set(present.map((p) => p.memoryId));
-    const gone = ids.filter((id) => !presentIds.has(id));
-    if (present.length) await this.index.upsert(present);
+    const gone = [...byId.keys()].filter((id) => !presentIds.has(id));
+    const upserts = present.filter((p) => byId.get(p.memoryId)!.has('upsert') || byId.get(p.memoryId)!.has('remove'));
+    const statusOnly = present.filter((p) => !upserts.includes(p));
+    if (upserts.length) await this.index.upsert(upserts);
+    const byStatus = new Map<MemoryStatus, string[]>();
+    for (const p of statusOnly) byStatus.set(p.status, [...(byStatus.get(p.status) ?? []), p.memoryId]);
+    for (const [status, ids] of byStatus) await this.index.setStatus(ids, status);
     if (gone.length) await this.index.remove(gone);
   }
 
+  /**
+   * Exact scores of memories with any row not applied yet: a new vector the
+   * engine has not seen, or a status the engine does not know yet (an unmuted
+   * memory must be found again before the engine hears of it).
+   */
   async pendingHits(s: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
-    const q = (tx as Queryable | undefined) ?? this.db;
-    const r = await q.query<{ memory_id: string; d: number }>(
-      `select v.memory_id, v.embedding <=> $1::vector as d
-       from memory_vectors v join memory_state st on st.memory_id = v.memory_id
-       where v.memory_id in (select memory_id from vector_outbox where engine = $2 and op = 'upsert')
-         and v.space_id = $3 and v.kind = $4 and st.status = any($5::text[])
-       order by d limit $6`,
-      [toPgVectorText(s.vector), this.index.name, s.spaceId, s.kind ?? 'STATEMENT', s.statuses ?? ['ACTIVE'], s.k],
-    );
-    return r.rows.map((x) => ({ memoryId: x.memory_id, score: 1 - Number(x.d) }));
+    return exactSearch((tx as Queryable | undefined) ?? this.db, s,
+      `v.memory_id in (select memory_id from vector_outbox where engine = $6 and op in ('upsert', 'status'))`, [this.index.name]);
+  }
+
+  /**
+   * The same search as the engine's, answered exactly from memory_vectors. Lets a
+   * caller keep recognising while the engine cannot be reached (every vector is
+   * in PostgreSQL); an exact scan of one space, so slower on very large spaces.
+   */
+  async fallbackHits(s: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
+    return exactSearch((tx as Queryable | undefined) ?? this.db, s, 'true', []);
   }
 
   async pendingCount(): Promise<number> {

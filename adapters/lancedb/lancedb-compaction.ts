@@ -1,0 +1,67 @@
+/**
+ * When to compact a LanceDB table. Every write (merge, update, delete) makes
+ * a new table version and new small files; `optimize()` merges the fragments,
+ * folds new rows into the indices and prunes old versions. It runs after
+ * `everyWrites` write operations, or on the timer once `everyMs` has passed
+ * since the last run with at least one write in between.
+ */
+export interface CompactionPolicy {
+  /** Write operations (not rows) between two compactions. 0 disables the write trigger. */
+  everyWrites: number;
+  /** Milliseconds between two timed compactions (only if something was written). 0 disables the timer. */
+  everyMs: number;
+  /** Versions older than this are pruned by a compaction. */
+  keepVersionsMs: number;
+}
+
+export const DEFAULT_COMPACTION: CompactionPolicy = { everyWrites: 100, everyMs: 60_000, keepVersionsMs: 10 * 60_000 };
+
+/** Runs `compact` on the policy's schedule; one run at a time, errors go to `onError`. */
+export class CompactionSchedule {
+  private writes = 0;
+  private lastRun = Date.now();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  /** Completed compactions (tests and logs read it). */
+  runs = 0;
+
+  constructor(
+    private readonly policy: CompactionPolicy,
+    private readonly compact: () => Promise<void>,
+    private readonly onError: (e: unknown) => void,
+  ) {}
+
+  start(): void {
+    if (this.timer || this.policy.everyMs <= 0) return;
+    this.timer = setInterval(() => this.tick(), Math.min(this.policy.everyMs, 10_000));
+    this.timer.unref();
+  }
+
+  noteWrite(): void {
+    this.writes++;
+    if (this.policy.everyWrites > 0 && this.writes >= this.policy.everyWrites) this.trigger();
+  }
+
+  private tick(): void {
+    if (this.writes > 0 && Date.now() - this.lastRun >= this.policy.everyMs) this.trigger();
+  }
+
+  /** Starts a compaction unless one is running; resolves when the current one ends. */
+  trigger(): Promise<void> {
+    if (!this.running) {
+      this.writes = 0;
+      this.lastRun = Date.now();
+      this.running = this.compact()
+        .then(() => { this.runs++; })
+        .catch(this.onError)
+        .finally(() => { this.running = null; });
+    }
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,244 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import type { Connection, Table } from '@lancedb/lancedb';
+import { FixedSizeList } from 'apache-arrow';
+import type {
+  IndexedVector, VectorHit, VectorIndex, VectorIndexCapabilities, VectorSearch,
+} from '../../src/ports/vector-index.js';
+import { VectorIndexError } from '../../src/ports/vector-index.js';
+import type { MemoryStatus } from '../../src/core/types.js';
+import { sqlIn, sqlString, tableNameFor, toRow, vectorSchema } from './lancedb-schema.js';
+import { CompactionSchedule, DEFAULT_COMPACTION, type CompactionPolicy } from './lancedb-compaction.js';
+
+export interface LanceDbOptions {
+  /** Database directory; null means a temporary directory removed on close (for ':memory:' data dirs). */
+  dir: string | null;
+  embedderId: string;
+  dimensions: number;
+  compaction?: Partial<CompactionPolicy>;
+  /**
+   * Build an ANN index (IVF_HNSW_SQ, cosine) once the table holds this many rows.
+   * Below it every search is a flat scan: exact, and fast at that size.
+   */
+  annIndexAbove?: number;
+  /** Told about background failures (compaction). */
+  onWarning?: (message: string, cause: unknown) => void;
+}
+
+/** Rows per mergeInsert call: bounds the Arrow buffer built for one write. */
+const WRITE_CHUNK = 10_000;
+
+/**
+ * LanceDB embedded in a directory. Fed through the outbox in batches; every
+ * write is a table version, so writes are serialised here and compacted on a
+ * schedule. Searches prefilter on space, kind and status (LanceDB's default;
+ * `postfilter()` is never used), and ask for a flat scan when exact distances
+ * are needed (recognition compares them with a threshold).
+ */
+export class LanceDbIndex implements VectorIndex {
+  readonly name = 'lancedb';
+  readonly capabilities: VectorIndexCapabilities = { transactional: false, exactSearch: true, metrics: ['cosine', 'l2'] };
+  readonly tableName: string;
+  private db: Connection | null = null;
+  private table: Table | null = null;
+  private dir: string | null = null;
+  private hasAnn = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly policy: CompactionPolicy;
+  private schedule: CompactionSchedule | null = null;
+  private readonly annAbove: number;
+
+  constructor(private readonly opts: LanceDbOptions) {
+    this.tableName = tableNameFor(opts.embedderId);
+    this.policy = { ...DEFAULT_COMPACTION, ...(opts.compaction ?? {}) };
+    this.annAbove = opts.annIndexAbove ?? 100_000;
+  }
+
+  /** The directory in use (after init). */
+  get directory(): string | null {
+    return this.dir;
+  }
+
+  /** Compactions completed since init. */
+  get compactions(): number {
+    return this.schedule?.runs ?? 0;
+  }
+
+  async init(): Promise<void> {
+    if (this.table) return;
+    try {
+      this.dir = this.opts.dir ?? this.dir ?? (await mkdtemp(join(tmpdir(), 'engram-lancedb-')));
+      await mkdir(this.dir, { recursive: true });
+      this.db = await lancedb.connect(this.dir);
+      this.table = (await this.db.tableNames()).includes(this.tableName)
+        ? await this.openChecked(this.db)
+        : await this.create(this.db);
+      this.hasAnn = (await this.table.listIndices()).some((i) => i.columns.includes('vector'));
+    } catch (e) {
+      throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, `cannot open ${this.dir}`, e);
+    }
+    this.schedule = new CompactionSchedule(this.policy, () => this.compact(), (e) => this.opts.onWarning?.('lancedb compaction failed', e));
+    this.schedule.start();
+  }
+
+  private async openChecked(db: Connection): Promise<Table> {
+    const t = await db.openTable(this.tableName);
+    const field = (await t.schema()).fields.find((f) => f.name === 'vector');
+    const size = field && field.type instanceof FixedSizeList ? field.type.listSize : (field?.type as { listSize?: number } | undefined)?.listSize;
+    if (size !== this.opts.dimensions) {
+      t.close();
+      throw new VectorIndexError(this.name,
+        `table ${this.tableName} holds ${size}-dimension vectors, the embedder makes ${this.opts.dimensions}: run engram reindex --engine lancedb`);
+    }
+    return t;
+  }
+
+  /** A new empty table with scalar indices on the columns writes match and searches prefilter on. */
+  private async create(db: Connection): Promise<Table> {
+    const t = await db.createEmptyTable(this.tableName, vectorSchema(this.opts.dimensions), { mode: 'create', existOk: true });
+    await t.createIndex('memory_id', { config: lancedb.Index.btree() });
+    await t.createIndex('space_id', { config: lancedb.Index.btree() });
+    await t.createIndex('status', { config: lancedb.Index.bitmap() });
+    await t.createIndex('kind', { config: lancedb.Index.bitmap() });
+    return t;
+  }
+
+  /** Drops and recreates the table (reindex). */
+  async reset(): Promise<void> {
+    const db = this.conn();
+    await this.serial(async () => {
+      this.table?.close();
+      this.table = null;
+      if ((await db.tableNames()).includes(this.tableName)) await db.dropTable(this.tableName);
+      this.table = await this.create(db);
+      this.hasAnn = false;
+    }, 'reset failed');
+  }
+
+  private conn(): Connection {
+    if (!this.db) throw new VectorIndexError(this.name, 'not initialised (or closed)');
+    return this.db;
+  }
+
+  private tbl(): Table {
+    if (!this.table) throw new VectorIndexError(this.name, 'not initialised (or closed)');
+    return this.table;
+  }
+
+  /** Writes and compactions run one at a time: each is a new table version. */
+  private serial<T>(fn: () => Promise<T>, what: string): Promise<T> {
+    const run = this.queue.then(fn, fn).catch((e) => {
+      throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, what, e);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private wrote(): void {
+    this.schedule?.noteWrite();
+  }
+
+  async upsert(items: IndexedVector[]): Promise<void> {
+    if (items.length === 0) return;
+    for (const i of items) {
+      if (i.vector.length !== this.opts.dimensions) {
+        throw new VectorIndexError(this.name, `memory ${i.memoryId}: ${i.vector.length} dimensions, expected ${this.opts.dimensions}`);
+      }
+    }
+    const schema = vectorSchema(this.opts.dimensions);
+    await this.serial(async () => {
+      for (let at = 0; at < items.length; at += WRITE_CHUNK) {
+        const data = lancedb.makeArrowTable(items.slice(at, at + WRITE_CHUNK).map(toRow) as never, { schema });
+        await this.tbl().mergeInsert('memory_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      }
+    }, 'upsert failed');
+    this.wrote();
+  }
+
+  async setStatus(memoryIds: string[], status: MemoryStatus): Promise<void> {
+    if (memoryIds.length === 0) return;
+    await this.serial(async () => {
+      const where = sqlIn('memory_id', memoryIds);
+      await this.tbl().update({ where, values: { status } });
+    }, 'status update failed');
+    this.wrote();
+  }
+
+  async remove(memoryIds: string[]): Promise<void> {
+    if (memoryIds.length === 0) return;
+    await this.serial(() => this.tbl().delete(sqlIn('memory_id', memoryIds)), 'remove failed');
+    this.wrote();
+  }
+
+  async removeSpace(spaceId: string): Promise<void> {
+    await this.serial(() => this.tbl().delete(`space_id = ${sqlString(spaceId)}`), 'removeSpace failed');
+    this.wrote();
+  }
+
+  async search(s: VectorSearch): Promise<VectorHit[]> {
+    const metric = s.metric ?? 'cosine';
+    if (s.k <= 0) return [];
+    try {
+      const filter = `space_id = ${sqlString(s.spaceId)} AND kind = ${sqlString(s.kind ?? 'STATEMENT')} AND ${sqlIn('status', s.statuses ?? ['ACTIVE'])}`;
+      let q = this.tbl().vectorSearch(s.vector).distanceType(metric).where(filter).select(['memory_id', '_distance']).limit(s.k);
+      // The ANN index is trained for cosine; anything else, and every exact request, is a flat scan.
+      if (s.exact === true || metric !== 'cosine' || !this.hasAnn) q = q.bypassVectorIndex();
+      else q = q.refineFactor(4); // re-ranks on full vectors: returned distances are exact, not quantised
+      const rows = (await q.toArray()) as { memory_id: string; _distance: number }[];
+      // LanceDB's cosine distance is 1 - cos; its l2 is the squared distance.
+      return rows
+        .map((r) => ({ memoryId: r.memory_id, score: metric === 'cosine' ? 1 - r._distance : -Math.sqrt(Math.max(0, r._distance)) }))
+        .sort((a, b) => b.score - a.score);
+    } catch (e) {
+      throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, 'search failed', e);
+    }
+  }
+
+  /** Rows in the table, optionally of one space (tests, reindex reports). */
+  async count(spaceId?: string): Promise<number> {
+    try {
+      return await this.tbl().countRows(spaceId ? `space_id = ${sqlString(spaceId)}` : undefined);
+    } catch (e) {
+      throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, 'count failed', e);
+    }
+  }
+
+  /** Status stored for each id (tests check what the outbox delivered). */
+  async statuses(memoryIds: string[]): Promise<Map<string, string>> {
+    if (memoryIds.length === 0) return new Map();
+    const rows = (await this.tbl().query().where(sqlIn('memory_id', memoryIds)).select(['memory_id', 'status']).toArray()) as { memory_id: string; status: string }[];
+    return new Map(rows.map((r) => [r.memory_id, r.status]));
+  }
+
+  /** Compacts now (also what the schedule runs): merges fragments, updates indices, prunes old versions. */
+  async optimize(): Promise<void> {
+    await this.schedule?.trigger();
+  }
+
+  private async compact(): Promise<void> {
+    await this.serial(async () => {
+      const t = this.tbl();
+      if (!this.hasAnn && this.annAbove > 0 && (await t.countRows()) >= this.annAbove) {
+        await t.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) });
+        this.hasAnn = true;
+      }
+      await t.optimize({ cleanupOlderThan: new Date(Date.now() - this.policy.keepVersionsMs) });
+    }, 'compaction failed');
+  }
+
+  async close(): Promise<void> {
+    await this.schedule?.stop();
+    this.schedule = null;
+    await this.queue;
+    this.table?.close();
+    this.table = null;
+    this.db?.close();
+    this.db = null;
+    if (this.opts.dir === null && this.dir) {
+      await rm(this.dir, { recursive: true, force: true });
+      this.dir = null;
+    }
+  }
+}

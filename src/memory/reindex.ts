@@ -1,0 +1,62 @@
+import type { AppConfig } from '../config.js';
+import type { Engram } from '../container.js';
+import { createEngineIndex, type EngineName } from '../engines.js';
+import type { VectorIndex } from '../ports/vector-index.js';
+import { readIndexedVectors, SqlOutbox } from '../store/sql-outbox.js';
+
+const ENGINES: EngineName[] = ['pgvector', 'lancedb', 'qdrant'];
+const BATCH = 1_000;
+
+/** Engines outside PostgreSQL can drop and recreate their table or collection. */
+interface Resettable {
+  reset(): Promise<void>;
+}
+
+function isResettable(x: VectorIndex): x is VectorIndex & Resettable {
+  return typeof (x as Partial<Resettable>).reset === 'function';
+}
+
+/**
+ * Rebuilds an engine's index from PostgreSQL, the system of record: drops and
+ * recreates the engine's table or collection, then upserts every vector of
+ * memory_vectors with its present status from memory_state, in batches.
+ * The engine may differ from the configured one (moving to another engine).
+ * For pgvector the vectors already are in PostgreSQL: its HNSW index is rebuilt.
+ * Run it with the server stopped: a running server keeps writing to the old index.
+ * Returns the number of vectors indexed.
+ */
+export async function reindex(config: AppConfig, engram: Engram, engineName: string): Promise<number> {
+  if (!ENGINES.includes(engineName as EngineName)) throw new Error(`unknown engine ${engineName} (one of ${ENGINES.join(', ')})`);
+  const engine = engineName as EngineName;
+  const { db, deps } = engram;
+  if (engine === 'pgvector') {
+    await db.query(`reindex index memory_vectors_hnsw`);
+    return Number((await db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
+  }
+
+  const configured = engine === config.engine;
+  // The configured engine is already open (its outbox feeds it): rebuild through that same handle.
+  const index = configured ? deps.index : await createEngineIndex(config, deps.embedder, engine);
+  const outbox = configured && deps.outbox instanceof SqlOutbox ? deps.outbox : null;
+  try {
+    if (!configured) await index.init();
+    if (!isResettable(index)) throw new Error(`engine ${engine} cannot be rebuilt`);
+    await outbox?.stop();
+    await index.reset();
+    let n = 0;
+    let after: string | null = null;
+    for (;;) {
+      const page = await readIndexedVectors(db, deps.embedder.dimensions, { after, limit: BATCH });
+      if (page.length === 0) break;
+      await index.upsert(page);
+      n += page.length;
+      after = page[page.length - 1].memoryId;
+    }
+    // Rows queued meanwhile (or before) are replayed from the present state: harmless and complete.
+    await outbox?.drain();
+    deps.log.info({ engine, vectors: n }, 'engine reindexed from PostgreSQL');
+    return n;
+  } finally {
+    if (!configured) await index.close();
+  }
+}
