@@ -21,6 +21,8 @@ export const ConfigSchema = z.object({
   candidateK: z.coerce.number().int().min(1).max(100).default(10),
   /** Print a first admin token when none exists (embedded default's first start). */
   bootstrapAdmin: z.coerce.boolean().default(true),
+  /** Run a consolidation pass over every space every this many seconds; 0 (default) = off. */
+  consolidateEvery: z.coerce.number().int().min(0).default(0),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
@@ -42,6 +44,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     openaiDimensions: env.ENGRAM_OPENAI_DIMENSIONS,
     logLevel: env.LOG_LEVEL,
     candidateK: env.ENGRAM_CANDIDATE_K,
+    consolidateEvery: env.ENGRAM_CONSOLIDATE_EVERY,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) {

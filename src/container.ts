@@ -16,6 +16,7 @@ import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
 import { PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
+import { scheduleConsolidation } from './memory/consolidate.js';
 
 export interface Engram {
   deps: MemoryDeps;
@@ -74,9 +75,11 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     thresholds: embedder.thresholds, outbox, candidateK: config.candidateK,
   };
   outbox?.start();
+  const consolidation = scheduleConsolidation(deps, config.consolidateEvery);
   return {
     deps, db, store,
     async close() {
+      consolidation.stop();
       await outbox?.stop();
       await index.close();
       if (!opts.db) await db.close();

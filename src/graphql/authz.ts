@@ -39,6 +39,16 @@ export const PERMISSIONS: Record<string, readonly Role[]> = {
   forgetMemories: ['admin', 'operator'],
   reviewInference: ['admin', 'operator'],
   reembed: ['admin', 'operator'],
+  // tidy (docs/cleanup.md, docs/consolidation.md)
+  duplicateClusters: ['admin', 'operator'],
+  cleanUp: ['admin', 'operator'],
+  consolidate: ['admin', 'operator'],
+  unmerge: ['admin', 'operator'],
+  resolveMemory: ['admin', 'operator'],
+  reopenMemory: ['admin', 'operator'],
+  setSpaceTimeZone: ['admin', 'operator'],
+  // subscriptions: memories' content is for the roles that may list them; chat only reads its own conversation
+  memoryEvents: ['admin', 'operator'],
 };
 
 /** Refuses the call unless the actor's role may perform `operation`. */

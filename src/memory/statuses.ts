@@ -97,7 +97,11 @@ export async function forget(
   if (!confirm) throw new ConfirmationRequiredError('forget');
   const unique = checkIds(ids);
   const { gone, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const gone = await deps.store.forget(tx, spaceId, unique);
+    // Memories merged into a forgotten one are its wordings: they go with it; a forgotten
+    // merged memory's count is taken back off a reference that stays (docs/consolidation.md).
+    const all = [...unique, ...(await deps.store.mergedDescendants(tx, spaceId, unique))];
+    await deps.store.releaseMerges(tx, spaceId, all);
+    const gone = await deps.store.forget(tx, spaceId, all);
     await indexRemove(deps, tx, gone);
     const events = await deps.store.addEvents(tx, gone.map((id) => ({
       spaceId, memoryId: id, kind: 'FORGOTTEN', actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null,

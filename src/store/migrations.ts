@@ -213,6 +213,29 @@ create trigger messages_no_delete before delete on messages for each row execute
 create trigger messages_no_truncate before truncate on messages for each statement execute function engram_refuse_truncate();
 `,
   },
+  {
+    version: 2,
+    name: 'tidy',
+    sql: () => `
+-- Consolidation never moves mention rows (content is append-only): a merge is a row
+-- here recording what it added to the reference, so unmerge subtracts exactly that.
+create table memory_merges (
+  id bigint generated always as identity primary key,
+  space_id text not null,
+  memory_id text not null references memories(id) on delete cascade,
+  into_id text not null references memories(id) on delete cascade,
+  added integer not null,
+  tier text,
+  score real,
+  merged_at timestamptz not null default now(),
+  undone_at timestamptz
+);
+create index memory_merges_memory on memory_merges(memory_id) where undone_at is null;
+create index memory_merges_into on memory_merges(into_id);
+-- Cleanup sweeps select a space's memories by type.
+create index memories_space_type on memories(space_id, type);
+`,
+  },
 ];
 
 /**

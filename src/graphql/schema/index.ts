@@ -6,6 +6,8 @@ import './space.js';
 import './memory.js';
 import './queries.js';
 import './mutations.js';
+import './tidy.js';
+import './subscriptions.js';
 
 let schema: GraphQLSchema | null = null;
 

@@ -1,0 +1,68 @@
+import { GraphQLError } from 'graphql';
+import { builder } from '../builder.js';
+import { authorize, spaceOf } from '../authz.js';
+import { createLoaders } from '../loaders.js';
+import type { GraphQLContext } from '../context.js';
+import { DomainError, NotFoundError } from '../../memory/errors.js';
+import type { MemoryEvent } from '../../ports/memory-store.js';
+import { MemoryEventRef, MemoryRef } from './memory.js';
+
+/** Event kinds after which the memory no longer exists: only its id is sent. */
+const GONE = new Set(['FORGOTTEN', 'CLEANED']);
+
+const MemoryChangeRef = builder.objectRef<MemoryEvent>('MemoryChange').implement({
+  description:
+    'One change in a space, as it happens: the event (never with text) plus the memory as it is now, or only its id when it is gone ' +
+    '(FORGOTTEN, CLEANED). `related` is the other memory of the change: the correction, the merge reference, the corrected one.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', {
+      description: 'CREATED, REINFORCED, CORRECTED, SUPERSEDED, MUTED, UNMUTED, RETRACTED, MARKED_ERRONEOUS, MERGED, UNMERGED, RESOLVED, REOPENED, FORGOTTEN, CLEANED, ...',
+    }),
+    memoryId: t.exposeID('memoryId', { nullable: true }),
+    relatedId: t.exposeID('relatedId', { nullable: true }),
+    spaceId: t.exposeID('spaceId'),
+    gone: t.boolean({ description: 'The memory was deleted for good.', resolve: (e) => GONE.has(e.kind) }),
+    event: t.field({ type: MemoryEventRef, resolve: (e) => e }),
+    memory: t.field({
+      type: MemoryRef, nullable: true,
+      resolve: (e, _a, ctx) => (e.memoryId && !GONE.has(e.kind) ? ctx.loaders.memory.load(e.memoryId) : null),
+    }),
+    related: t.field({
+      type: MemoryRef, nullable: true,
+      resolve: async (e, _a, ctx) => {
+        if (!e.relatedId) return null;
+        const m = await ctx.loaders.memory.load(e.relatedId);
+        return m && m.spaceId === e.spaceId ? m : null;
+      },
+    }),
+  }),
+});
+
+/** Domain errors keep their message and code on a subscription (Yoga masks anything else). */
+function asGraphQLError(e: unknown): unknown {
+  return e instanceof DomainError ? new GraphQLError(e.message, { extensions: { code: e.code } }) : e;
+}
+
+builder.subscriptionType({});
+
+builder.subscriptionFields((t) => ({
+  memoryEvents: t.field({
+    type: MemoryChangeRef,
+    description: 'Every change in a space, in order, over graphql-ws (or SSE): enough for a client holding a list to stay consistent.',
+    args: { spaceId: t.arg.id({ required: false, description: 'Admin only: a space-bound token listens to its own space.' }) },
+    subscribe: async (_r, a, ctx: GraphQLContext) => {
+      try {
+        const spaceId = spaceOf(authorize(ctx, 'memoryEvents'), a.spaceId ? String(a.spaceId) : null);
+        if (!(await ctx.loaders.space.load(spaceId))) throw new NotFoundError('Space', spaceId);
+        return ctx.pubsub.subscribe(`space:${spaceId}`);
+      } catch (e) {
+        throw asGraphQLError(e);
+      }
+    },
+    resolve: (e: MemoryEvent, _a, ctx: GraphQLContext) => {
+      // The context lives as long as the subscription: fresh loaders per event, so nothing is served stale.
+      Object.assign(ctx.loaders, createLoaders(ctx.deps));
+      return e;
+    },
+  }),
+}));

@@ -1,0 +1,177 @@
+import { findClusters, type ClusterItem, type ClusterLink, type Neighbour } from '../core/consolidation.js';
+import { dot, normalize } from '../core/vectors.js';
+import type { MemoryRecord, Tx } from '../ports/memory-store.js';
+import { actorLabel, systemActor, type Actor, type MemoryDeps } from './deps.js';
+import { InvalidStateError, NotFoundError } from './errors.js';
+import { indexStatus } from './indexing.js';
+import { lexicalText } from './lexical.js';
+
+/** A group of active memories recognition would now merge; the reference is the one kept. */
+export interface DuplicateCluster {
+  reference: MemoryRecord;
+  /** The reference first, then the others oldest first. */
+  members: MemoryRecord[];
+  links: ClusterLink[];
+}
+
+export interface ConsolidationResult {
+  dryRun: boolean;
+  clusters: DuplicateCluster[];
+  /** Memories marked MERGED (0 for a dry run). */
+  merged: number;
+}
+
+/** Up to this many active statements, neighbours are computed here exactly; above, through the vector index. */
+const BRUTE_FORCE_MAX = 1500;
+
+function toItem(m: MemoryRecord): ClusterItem {
+  return {
+    id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
+    messageId: m.messageId, mentionCount: m.mentionCount, saidAt: m.saidAt, seq: m.seq,
+  };
+}
+
+async function neighboursOf(deps: MemoryDeps, tx: Tx, spaceId: string, items: MemoryRecord[]): Promise<Map<string, Neighbour[]>> {
+  const k = deps.candidateK;
+  const vectors = await deps.store.getVectors(items.map((m) => m.id), tx);
+  const out = new Map<string, Neighbour[]>();
+  const withVec = items.filter((m) => vectors.has(m.id));
+  if (withVec.length <= BRUTE_FORCE_MAX) {
+    const unit = withVec.map((m) => normalize(vectors.get(m.id)!));
+    const lists: Neighbour[][] = withVec.map(() => []);
+    for (let i = 0; i < withVec.length; i++) {
+      for (let j = i + 1; j < withVec.length; j++) {
+        const s = dot(unit[i], unit[j]);
+        lists[i].push({ id: withVec[j].id, score: s });
+        lists[j].push({ id: withVec[i].id, score: s });
+      }
+    }
+    withVec.forEach((m, i) => out.set(m.id, lists[i].sort((a, b) => b.score - a.score).slice(0, k)));
+    return out;
+  }
+  for (const m of withVec) {
+    const hits = await deps.index.search(
+      { spaceId, vector: vectors.get(m.id)!, k: k + 1, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true },
+      deps.index.capabilities.transactional ? tx : undefined,
+    );
+    out.set(m.id, hits.filter((h) => h.memoryId !== m.id).map((h) => ({ id: h.memoryId, score: h.score })));
+  }
+  return out;
+}
+
+async function clustersIn(deps: MemoryDeps, tx: Tx, spaceId: string): Promise<DuplicateCluster[]> {
+  const records = await deps.store.activeStatements(tx, spaceId);
+  const byId = new Map(records.map((m) => [m.id, m]));
+  const neighbours = await neighboursOf(deps, tx, spaceId, records);
+  return findClusters(records.map(toItem), neighbours, deps.thresholds).map((c) => ({
+    reference: byId.get(c.referenceId)!,
+    members: c.memberIds.map((id) => byId.get(id)!),
+    links: c.links,
+  }));
+}
+
+/** The lexical text of a memory: its quote, context, every wording (merged ones included), entities and themes. */
+async function rebuildLexicon(deps: MemoryDeps, tx: Tx, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const records = await deps.store.getMemories(ids, null, tx);
+  const mentions = await deps.store.mentionsOf(ids, tx);
+  await deps.store.setLexicon(tx, records.flatMap((m, i) => (m ? [{
+    memoryId: m.id,
+    text: lexicalText([m.quote, m.context, ...mentions[i].map((x) => x.quote), ...m.entities, ...m.themes]),
+  }] : [])));
+}
+
+/** Groups of active statements that recognition, with today's rules and thresholds, would merge. */
+export async function duplicateClusters(deps: MemoryDeps, spaceId: string): Promise<DuplicateCluster[]> {
+  return deps.store.transaction((tx) => clustersIn(deps, tx, spaceId));
+}
+
+/**
+ * Consolidation pass: keeps the most complete memory of each duplicate cluster and
+ * marks the others MERGED into it (linked, reversible with `unmerge`), adding their
+ * mention counts onto it; its mentions and lexical index then include their wordings.
+ */
+export async function consolidate(deps: MemoryDeps, actor: Actor, spaceId: string, dryRun: boolean): Promise<ConsolidationResult> {
+  const [space] = await deps.store.getSpaces([spaceId]);
+  if (!space) throw new NotFoundError('Space', spaceId);
+  const { clusters, merged, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    const clusters = await clustersIn(deps, tx, spaceId);
+    if (dryRun || clusters.length === 0) return { clusters, merged: 0, events: [] };
+    const linkOf = (c: DuplicateCluster, id: string) =>
+      c.links.find((l) => (l.from === id && l.to === c.reference.id) || (l.to === id && l.from === c.reference.id))
+      ?? c.links.find((l) => l.from === id || l.to === id);
+    const requests = clusters.flatMap((c) => c.members.slice(1).map((m) => {
+      const l = linkOf(c, m.id);
+      return { memoryId: m.id, intoId: c.reference.id, tier: l?.tier ?? null, score: l?.score ?? null };
+    }));
+    const applied = await deps.store.mergeMemories(tx, spaceId, requests);
+    await indexStatus(deps, tx, applied.map((a) => a.memoryId), 'MERGED');
+    await rebuildLexicon(deps, tx, [...new Set(applied.map((a) => a.intoId))]);
+    const events = await deps.store.addEvents(tx, applied.map((a) => ({
+      spaceId, memoryId: a.memoryId, kind: 'MERGED', actor: actorLabel(actor), tier: a.tier, score: a.score, rule: 'consolidation',
+      relatedId: a.intoId, detail: { added: a.added },
+    })));
+    return { clusters, merged: applied.length, events };
+  });
+  if (!dryRun && merged > 0) {
+    deps.outbox?.kick();
+    deps.bus.publish(events);
+  }
+  deps.log.info({ spaceId, dryRun, clusters: clusters.length, merged }, 'consolidation pass');
+  if (dryRun || merged === 0) return { dryRun, clusters, merged };
+  // Report the members as they are now (statuses, and reference counts including what was merged).
+  const ids = clusters.flatMap((c) => c.members.map((m) => m.id));
+  const fresh = new Map((await deps.store.getMemories(ids, spaceId)).filter((m): m is MemoryRecord => !!m).map((m) => [m.id, m]));
+  const now = (m: MemoryRecord) => fresh.get(m.id) ?? m;
+  return { dryRun, merged, clusters: clusters.map((c) => ({ ...c, reference: now(c.reference), members: c.members.map(now) })) };
+}
+
+/** Reverses a merge: the memory is ACTIVE again and its mention count is taken back off the reference. */
+export async function unmerge(deps: MemoryDeps, actor: Actor, spaceId: string, memoryId: string): Promise<MemoryRecord> {
+  const events = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    const [m] = await deps.store.getMemories([memoryId], spaceId, tx);
+    if (!m) throw new NotFoundError('Memory', memoryId);
+    if (m.status !== 'MERGED') throw new InvalidStateError(`memory ${memoryId} is ${m.status}, not MERGED`);
+    const undone = await deps.store.unmergeMemory(tx, spaceId, memoryId);
+    if (!undone) throw new InvalidStateError(`memory ${memoryId} has no merge to undo`);
+    await indexStatus(deps, tx, [memoryId], 'ACTIVE');
+    await rebuildLexicon(deps, tx, [undone.intoId]);
+    return deps.store.addEvents(tx, [{
+      spaceId, memoryId, kind: 'UNMERGED', actor: actorLabel(actor), tier: undone.tier, score: undone.score, rule: null,
+      relatedId: undone.intoId, detail: { removed: undone.added },
+    }]);
+  });
+  deps.outbox?.kick();
+  deps.bus.publish(events);
+  deps.log.info({ spaceId, memoryId }, 'memory unmerged');
+  const [m] = await deps.store.getMemories([memoryId], spaceId);
+  return m!;
+}
+
+/**
+ * Runs a consolidation pass over every space every `everySeconds` (off when 0).
+ * A failing space is logged and skipped; passes never overlap.
+ */
+export function scheduleConsolidation(deps: MemoryDeps, everySeconds: number): { stop(): void } {
+  if (!everySeconds || everySeconds <= 0) return { stop() {} };
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const s of await deps.store.listSpaces()) {
+        try {
+          await consolidate(deps, systemActor, s.id, false);
+        } catch (err) {
+          deps.log.error({ err, spaceId: s.id }, 'scheduled consolidation failed');
+        }
+      }
+    } catch (err) {
+      deps.log.error({ err }, 'scheduled consolidation failed');
+    } finally {
+      running = false;
+    }
+  }, everySeconds * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { chooseReference, findClusters, type ClusterItem, type Neighbour } from '../../src/core/consolidation.js';
+import { normalizeText } from '../../src/core/normalize.js';
+
+const T = { close: 0.875, related: 0.8, topic: 0.65 };
+let seq = 0;
+function mem(id: string, text: string, o: Partial<ClusterItem> = {}): ClusterItem {
+  seq++;
+  return {
+    id, text, normalized: normalizeText(text), type: 'FACT', entities: [], themes: [], messageId: null, mentionCount: 1,
+    saidAt: new Date(Date.UTC(2026, 0, 1, 0, seq)), seq, ...o,
+  };
+}
+/** Symmetric neighbour lists from pair scores. */
+function nb(pairs: [string, string, number][]): Map<string, Neighbour[]> {
+  const out = new Map<string, Neighbour[]>();
+  for (const [a, b, s] of pairs) {
+    out.set(a, [...(out.get(a) ?? []), { id: b, score: s }]);
+    out.set(b, [...(out.get(b) ?? []), { id: a, score: s }]);
+  }
+  return out;
+}
+
+describe('findClusters (recognition rules, applied after the fact)', () => {
+  it('groups exact, close and related duplicates, with tier and score per link', () => {
+    const a = mem('a', "I'm allergic to peanuts.", { entities: ['peanuts'] });
+    const b = mem('b', 'I have a peanut allergy.', { entities: ['peanuts'], mentionCount: 3 });
+    const c = mem('c', "i'm allergic to peanuts");
+    const other = mem('o', 'I live in Lisbon.');
+    const clusters = findClusters([a, b, c, other], nb([['a', 'b', 0.84], ['a', 'o', 0.2]]), T);
+    expect(clusters).toHaveLength(1);
+    expect(clusters[0].referenceId).toBe('b'); // most mentions
+    expect(clusters[0].memberIds).toEqual(['b', 'a', 'c']);
+    const tiers = Object.fromEntries(clusters[0].links.map((l) => [[l.from, l.to].sort().join('-'), l.tier]));
+    expect(tiers).toEqual({ 'a-b': 'RELATED', 'a-c': 'EXACT' });
+  });
+
+  it('never merges a correction, different types, or a different value', () => {
+    const items = [
+      mem('d', 'My favorite color is blue.'),
+      mem('e', 'Actually, my favorite color is orange, not blue.'),
+      mem('f', 'Dentist appointment on Friday.', { type: 'APPOINTMENT', entities: ['dentist'] }),
+      mem('g', 'Dentist appointment on Friday!', { type: 'TASK', entities: ['dentist'] }),
+      mem('h', 'I have a meeting with Ana on Monday.', { type: 'APPOINTMENT' }),
+      mem('i', 'I have a meeting with Ana on Thursday.', { type: 'APPOINTMENT' }),
+    ];
+    const clusters = findClusters(items, nb([['d', 'e', 0.95], ['f', 'g', 0.97], ['h', 'i', 0.995]]), T);
+    // f and g normalise identically: recognition's EXACT tier ignores type, as on the write path.
+    expect(clusters.map((c) => c.memberIds.sort())).toEqual([['f', 'g']]);
+  });
+
+  it('does not join two groups when a member of one corrects a member of the other', () => {
+    const x = mem('x', 'I have two kids.');
+    const y = mem('y', 'I have three kids now.');
+    const z = mem('z', 'i have two kids');
+    const clusters = findClusters([x, y, z], nb([['x', 'y', 0.93], ['y', 'z', 0.93]]), T);
+    expect(clusters.map((c) => c.memberIds.sort())).toEqual([['x', 'z']]);
+  });
+
+  it('chooses the most complete reference: mentions, then quote length, then entities and themes, then the oldest', () => {
+    const base = { mentionCount: 1 };
+    const p = mem('p', 'I like tea.', base);
+    const q = mem('q', 'I like tea a lot.', base);
+    expect(chooseReference([p, q]).id).toBe('q');
+    expect(chooseReference([p, { ...q, mentionCount: 0 }]).id).toBe('p');
+    const r = mem('r', 'I like tea.', { entities: ['tea'] });
+    expect(chooseReference([p, r]).id).toBe('r');
+    const s = mem('s', 'I like tea.');
+    expect(chooseReference([s, p]).id).toBe('p');
+  });
+});
