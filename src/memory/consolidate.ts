@@ -104,7 +104,8 @@ export async function consolidate(deps: MemoryDeps, actor: Actor, spaceId: strin
       const l = linkOf(c, m.id);
       return { memoryId: m.id, intoId: c.reference.id, tier: l?.tier ?? null, score: l?.score ?? null };
     }));
-    const applied = await deps.store.mergeMemories(tx, spaceId, requests);
+    const order = new Map(requests.map((r, i) => [r.memoryId, i]));
+    const applied = (await deps.store.mergeMemories(tx, spaceId, requests)).sort((x, y) => order.get(x.memoryId)! - order.get(y.memoryId)!);
     await indexStatus(deps, tx, applied.map((a) => a.memoryId), 'MERGED');
     await rebuildLexicon(deps, tx, [...new Set(applied.map((a) => a.intoId))]);
     const events = await deps.store.addEvents(tx, applied.map((a) => ({
