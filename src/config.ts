@@ -19,6 +19,13 @@ export const ConfigSchema = z.object({
   openaiDimensions: z.coerce.number().int().positive().optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   candidateK: z.coerce.number().int().min(1).max(100).default(10),
+  /** Overrides of the embedder's calibrated thresholds (calibration experiments, custom embedders). */
+  thresholds: z.object({
+    close: z.coerce.number().min(-1).max(1).optional(),
+    related: z.coerce.number().min(-1).max(1).optional(),
+    topic: z.coerce.number().min(-1).max(1).optional(),
+    recallFloor: z.coerce.number().min(-1).max(1).optional(),
+  }).default({}),
   /** Print a first admin token when none exists (embedded default's first start). */
   bootstrapAdmin: z.coerce.boolean().default(true),
   /** Run a consolidation pass over every space every this many seconds; 0 (default) = off. */
@@ -44,6 +51,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     openaiDimensions: env.ENGRAM_OPENAI_DIMENSIONS,
     logLevel: env.LOG_LEVEL,
     candidateK: env.ENGRAM_CANDIDATE_K,
+    thresholds: {
+      close: env.ENGRAM_THRESHOLD_CLOSE || undefined,
+      related: env.ENGRAM_THRESHOLD_RELATED || undefined,
+      topic: env.ENGRAM_THRESHOLD_TOPIC || undefined,
+      recallFloor: env.ENGRAM_RECALL_FLOOR || undefined,
+    },
     consolidateEvery: env.ENGRAM_CONSOLIDATE_EVERY,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });

@@ -72,7 +72,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   await index.init();
   const deps: MemoryDeps = {
     store, index, embedder, clock: opts.clock ?? systemClock, bus: opts.bus ?? { publish: () => {} }, log,
-    thresholds: embedder.thresholds, outbox, candidateK: config.candidateK,
+    thresholds: { ...embedder.thresholds, ...Object.fromEntries(Object.entries(config.thresholds).filter(([, v]) => v !== undefined)) }, outbox, candidateK: config.candidateK,
   };
   outbox?.start();
   const consolidation = scheduleConsolidation(deps, config.consolidateEvery);

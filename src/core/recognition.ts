@@ -13,6 +13,8 @@ export interface Thresholds {
   close: number;
   related: number;
   topic: number;
+  /** Clearly related at all (the recall relevance floor): the least a clause restatement needs. */
+  recallFloor: number;
 }
 
 export interface Incoming {
@@ -59,6 +61,11 @@ export function sharesEntityOrTheme(a: { entities: string[]; themes: string[] },
   return b.entities.some((e) => ea.has(e.trim().toLowerCase())) || b.themes.some((t) => ta.has(t.trim().toLowerCase()));
 }
 
+export function sharesEntity(a: { entities: string[] }, b: { entities: string[] }): boolean {
+  const ea = lc(a.entities);
+  return b.entities.some((e) => ea.has(e.trim().toLowerCase()));
+}
+
 /**
  * One clause of the new statement restates the old memory outright: every content
  * word of the clause (at least two) is in the old memory ("Owen, that's my brother,
@@ -66,10 +73,17 @@ export function sharesEntityOrTheme(a: { entities: string[]; themes: string[] },
  */
 export function clauseRestates(oldText: string, newText: string): boolean {
   const oldKeys = new Set(contentKeys(oldText));
-  return newText
-    .split(/[,;:\u2014]|\s-\s/)
-    .map((c) => contentKeys(c))
-    .some((keys) => keys.length >= 2 && keys.every((k) => oldKeys.has(k)));
+  const clauses = newText.split(/[,;:\u2014]|\s-\s/).map((c) => contentKeys(c));
+  // Runs of consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one.
+  for (let i = 0; i < clauses.length; i++) {
+    const keys: string[] = [];
+    for (let j = i; j < clauses.length; j++) {
+      keys.push(...clauses[j]);
+      if (keys.length >= 2 && keys.every((k) => oldKeys.has(k))) return true;
+      if (!keys.every((k) => oldKeys.has(k))) break;
+    }
+  }
+  return false;
 }
 
 function toStatement(c: { text: string; type: MemoryType; entities: string[]; themes: string[] }, prev: string | null = null): StatementLike {
@@ -109,7 +123,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     let tier: Tier | null = null;
     if (score >= t.close) tier = 'CLOSE';
     else if (score >= t.related && shared) tier = 'RELATED';
-    else if (score >= t.topic && shared && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
+    else if (score >= t.recallFloor && sharesEntity(c, incoming) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (!best || tierRank[tier] > tierRank[best.tier] || (tierRank[tier] === tierRank[best.tier] && score > best.score)) {
       best = { c, tier, score };

@@ -30,7 +30,7 @@ const EMPTY_STAND_IN = ' ';
 /** Calibrated by scripts/calibrate-use.ts; derivation and figures in docs/embedder-use-lite.md. */
 export const USE_LITE_THRESHOLDS: Readonly<RecognitionThresholds> = Object.freeze({
   close: 0.875,
-  related: 0.8,
+  related: 0.75,
   topic: 0.65,
   recallFloor: 0.4,
 });
