@@ -69,10 +69,15 @@ async function pgliteDb(): Promise<SqlClient> {
   return migrated(await PgliteClient.open(':memory:'));
 }
 
+/** pgvector on PGlite: the reference the other engines' recognition is compared with, whatever ENGINES says. */
+export function referenceFixture(): EngineFixture {
+  return contractEngines({ all: true, quiet: true }).find((f) => f.label === 'pgvector (pglite)')!;
+}
+
 /** Every engine of the suite, narrowed by ENGINES=pgvector,lancedb,qdrant. */
-export function contractEngines(): EngineFixture[] {
+export function contractEngines(opts: { all?: boolean; quiet?: boolean } = {}): EngineFixture[] {
   const out: EngineFixture[] = [];
-  for (const tdb of testDatabases()) {
+  for (const tdb of opts.quiet ? testDatabases().slice(0, 1) : testDatabases()) {
     out.push({
       label: `pgvector (${tdb.name})`, engine: 'pgvector', skip: null, largeBatch: tdb.name === 'pglite' ? 1_000 : 5_000,
       async open() {
@@ -142,9 +147,9 @@ export function contractEngines(): EngineFixture[] {
       };
     },
   });
-  const only = wanted();
+  const only = opts.all ? null : wanted();
   const picked = only ? out.filter((f) => only.has(f.engine) || only.has(f.label)) : out;
-  for (const f of picked) {
+  if (!opts.quiet) for (const f of picked) {
     if (f.skip) process.stderr.write(`notice: contract suite for ${f.label} is SKIPPED: ${f.skip}\n`);
   }
   return picked;
