@@ -59,6 +59,11 @@ export class CompactionSchedule {
     return this.running;
   }
 
+  /** Compacts now if anything was written since the last run (used on close). */
+  async flush(): Promise<void> {
+    if (this.writes > 0) await this.trigger();
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

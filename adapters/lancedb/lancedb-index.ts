@@ -229,6 +229,8 @@ export class LanceDbIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
+    // Leave a compacted table behind (short CLI runs never reach the schedule); not for throwaway directories.
+    if (this.opts.dir !== null && this.table) await this.schedule?.flush();
     await this.schedule?.stop();
     this.schedule = null;
     await this.queue;
