@@ -111,6 +111,11 @@ export class QdrantIndex implements VectorIndex {
     await this.ensureCollection();
   }
 
+  /** Deletes the collection (test teardown; reindex uses reset). */
+  async dropCollection(): Promise<void> {
+    await this.call('drop collection', (c) => c.deleteCollection(this.collection));
+  }
+
   private checkIds(ids: readonly string[]): void {
     const bad = ids.find((id) => !isPointId(id));
     if (bad !== undefined) throw new VectorIndexError(this.name, `memory id ${JSON.stringify(bad.slice(0, 60))} is not a UUID`);
