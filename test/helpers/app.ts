@@ -25,11 +25,15 @@ export interface TestApp {
 }
 
 /** The real app on an in-memory PGlite (or a given SQL client), with the real embedder. */
-export async function createTestApp(opts: { db?: SqlClient; clock?: Clock; engine?: 'pgvector' | 'lancedb' | 'qdrant'; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(opts: {
+  db?: SqlClient; clock?: Clock; engine?: 'pgvector' | 'lancedb' | 'qdrant'; env?: Record<string, string>;
+  /** Another embedder (e.g. a wrapper around the real one that fails on demand). */
+  embedder?: Embedder;
+} = {}): Promise<TestApp> {
   const config = configFromEnv({ ...process.env, DATABASE_URL: '', ...(opts.env ?? {}) }, {
     dataDir: ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0, ...(opts.engine ? { engine: opts.engine } : {}),
   });
-  const app = await buildApp(config, { embedder: testEmbedder(), db: opts.db, clock: opts.clock });
+  const app = await buildApp(config, { embedder: opts.embedder ?? testEmbedder(), db: opts.db, clock: opts.clock });
   const admin = await createToken(app.engram.deps, { role: 'admin' });
   const gql = async (token: string | null, query: string, variables: Record<string, unknown> = {}) => {
     const res = await app.yoga.fetch('http://engram.test/graphql', {
