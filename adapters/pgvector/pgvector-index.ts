@@ -13,7 +13,16 @@ export interface PgvectorOptions {
   exactScanBelow?: number;
   /** hnsw.ef_search for approximate scans. */
   efSearch?: number;
+  /**
+   * The HNSW index is built once the table holds more vectors than this: below it
+   * every space is scanned exactly anyway, and maintaining HNSW costs every insert
+   * (several ms each on PGlite's WebAssembly build).
+   */
+  annIndexAbove?: number;
 }
+
+/** Name of the HNSW index on memory_vectors (created lazily, see `ensureAnnIndex`). */
+export const HNSW_INDEX = 'memory_vectors_hnsw';
 
 /**
  * pgvector in the system-of-record database: vectors live in `memory_vectors`,
@@ -26,16 +35,51 @@ export class PgvectorIndex implements VectorIndex {
   private sizes = new Map<string, { n: number; at: number }>();
   private readonly exactBelow: number;
   private readonly efSearch: number;
+  private readonly annAbove: number;
+  private annReady = false;
+  private upsertsSinceCheck = 0;
+  private building: Promise<void> | null = null;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
     this.exactBelow = opts.exactScanBelow ?? 20_000;
     this.efSearch = opts.efSearch ?? 100;
+    this.annAbove = opts.annIndexAbove ?? this.exactBelow;
+  }
+
+  /** Whether the HNSW index exists (approximate scans need it). */
+  get annIndexReady(): boolean {
+    return this.annReady;
+  }
+
+  /**
+   * Creates the HNSW index when the table has outgrown exact scans (or when
+   * `force`d, e.g. by `reindex`). Idempotent; concurrent calls share one build.
+   */
+  async ensureAnnIndex(force = false): Promise<boolean> {
+    if (this.annReady) return true;
+    this.building ??= (async () => {
+      const exists = await this.db.query<{ n: number }>(
+        `select count(*)::int as n from pg_indexes where tablename = 'memory_vectors' and indexname = $1`, [HNSW_INDEX]);
+      if (Number(exists.rows[0].n) > 0) {
+        this.annReady = true;
+        return;
+      }
+      const total = Number((await this.db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
+      if (!force && total <= this.annAbove) return;
+      await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      this.annReady = true;
+    })().finally(() => {
+      this.building = null;
+    });
+    await this.building;
+    return this.annReady;
   }
 
   async init(): Promise<void> {
-    // The table and its HNSW index are created by the store's migrations.
+    // The table is created by the store's migrations; the HNSW index once the table is large.
     try {
       await this.db.query(`select 1 from memory_vectors limit 1`);
+      await this.ensureAnnIndex();
     } catch (e) {
       throw new VectorIndexError(this.name, 'memory_vectors is missing: run the store migrations first', e);
     }
@@ -59,6 +103,12 @@ export class PgvectorIndex implements VectorIndex {
       throw new VectorIndexError(this.name, 'upsert failed', e);
     }
     for (const i of items) this.sizes.delete(i.spaceId);
+    this.upsertsSinceCheck += items.length;
+    if (!this.annReady && this.upsertsSinceCheck >= 1_000) {
+      this.upsertsSinceCheck = 0;
+      // Not awaited: it runs after the caller's transaction, outside the request path.
+      void this.ensureAnnIndex().catch(() => {});
+    }
   }
 
   /** Status lives in memory_state (written by the store); nothing to do here. */
@@ -97,7 +147,11 @@ export class PgvectorIndex implements VectorIndex {
     const statuses = s.statuses ?? ['ACTIVE'];
     const kind = s.kind ?? 'STATEMENT';
     const run = async (q: Queryable): Promise<VectorHit[]> => {
-      const exact = s.exact === true || metric !== 'cosine' || (await this.spaceSize(s.spaceId, q)) <= this.exactBelow;
+      const small = (await this.spaceSize(s.spaceId, q)) <= this.exactBelow;
+      // A large space without the HNSW index yet: build it in the background (after this
+      // transaction), and scan exactly meanwhile.
+      if (!small && !this.annReady) void this.ensureAnnIndex().catch(() => {});
+      const exact = s.exact === true || metric !== 'cosine' || !this.annReady || small;
       // "+ 0" hides the operator from the planner, so the exact scan uses the space index, not HNSW.
       const orderBy = exact ? `(v.embedding ${op} $1::vector) + 0` : `v.embedding ${op} $1::vector`;
       const r = await q.query<{ memory_id: string; d: number }>(

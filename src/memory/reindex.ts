@@ -30,7 +30,9 @@ export async function reindex(config: AppConfig, engram: Engram, engineName: str
   const engine = engineName as EngineName;
   const { db, deps } = engram;
   if (engine === 'pgvector') {
-    await db.query(`reindex index memory_vectors_hnsw`);
+    // The HNSW index exists only once the table outgrew exact scans (adapters/pgvector).
+    const has = await db.query<{ n: number }>(`select count(*)::int as n from pg_indexes where indexname = 'memory_vectors_hnsw'`);
+    if (Number(has.rows[0].n) > 0) await db.query(`reindex index memory_vectors_hnsw`);
     return Number((await db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
   }
 

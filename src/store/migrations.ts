@@ -236,6 +236,13 @@ create index memory_merges_into on memory_merges(into_id);
 create index memories_space_type on memories(space_id, type);
 `,
   },
+  {
+    version: 3,
+    name: 'lazy-hnsw',
+    // The HNSW index is built by the pgvector adapter once the table outgrows exact
+    // scans (adapters/pgvector); maintaining it on every insert of a small table buys nothing.
+    sql: () => `drop index if exists memory_vectors_hnsw;`,
+  },
 ];
 
 /**
