@@ -1,6 +1,7 @@
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { Tx } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
+import { VectorIndexError, type VectorHit, type VectorSearch } from '../ports/vector-index.js';
 
 /**
  * Puts a new vector where it belongs: the system-of-record copy always; the
@@ -30,4 +31,26 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
   if (ids.length === 0) return;
   if (deps.index.capabilities.transactional) await deps.index.remove(ids, tx);
   else await deps.outbox!.enqueue(tx, ids.map((memoryId) => ({ memoryId, op: 'remove' as const })));
+}
+
+/**
+ * Nearest neighbours as recognition and recall must see them: the engine's hits
+ * plus memories whose outbox rows are not applied yet (read your writes; asked
+ * first, so a row applied in between is still seen by the engine), and, when an
+ * engine outside PostgreSQL is down, an exact scan of PostgreSQL's copy instead.
+ */
+export async function searchVectors(deps: MemoryDeps, search: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
+  if (deps.index.capabilities.transactional || !deps.outbox) return deps.index.search(search, tx);
+  const pending = await deps.outbox.pendingHits(search, tx);
+  let hits: VectorHit[];
+  try {
+    hits = await deps.index.search(search);
+  } catch (e) {
+    if (!(e instanceof VectorIndexError)) throw e;
+    deps.log.warn({ engine: deps.index.name, cause: String(e.cause ?? e.message) }, 'vector engine unavailable: exact scan of PostgreSQL instead');
+    hits = await deps.outbox.fallbackHits(search, tx);
+  }
+  const best = new Map<string, number>();
+  for (const h of [...hits, ...pending]) best.set(h.memoryId, Math.max(best.get(h.memoryId) ?? -Infinity, h.score));
+  return [...best].map(([memoryId, score]) => ({ memoryId, score })).sort((a, b) => b.score - a.score).slice(0, search.k);
 }

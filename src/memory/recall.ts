@@ -5,6 +5,7 @@ import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
 import { lexicalKeys } from './lexical.js';
 import { embedOrMissing } from './remember.js';
+import { searchVectors } from './indexing.js';
 
 export interface RecallHit {
   memory: MemoryRecord;
@@ -55,12 +56,7 @@ async function search(
 ): Promise<RecallHit[]> {
   const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
   const vq = vector ? { spaceId, vector, k: POOL, statuses, kind } : null;
-  let vhits = vq ? await deps.index.search(vq) : [];
-  if (vq && deps.outbox) {
-    const pending = await deps.outbox.pendingHits(vq);
-    const seen = new Set(vhits.map((h) => h.memoryId));
-    vhits = [...vhits, ...pending.filter((h) => !seen.has(h.memoryId))].sort((a, b) => b.score - a.score);
-  }
+  const vhits = vq ? await searchVectors(deps, vq) : [];
   const lhits = await deps.store.lexicalSearch(spaceId, keys, POOL, kind, statuses);
   const fused = new Map<string, { score: number; v: number | null; l: number | null }>();
   const floor = deps.thresholds.recallFloor;

@@ -3,7 +3,7 @@ import { checkQuote } from '../core/quote-check.js';
 import { normalizeText } from '../core/normalize.js';
 import { decide, type Candidate, type Decision } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
-import { parseVector, VectorFormatError } from '../core/vectors.js';
+import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
@@ -11,7 +11,7 @@ import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { conversationFor } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
-import { indexNew, indexStatus } from './indexing.js';
+import { indexNew, indexStatus, searchVectors } from './indexing.js';
 
 export interface RememberInput {
   conversationId: string;
@@ -154,9 +154,7 @@ export async function gatherCandidates(
   const exact = await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   if (vector) {
-    const search = { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
-    hits = await deps.index.search(search, deps.index.capabilities.transactional ? tx : undefined);
-    if (deps.outbox) hits = mergeHits(hits, await deps.outbox.pendingHits(search, tx));
+    hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true }, tx);
   }
   const sameMessage = previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : [];
   const scores = new Map<string, number | null>();
@@ -165,7 +163,6 @@ export async function gatherCandidates(
   const missingScore = sameMessage.filter((m) => !scores.has(m.id));
   if (missingScore.length && vector) {
     const vecs = await deps.store.getVectors(missingScore.map((m) => m.id), tx);
-    const { cosine } = await import('../core/vectors.js');
     for (const m of missingScore) {
       const v = vecs.get(m.id);
       scores.set(m.id, v ? cosine(vector, v) : null);
@@ -178,12 +175,6 @@ export async function gatherCandidates(
       id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
       messageId: m.messageId, score: scores.get(m.id) ?? null,
     }));
-}
-
-function mergeHits(a: VectorHit[], b: VectorHit[]): VectorHit[] {
-  const by = new Map<string, number>();
-  for (const h of [...a, ...b]) by.set(h.memoryId, Math.max(by.get(h.memoryId) ?? -Infinity, h.score));
-  return [...by].map(([memoryId, score]) => ({ memoryId, score })).sort((x, y) => y.score - x.score);
 }
 
 /** Writes a new statement (and, for a correction, supersedes the old one); returns the events to record. */

@@ -32,6 +32,8 @@ export async function dropSealedSpace(deps: MemoryDeps, spaceId: string, confirm
   await deps.store.transaction(async (tx) => {
     await deps.store.dropSpace(spaceId, tx);
     if (deps.index.capabilities.transactional) await deps.index.removeSpace(spaceId, tx);
+    // After dropSpace (which clears the space's outbox rows): the engine forgets the space when it can.
+    else await deps.outbox!.enqueue(tx, [{ memoryId: spaceId, op: 'remove_space' }]);
   });
-  if (!deps.index.capabilities.transactional) await deps.index.removeSpace(spaceId).catch(() => {});
+  deps.outbox?.kick();
 }

@@ -15,4 +15,6 @@ export interface Outbox {
   kick(): void;
   /** Exact scores of memories whose outbox rows are not applied yet. */
   pendingHits(search: VectorSearch, tx?: Tx): Promise<VectorHit[]>;
+  /** An exact search over the system-of-record copy of the vectors, for when the engine is down. */
+  fallbackHits(search: VectorSearch, tx?: Tx): Promise<VectorHit[]>;
 }
