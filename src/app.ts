@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { execute, subscribe, GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { AppConfig } from './config.js';
 import { createEngram, type ContainerOptions, type Engram } from './container.js';
 import { buildSchema } from './graphql/schema/index.js';
@@ -64,7 +64,10 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       wss = new WebSocketServer({ server, path: '/graphql' });
       disposeWs = useServer(
         {
-          schema, execute, subscribe,
+          // graphql-ws parses, validates and executes with its own import of graphql, the copy Pothos built the
+          // schema with; passing this module's functions breaks under a test runner that loads a second copy
+          // ("Cannot use GraphQLSchema from another module or realm").
+          schema,
           context: async (ctx) => {
             const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
             const token = (params.authorization ?? params.Authorization ?? params.token) as string | undefined;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseReference, findClusters, type ClusterItem, type Neighbour } from '../../src/core/consolidation.js';
 import { normalizeText } from '../../src/core/normalize.js';
 
-const T = { close: 0.875, related: 0.8, topic: 0.65 };
+const T = { close: 0.875, related: 0.8, topic: 0.65, recallFloor: 0.4 };
 let seq = 0;
 function mem(id: string, text: string, o: Partial<ClusterItem> = {}): ClusterItem {
   seq++;
