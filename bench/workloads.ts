@@ -1,0 +1,250 @@
+/**
+ * The workloads, run through Engram's ports and use cases on one open engine,
+ * each beside the same operation on the brute-force floor. Order matters: the
+ * read workloads run on the preloaded data, then remember() adds to it, then
+ * the bulk operations mute and remove part of it.
+ */
+import { performance } from 'node:perf_hooks';
+import { createSpace } from '../src/memory/spaces.js';
+import { openConversation, recordMessage } from '../src/memory/conversations.js';
+import { remember } from '../src/memory/remember.js';
+import { recall } from '../src/memory/recall.js';
+import { changeStatus } from '../src/memory/statuses.js';
+import { cleanUp } from '../src/memory/cleanup.js';
+import type { Queryable } from '../src/store/sql-client.js';
+import { insertBatch, type PreloadRow } from './preload.js';
+import { lexicalText } from '../src/memory/lexical.js';
+import { normalizeText } from '../src/core/normalize.js';
+import { MEMORY_TYPES } from '../src/core/types.js';
+import type { Actor, MemoryDeps } from '../src/memory/deps.js';
+import type { Dataset } from './workload.js';
+import { Floor } from './floor.js';
+import { LookupEmbedder } from './lookup-embedder.js';
+import type { OpenEngine } from './engines.js';
+import { sample, summarize, timed, type LatencySummary } from './stats.js';
+
+export interface CaseSpec { dim: number; n: number; spaces: number; data: 'semantic' | 'random' }
+
+export interface SampleSizes { remember: number; queries: number; planted: number; recall: number; bulk: number; budgetMs: number }
+
+/** One measured figure of one engine (or the floor) in one case. */
+export interface Figure { workload: string; metric: string; unit: string; value: number; samples?: number; note?: string }
+
+const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
+
+function spaceOf(i: number, spaces: number): number {
+  return i % spaces;
+}
+
+const memoryId = (i: number) => `bench-m${i}`;
+
+/** One memory in ten is a MEMO (what the cleanup sweep deletes); the rest alternate FACT / PREFERENCE. */
+const typeOf = (i: number) => (i % 10 === 0 ? 'MEMO' : MEMORY_TYPES[i % 2]);
+
+/** Creates the spaces (createSpace) and bulk-loads N memories (see preload.ts), then rebuilds the HNSW index and lets the engine settle. */
+export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
+  const deps = e.engram.deps;
+  const spaceIds: string[] = [];
+  for (let s = 0; s < spec.spaces; s++) spaceIds.push((await createSpace(deps, { name: `bench:${s}`, sealed: true })).id);
+  // The HNSW index of memory_vectors is built once after the load (as after a restore), not row by row:
+  // row-by-row insertion is what the sampled remember() calls measure. Same definition as the migration.
+  await e.engram.db.query(`drop index if exists memory_vectors_hnsw`);
+  const t = performance.now();
+  const BATCH = 1000;
+  const saidAt = new Date('2025-01-01T00:00:00Z');
+  for (let at = 0; at < spec.n; at += BATCH) {
+    const rows: PreloadRow[] = [];
+    for (let i = at; i < Math.min(spec.n, at + BATCH); i++) {
+      const quote = ds.quotes[i];
+      rows.push({
+        id: memoryId(i), spaceId: spaceIds[spaceOf(i, spec.spaces)], type: typeOf(i), quote,
+        normalized: normalizeText(quote), lexical: lexicalText([quote]), vector: ds.vectors[i],
+      });
+    }
+    await deps.store.transaction((tx) => insertBatch(deps, tx as Queryable, rows, saidAt));
+    deps.outbox?.kick();
+  }
+  const ms = performance.now() - t;
+  const h = await timed(() => e.engram.db.transaction(async (tx) => {
+    await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '256MB' : '1GB'}'`);
+    await tx.query(`create index memory_vectors_hnsw on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+  }));
+  const settleMs = await e.settle();
+  const m = await timed(() => e.maintain());
+  return { spaceIds, ms, settleMs, maintainMs: m.ms, hnswMs: h.ms };
+}
+
+export function floorPreload(floor: Floor, ds: Dataset, spec: CaseSpec, spaceIds: string[]): number {
+  const t = performance.now();
+  for (let i = 0; i < spec.n; i++) floor.add(spaceIds[spaceOf(i, spec.spaces)], memoryId(i), ds.vectors[i]);
+  return performance.now() - t;
+}
+
+function lat(workload: string, s: LatencySummary, withThroughput = false): Figure[] {
+  const f: Figure[] = [
+    { workload, metric: 'p50', unit: 'ms', value: s.p50, samples: s.samples },
+    { workload, metric: 'p95', unit: 'ms', value: s.p95, samples: s.samples },
+    { workload, metric: 'p99', unit: 'ms', value: s.p99, samples: s.samples },
+  ];
+  if (withThroughput) f.unshift({ workload, metric: 'throughput', unit: 'ops/s', value: s.throughput, samples: s.samples });
+  return f;
+}
+
+/** Engine and floor figures of the read workloads: vector search (approximate), recall@10, recognition misses, recall(). */
+export async function readWorkloads(
+  e: OpenEngine, floor: Floor, ds: Dataset, spec: CaseSpec, spaceIds: string[], sizes: SampleSizes,
+): Promise<{ engine: Figure[]; floor: Figure[] }> {
+  const deps = e.engram.deps;
+  const K = deps.candidateK;
+  const engine: Figure[] = [];
+  const fl: Figure[] = [];
+  const nq = Math.min(sizes.queries, ds.queries.length);
+  const qSpace = (j: number) => spaceIds[j % spaceIds.length];
+
+  // Vector search, approximate (what recall asks the engine for), and recall@10 against the floor's exact top 10.
+  let hitsOk = 0;
+  let hitsWanted = 0;
+  const searchMs = await sample(nq, sizes.budgetMs, async (j) => {
+    const q = ds.queries[j];
+    const spaceId = qSpace(j);
+    const t = performance.now();
+    const hits = await deps.index.search({ spaceId, vector: q.vector, k: K, exact: false });
+    const ms = performance.now() - t;
+    const truth = floor.search(spaceId, q.vector, K);
+    const kth = truth.length ? truth[truth.length - 1].score : -Infinity;
+    // A hit tied with the 10th exact score counts (duplicate sentences give equal vectors).
+    hitsOk += Math.min(truth.length, hits.filter((h) => {
+      const v = floor.vectorOf(spaceId, h.memoryId);
+      return v ? dot(v, q.vector) >= kth - 1e-5 : false;
+    }).length);
+    hitsWanted += truth.length;
+    return ms;
+  });
+  engine.push(...lat('search k=10 (approximate)', summarize(searchMs)));
+  engine.push({ workload: 'search k=10 (approximate)', metric: 'recall@10', unit: 'share', value: hitsWanted ? hitsOk / hitsWanted : NaN, samples: searchMs.length });
+  const floorSearch = await sample(nq, sizes.budgetMs, async (j) => timedSyncMs(() => floor.search(qSpace(j), ds.queries[j].vector, K)));
+  fl.push(...lat('search k=10 (approximate)', summarize(floorSearch)));
+  fl.push({ workload: 'search k=10 (approximate)', metric: 'recall@10', unit: 'share', value: 1, samples: floorSearch.length });
+
+  // Recognition: planted restatements, searched with the recognition path's parameters, approximate then exact.
+  const np = Math.min(sizes.planted, ds.planted.length);
+  for (const exact of [false, true]) {
+    let missed = 0;
+    const ms = await sample(np, sizes.budgetMs, async (j) => {
+      const p = ds.planted[j];
+      const spaceId = spaceIds[spaceOf(p.of, spec.spaces)];
+      const t = performance.now();
+      const hits = await deps.index.search({ spaceId, vector: p.vector, k: K, statuses: ['ACTIVE'], kind: 'STATEMENT', exact });
+      const took = performance.now() - t;
+      if (!hits.some((h) => h.memoryId === memoryId(p.of))) missed++;
+      return took;
+    });
+    const w = exact ? 'recognition search (exact)' : 'recognition search (approximate)';
+    engine.push({ workload: w, metric: 'duplicate misses', unit: 'share', value: ms.length ? missed / ms.length : NaN, samples: ms.length });
+    engine.push(...lat(w, summarize(ms)));
+    const fms = await sample(np, sizes.budgetMs, async (j) => {
+      const p = ds.planted[j];
+      return timedSyncMs(() => floor.search(spaceIds[spaceOf(p.of, spec.spaces)], p.vector, K));
+    });
+    fl.push({ workload: w, metric: 'duplicate misses', unit: 'share', value: 0, samples: fms.length });
+    fl.push(...lat(w, summarize(fms)));
+  }
+
+  // recall(): the whole use case (vector pool of 50 + lexical + fusion + records), query vectors via the lookup embedder.
+  const emb = deps.embedder as LookupEmbedder;
+  for (const q of ds.queries) emb.register?.(q.text, q.vector);
+  const nr = Math.min(sizes.recall, ds.queries.length);
+  const recallMs = await sample(nr, sizes.budgetMs, async (j) => (await timed(() => recall(deps, qSpace(j), ds.queries[j].text, 10))).ms);
+  engine.push(...lat('recall() use case', summarize(recallMs)));
+  const floorRecall = await sample(nr, sizes.budgetMs, async (j) => timedSyncMs(() => floor.search(qSpace(j), ds.queries[j].vector, 50)));
+  fl.push(...lat('recall() use case', summarize(floorRecall)));
+  return { engine, floor: fl };
+}
+
+/** Sampled remember() calls with client vectors: quote check + recognition (exact k-NN) + write, spread over the case's spaces. */
+export async function rememberWorkload(
+  e: OpenEngine, floor: Floor, ds: Dataset, spaceIds: string[], sizes: SampleSizes,
+): Promise<{ engine: Figure[]; floor: Figure[]; outcomes: Record<string, number> }> {
+  const deps: MemoryDeps = e.engram.deps;
+  const n = Math.min(sizes.remember, ds.fresh.length);
+  const outcomes: Record<string, number> = {};
+  const convs = new Map<string, { id: string; used: number }>();
+  const ms = await sample(n, sizes.budgetMs, async (j) => {
+    const f = ds.fresh[j];
+    const spaceId = spaceIds[j % spaceIds.length];
+    let c = convs.get(spaceId);
+    // A conversation per 20 statements: the transcript the quote check reads stays conversation-sized.
+    if (!c || c.used >= 20) {
+      c = { id: (await openConversation(deps, spaceId)).id, used: 0 };
+      convs.set(spaceId, c);
+    }
+    c.used++;
+    await recordMessage(deps, admin, { conversationId: c.id, role: 'USER', text: f.quote });
+    const t = performance.now();
+    const r = await remember(deps, admin, { conversationId: c.id, quote: f.quote, type: 'FACT', vector: f.vector });
+    const took = performance.now() - t;
+    outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+    return took;
+  });
+  const settle = await e.settle();
+  const engine = lat('remember() with recognition', summarize(ms), true);
+  engine.push({ workload: 'remember() with recognition', metric: 'outbox settle after', unit: 'ms', value: settle, samples: ms.length });
+  const fms = await sample(n, sizes.budgetMs, async (j) => {
+    const spaceId = spaceIds[j % spaceIds.length];
+    return timedSyncMs(() => {
+      floor.search(spaceId, ds.fresh[j].vector, 10);
+      floor.add(spaceId, `fresh-${j}`, ds.fresh[j].vector);
+    });
+  });
+  const fl = lat('remember() with recognition', summarize(fms), true);
+  fl.push({ workload: 'remember() with recognition', metric: 'outbox settle after', unit: 'ms', value: 0, samples: fms.length });
+  return { engine, floor: fl, outcomes };
+}
+
+/** Bulk mute of up to `sizes.bulk` ids of the first space, then the cleanup sweep of one type. */
+export async function bulkWorkloads(
+  e: OpenEngine, floor: Floor, spec: CaseSpec, spaceIds: string[], sizes: SampleSizes,
+): Promise<{ engine: Figure[]; floor: Figure[]; sweep: string }> {
+  const deps = e.engram.deps;
+  const spaceId = spaceIds[0];
+  const ids: string[] = [];
+  for (let i = 0; i < spec.n && ids.length < sizes.bulk; i += spec.spaces) ids.push(memoryId(i));
+  const engine: Figure[] = [];
+  const fl: Figure[] = [];
+  const w = `bulk mute (${ids.length} ids)`;
+  const mute = await timed(() => changeStatus(deps, admin, spaceId, 'mute', ids));
+  const settle = await e.settle();
+  engine.push({ workload: w, metric: 'call', unit: 'ms', value: mute.ms, samples: mute.value.changed });
+  engine.push({ workload: w, metric: 'engine settled after', unit: 'ms', value: settle });
+  const fm = timedSyncMsN(() => floor.setActive(spaceId, ids, false));
+  fl.push({ workload: w, metric: 'call', unit: 'ms', value: fm, samples: ids.length });
+  fl.push({ workload: w, metric: 'engine settled after', unit: 'ms', value: 0 });
+
+  // The sweep: every MEMO of the space, muted or not ("everything" scope), deleted for good in one operation.
+  const memos: string[] = [];
+  for (let i = 0; i < spec.n; i += 10) if (spaceOf(i, spec.spaces) === 0) memos.push(memoryId(i));
+  const sweep = `cleanUp (MEMO, everything: ${memos.length} memories)`;
+  const cu = await timed(() => cleanUp(deps, admin, spaceId, { categories: ['MEMO'], scope: 'EVERYTHING', confirm: true, dryRun: false }));
+  const settle2 = await e.settle();
+  engine.push({ workload: sweep, metric: 'call', unit: 'ms', value: cu.ms, samples: cu.value.total });
+  engine.push({ workload: sweep, metric: 'engine settled after', unit: 'ms', value: settle2 });
+  fl.push({ workload: sweep, metric: 'call', unit: 'ms', value: timedSyncMsN(() => floor.remove(spaceId, memos)), samples: memos.length });
+  fl.push({ workload: sweep, metric: 'engine settled after', unit: 'ms', value: 0 });
+  return { engine, floor: fl, sweep };
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+async function timedSyncMs(fn: () => unknown): Promise<number> {
+  return timedSyncMsN(fn);
+}
+
+function timedSyncMsN(fn: () => unknown): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
