@@ -9,6 +9,7 @@ import type { MemoryType } from './types.js';
 import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, valueGroup, sameValue, type Value } from './values.js';
 import { findCues, correctionCue, type Cue } from './correction-cues.js';
+import { oppositeSwap, substitution, roleSwap } from './opposites.js';
 
 export { extractValues, correctionCue };
 export type { Value, Cue };
@@ -86,6 +87,35 @@ function contentKeys(text: string): Set<string> {
     out.add(key(w));
   }
   return out;
+}
+
+/** Content keys in the order said, repeats kept. */
+function contentSeq(text: string): string[] {
+  return toks(text).filter((w) => !STOP_WORDS.has(w) && !NEGATIONS.has(w) && !FILLER.has(w) && w !== "'s").map(key);
+}
+
+/**
+ * A substitution counts only for a noun said right before the head word both
+ * sides share ("a soccer ball" / "a tennis ball"): a swapped verb, adverb or
+ * adjective is too often a paraphrase (devour/eat, carefully/cautiously, big/huge).
+ */
+function attributive(oldText: string, newText: string, sub: string): boolean {
+  const [x, y] = sub.split(' -> ');
+  const at = (text: string, k: string) => {
+    const ts = toks(text).filter((w) => w !== "'s");
+    const i = ts.findIndex((w) => key(w) === k);
+    return i < 0 ? null : { w: ts[i]!, next: ts[i + 1] };
+  };
+  const a = at(oldText, x!);
+  const b = at(newText, y!);
+  if (!a || !b || !a.next || a.next !== b.next || STOP_WORDS.has(a.next)) return false;
+  const nounish = (w: string) => !/(?:ing|ed|ly|y|ful|ous|ive|al|ic|ish|less|able|en)$/.test(w) && lemma(w) === w && !isVerb(w);
+  return nounish(a.w) && nounish(b.w);
+}
+
+/** Every word's lemma in the order said, stop words kept (on/off, in/out are stop words). */
+function lemmaSeq(text: string): string[] {
+  return toks(text).filter((w) => w !== "'s").map((w) => lemma(w));
 }
 
 function subset<T>(a: Set<T>, b: Set<T>): boolean {
@@ -527,5 +557,38 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       return { kind: 'distinct', rule: 'different-predicate', detail: `${np.slice(3)}: ${[...restOld].join(' ')} / ${[...restNew].join(' ')}` };
     }
   }
+
+  // 6. nearly the same words, one side negated, a different verb or object: "There is no dog bouncing" / "A dog is jumping"
+  const oldSeq = contentSeq(oldS.text);
+  const newSeq = contentSeq(newS.text);
+  if (flip && oldSeq.length > 0 && newSeq.length > 0 && oldSeq[0] === newSeq[0]) {
+    const sharedCore = [...oldCore].filter((k) => newCore.has(k)).length;
+    const oldRest = [...oldCore].filter((k) => !newCore.has(k)).length;
+    const newRest = [...newCore].filter((k) => !oldCore.has(k)).length;
+    if (sharedCore >= 2 && oldRest <= 1 && newRest <= 1) {
+      return { kind: 'distinct', rule: 'polarity', detail: `${polarity(oldS.text)} -> ${polarity(newS.text)}, about the same ${oldSeq[0]}` };
+    }
+  }
+  if (flip) return { kind: 'compatible' };
+  // 7. the same statement with a word swapped for its opposite: "turning on" / "turning off", "near" / "far from"
+  const sharedKeys = [...oldKeys].filter((k) => newKeys.has(k)).length;
+  if (sharedKeys >= 1 && 2 * sharedKeys >= Math.max(oldKeys.size, newKeys.size)) {
+    const opp = oppositeSwap(lemmaSeq(oldS.text), lemmaSeq(newS.text));
+    if (opp) {
+      const single = !additive && [...slots(oldS.text, names)].some((s) => slots(newS.text, names).has(s));
+      if (topical && single) return { kind: 'corrects', rule: 'opposite', detail: opp };
+      return { kind: 'distinct', rule: 'opposite', detail: opp };
+    }
+  }
+  // 8. the same words with the two sides of the verb exchanged: "The woman is picking up the kangaroo" / "The kangaroo is picking up the woman"
+  const passive = (t: string) => /\bby\b/.test(norm(t));
+  if (passive(oldS.text) === passive(newS.text)) {
+    const verbs = new Set([...toks(oldS.text), ...toks(newS.text)].filter((w) => isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w)).map(key));
+    const swap = roleSwap(oldSeq, newSeq, (k) => verbs.has(k));
+    if (swap) return { kind: 'distinct', rule: 'role-swap', detail: swap };
+  }
+  // 9. one content word swapped for another that is not a near-synonym: "a soccer ball" / "a tennis ball"
+  const sub = substitution(oldSeq, newSeq);
+  if (sub && attributive(oldS.text, newS.text, sub)) return { kind: 'distinct', rule: 'substitution', detail: sub };
   return { kind: 'compatible' };
 }

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { areOpposite, diffHunks, roleSwap, substitution } from '../../src/core/opposites.js';
+import { relate, type StatementLike } from '../../src/core/conflicts.js';
+import { wordKey } from '../../src/core/words.js';
+
+const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
+const rel = (a: string, b: string, topical = false) => relate(s(a), s(b), topical);
+
+describe('opposites lexicon', () => {
+  it('knows common antonyms, converses and negative prefixes', () => {
+    for (const [x, y] of [['on', 'off'], ['near', 'far'], ['empty', 'full'], ['lying', 'running'], ['unlocked', 'locked'], ['dislike', 'like'], ['win', 'lost']]) {
+      expect(areOpposite(x!, y!)).toBe(true);
+    }
+    expect(areOpposite('big', 'large')).toBe(false);
+  });
+  it('diffs word lists into replaced stretches', () => {
+    expect(diffHunks(['a', 'b', 'c'], ['a', 'x', 'y', 'c'])).toEqual([{ a: ['b'], b: ['x', 'y'] }]);
+  });
+  it('finds substitutions and role swaps, not synonyms', () => {
+    expect(substitution(['dog', 'bounce', 'soccer', 'ball'], ['dog', 'bounce', 'tennis', 'ball'])).toBe('soccer -> tennis');
+    expect(substitution(['learn', 'japanese', 'now'], [wordKey('study'), 'japanese', 'now'])).toBeNull();
+    expect(roleSwap(['woman', 'pick', 'kangaroo'], ['kangaroo', 'pick', 'woman'])).toBe('woman <-> kangaroo');
+  });
+});
+
+describe('relate: opposite, substitution, role-swap, polarity with another verb', () => {
+  it('keeps opposites apart', () => {
+    expect(rel('One man is turning on the microwave', 'One man is turning off the microwave')).toMatchObject({ kind: 'distinct', rule: 'opposite' });
+    expect(rel('The horse is near a red barrel', 'The horse is far from a red barrel')).toMatchObject({ kind: 'distinct', rule: 'opposite' });
+    expect(rel('A man is jumping into an empty pool', 'A man is jumping into a full pool').kind).toBe('distinct');
+    expect(rel('A woman is taking off a cloak', 'A woman is putting on a cloak').kind).toBe('distinct');
+    expect(rel('A person is unfolding a tortilla', 'A person is folding a tortilla').kind).toBe('distinct');
+  });
+  it('corrects with an opposite on a single-valued subject when topical', () => {
+    expect(rel('The meeting starts early', 'The meeting starts late', true)).toMatchObject({ kind: 'corrects', rule: 'opposite' });
+  });
+  it('keeps a swapped noun modifier apart, but not a paraphrase', () => {
+    expect(rel('A dog is bouncing a soccer ball', 'A dog is bouncing a tennis ball')).toMatchObject({ kind: 'distinct', rule: 'substitution' });
+    expect(rel('A guinea pig is devouring a carrot', 'A guinea pig is eating a carrot').kind).toBe('compatible');
+    expect(rel("I'm learning Japanese", "I've been studying Japanese").kind).toBe('compatible');
+  });
+  it('keeps a role swap apart, not a passive', () => {
+    expect(rel('The woman is picking up the kangaroo', 'The kangaroo is picking up the woman')).toMatchObject({ kind: 'distinct', rule: 'role-swap' });
+    expect(rel('A flute is being played by a girl', 'A girl is playing a flute').kind).not.toBe('distinct');
+  });
+  it('treats a negation with another verb as a flip', () => {
+    expect(rel('There is no dog bouncing on a trampoline', 'A dog is jumping on a trampoline')).toMatchObject({ kind: 'distinct', rule: 'polarity' });
+    expect(rel('The men are putting suitcases into the car', 'The men are not packing suitcases into the car').kind).toBe('distinct');
+  });
+  it('does not take a negated opposite for a disagreement', () => {
+    expect(rel("The shop isn't open", 'The shop is closed').kind).not.toBe('corrects');
+  });
+});
