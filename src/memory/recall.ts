@@ -21,22 +21,35 @@ export interface RecallResult {
   inferences: RecallHit[];
 }
 
-const RRF_K = 60;
-const POOL = 50;
+/** Fusion and weighting knobs (defaults measured on LoCoMo dev, see docs/recall.md). */
+export interface RecallTuning {
+  rrfK: number;
+  pool: number;
+  vectorWeight: number;
+  lexicalWeight: number;
+  strengthWeight: number;
+  recencyWeight: number;
+}
+
+export const DEFAULT_TUNING: RecallTuning = {
+  rrfK: 20, pool: 50, vectorWeight: 1, lexicalWeight: 2, strengthWeight: 0.1, recencyWeight: 0.05,
+};
 
 /**
  * Hybrid recall over current memories: vector neighbours and lexical matches on
  * word keys (grow/grew meet), fused by reciprocal rank, then weighted by strength
  * and recency. A relevance floor makes an unrelated question come back empty.
  */
-export async function recall(deps: MemoryDeps, spaceId: string, query: string, first = 5): Promise<RecallResult> {
+export async function recall(
+  deps: MemoryDeps, spaceId: string, query: string, first = 5, tuning: RecallTuning = DEFAULT_TUNING,
+): Promise<RecallResult> {
   if (query.trim() === '') throw new InvalidInputError('query', 'ask something');
   if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
   const { vector } = await embedOrMissing(deps, query);
   const keys = [...new Set(lexicalKeys(query))];
   const [statements, inferences] = await Promise.all([
-    search(deps, spaceId, 'STATEMENT', vector, keys, first),
-    search(deps, spaceId, 'INFERENCE', vector, keys, first),
+    search(deps, spaceId, 'STATEMENT', vector, keys, first, tuning),
+    search(deps, spaceId, 'INFERENCE', vector, keys, first, tuning),
   ]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
   return { statements, inferences };
@@ -52,20 +65,20 @@ export async function recall(deps: MemoryDeps, spaceId: string, query: string, f
 const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
 
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, vector: Float32Array | null, keys: string[], first: number,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, vector: Float32Array | null, keys: string[], first: number, t: RecallTuning,
 ): Promise<RecallHit[]> {
   const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
-  const vq = vector ? { spaceId, vector, k: POOL, statuses, kind } : null;
+  const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
-  const lhits = await deps.store.lexicalSearch(spaceId, keys, POOL, kind, statuses);
+  const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses);
   const fused = new Map<string, { score: number; v: number | null; l: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {
-    fused.set(h.memoryId, { score: 1 / (RRF_K + i + 1), v: h.score, l: null });
+    fused.set(h.memoryId, { score: t.vectorWeight / (t.rrfK + i + 1), v: h.score, l: null });
   });
   lhits.forEach((h, i) => {
     const cur = fused.get(h.memoryId) ?? { score: 0, v: null, l: null };
-    cur.score += 1 / (RRF_K + i + 1);
+    cur.score += t.lexicalWeight / (t.rrfK + i + 1);
     cur.l = h.rank;
     fused.set(h.memoryId, cur);
   });
@@ -84,9 +97,9 @@ async function search(
   });
   const now = deps.clock.now().getTime();
   const hits: RecallHit[] = [...best.values()].map(({ m, score, v, l }) => {
-    const strength = 1 + 0.15 * Math.log2(m.mentionCount);
+    const strength = 1 + t.strengthWeight * Math.log2(m.mentionCount);
     const ageDays = Math.max(0, (now - m.lastMentionedAt.getTime()) / 86_400_000);
-    const recency = 1 + 0.1 / (1 + ageDays / 30);
+    const recency = 1 + t.recencyWeight / (1 + ageDays / 30);
     return { memory: m, score: score * strength * recency, vectorScore: v, lexicalRank: l, attribution: attribution(m.saidAt, m.quote) };
   });
   hits.sort((a, b) => b.score - a.score || b.memory.seq - a.memory.seq);

@@ -96,6 +96,10 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const now = deps.clock.now();
   const saidAt = check.at;
   const context = check.message.trim() !== check.quote.trim() ? check.message : null;
+  // The message just before the source message (often the question it answers: "Where did you
+  // grow up?" / "Duluth."): searchable context, never returned as the person's words.
+  const at = transcript.findIndex((m) => m.id === check.messageId);
+  const preceding = at > 0 ? transcript[at - 1].text : null;
 
   const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
     const candidates = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence);
@@ -108,10 +112,9 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     if (decision.action === 'reinforce') {
       const [old] = await deps.store.getMemories([decision.targetId], spaceId, tx);
       const merged = mergeInto(old!, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
-      const mentions = (await deps.store.mentionsOf([old!.id], tx))[0] ?? [];
-      await deps.store.reinforce(tx, {
+        await deps.store.reinforce(tx, {
         memoryId: old!.id, ...merged,
-        lexicalText: lexicalText([old!.quote, old!.context, ...mentions.map((m) => m.quote), check.quote, context, ...merged.entities, ...merged.themes]),
+        lexicalText: lexicalText([check.quote, context, preceding, ...entities, ...themes]),
         mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
       }, spaceId);
       const ev = await deps.store.addEvents(tx, [{ ...base, memoryId: old!.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }]);
@@ -123,7 +126,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
       ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
     const { id, events: evs } = await storeNewStatement(deps, tx, {
       spaceId, actor: base.actor, detail: base.detail, input, quote: check.quote, normalized, conversationId: conversation.id,
-      messageId: check.messageId, context, saidAt, importance, valence, entities, themes, tags, vector,
+      messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags, vector,
       embedError: (embedded as { error?: unknown }).error, supersedes,
     });
     const ev = await deps.store.addEvents(tx, evs);
@@ -180,7 +183,9 @@ export async function gatherCandidates(
 /** Writes a new statement (and, for a correction, supersedes the old one); returns the events to record. */
 export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
   spaceId: string; actor: string; detail: Record<string, unknown> | null; input: Pick<RememberInput, 'type' | 'startsAt' | 'endsAt' | 'dueAt' | 'allDay'>;
-  quote: string; normalized: string; conversationId: string; messageId: string; context: string | null; saidAt: Date;
+  quote: string; normalized: string; conversationId: string; messageId: string; context: string | null;
+  /** The message before the source message, for the lexical index only. */
+  preceding?: string | null; saidAt: Date;
   importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
   vector: Float32Array | null; embedError?: unknown;
   supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
@@ -192,7 +197,7 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
     messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
     endsAt: a.input.endsAt ?? null, dueAt: a.input.dueAt ?? null, allDay: a.input.allDay ?? false, importance: a.importance,
     valence: a.valence, entities: a.entities, themes: a.themes, tags: a.tags, embeddingStatus: a.vector ? 'OK' : 'MISSING', review: null,
-    lexicalText: lexicalText([a.quote, a.context, ...a.entities, ...a.themes]),
+    lexicalText: lexicalText([a.quote, a.context, a.preceding, ...a.entities, ...a.themes]),
   });
   if (a.vector) await indexNew(deps, tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
   const base = { spaceId, actor: a.actor, detail: a.detail };

@@ -135,6 +135,7 @@ export interface Reinforcement {
   entities: string[];
   themes: string[];
   tags: string[];
+  /** Word keys the new wording adds to the memory's lexical index. */
   lexicalText: string;
   mention: Omit<Mention, 'createdAt' | 'memoryId'>;
 }

@@ -335,7 +335,8 @@ export class SqlStore implements MemoryStore {
       [r.mention.id, r.memoryId, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
         r.mention.saidAt, r.mention.tier, r.mention.score],
     );
-    await q.query(`update memory_lexicon set doc = to_tsvector('simple', $2) where memory_id = $1`, [r.memoryId, r.lexicalText]);
+    // The new wording is added to what the memory was already found by.
+    await q.query(`update memory_lexicon set doc = doc || to_tsvector('simple', $2) where memory_id = $1`, [r.memoryId, r.lexicalText]);
   }
 
   /**
