@@ -459,6 +459,19 @@ function sameSentence(a: string, b: string): boolean {
  * entities and themes); without it only a next-sentence correction can
  * correct, and clear disagreements still keep the two apart.
  */
+/**
+ * The capitalised word that opens a sentence, when it can be a name: not a stop
+ * word, pronoun, question word or negation (those are never names). Sentence-initial
+ * words are otherwise ambiguous, so this is only compared with another opening word.
+ */
+function leadingName(text: string): string | null {
+  const m = /^\s*["'“‘(]*(\p{Lu}\p{L}*)/u.exec(text);
+  if (!m) return null;
+  const w = m[1].toLowerCase();
+  if (w.length < 2 || STOP_WORDS.has(w) || NEGATIONS.has(w) || /^(i|please|always|never|also|just|so|well|oh|yes|no|ok|okay|hey|hi|thanks|sorry|actually|correction|remind|book|send|call|tell|don|do|does|did)$/.test(w)) return null;
+  return w;
+}
+
 export function relate(oldS: StatementLike, newS: StatementLike, topical: boolean): Relation {
   const cues = freshCues(oldS.text, newS.text);
   const oldKeys = contentKeys(oldS.text);
@@ -493,6 +506,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const mentioned = (subj: Set<string>, keys: Set<string>) => [...subj].some((x) => x.startsWith('person:') && keys.has(x.slice(7)));
   if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, newKeys) && !mentioned(sn, oldKeys)) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
+  }
+  // Two different names open otherwise similar sentences: "Hana gave me a kite." / "Femi gave me a kite."
+  const lo = leadingName(oldS.text);
+  const ln = leadingName(newS.text);
+  if (lo && ln && lo !== ln && !newKeys.has(lo) && !oldKeys.has(ln)) {
+    return { kind: 'distinct', rule: 'different-subject', detail: `${lo} / ${ln}` };
   }
   // Not the same thing: "My passport expires..." / "My driving licence expires...".
   const po = possessed(oldS.text, names);

@@ -6,22 +6,12 @@
  * with the typed `Forbidden` error. Then every space-bound role that may call an
  * operation tries it on the ids of another space and gets NotFound.
  */
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema/index.js';
 import { PERMISSIONS } from '../../src/graphql/authz.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { actors, ERROR_FIELDS, type SpaceTokens } from '../helpers/memory.js';
 
-/*
- * One graphql instance. Under vitest the project's own files get graphql's ESM
- * build while graphql-yoga and @pothos/core (loaded by Node) get the CommonJS one;
- * a GraphQLError thrown by a subscription resolver then fails yoga's instanceof
- * check and is masked as INTERNAL_SERVER_ERROR (under tsx/node there is only one
- * instance and the Forbidden/NotFound codes come through). The proper fix is a
- * `resolve.alias` for graphql in vitest.config.ts; until then, this file pins it.
- */
-vi.mock('graphql', () => createRequire(import.meta.url)('graphql'));
 
 type RoleName = 'admin' | 'operator' | 'chat' | 'assistant' | 'none';
 const ROLES: RoleName[] = ['admin', 'operator', 'chat', 'assistant', 'none'];

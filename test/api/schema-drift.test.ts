@@ -3,17 +3,10 @@
  * fails the build (regenerate with `npm run schema:print`).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { printSDL } from '../../src/graphql/schema/index.js';
 
-/*
- * One graphql instance, as under `npm run schema:print` (tsx): inside vitest the
- * project's files would otherwise get graphql's ESM build while @pothos/core gets
- * the CommonJS one, and lexicographicSortSchema refuses to mix them.
- */
-vi.mock('graphql', () => createRequire(import.meta.url)('graphql'));
 
 describe('schema.graphql', () => {
   it('matches the schema built from src/graphql (run `npm run schema:print` after changing it)', () => {

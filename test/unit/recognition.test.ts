@@ -4,7 +4,7 @@ import { clauseRestates, decide, sharesEntityOrTheme, type Candidate, type Incom
 import { normalizeText } from '../../src/core/normalize.js';
 import type { MemoryType } from '../../src/core/types.js';
 
-const T: Thresholds = { close: 0.875, related: 0.8, topic: 0.65 };
+const T: Thresholds = { close: 0.875, related: 0.8, topic: 0.65, recallFloor: 0.4 };
 
 function incoming(text: string, o: Partial<Incoming> = {}): Incoming {
   return { text, normalized: normalizeText(text), type: 'FACT', entities: [], themes: [], previousSentence: null, messageId: 'm-new', ...o };
@@ -117,7 +117,7 @@ describe('decide: a correction is never merged, whatever the score', () => {
    * decide() reinforces. Issue 2: a candidate is never reinforced when the two
    * disagree on a name.
    */
-  it.fails('a name disagreement vetoes a CLOSE score also when the name opens the sentence', () => {
+  it('a name disagreement vetoes a CLOSE score also when the name opens the sentence', () => {
     expect(decide(incoming('Hana gave me a kite in Lima.'), [cand('Femi gave me a kite in Lima.', 0.95)], T).action).not.toBe('reinforce');
   });
 });
