@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       return r.failed ? 1 : 0;
     }
     if (cmd === 'reindex') {
-      const { reindex } = await import('../memory/reindex.js');
+      const { reindex } = await import('./reindex.js');
       const n = await reindex(config, engram, engineFlag ?? config.engine);
       process.stdout.write(`reindexed ${n} vectors into ${engineFlag ?? config.engine}\n`);
       return 0;
