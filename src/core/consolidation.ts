@@ -8,14 +8,8 @@
 import type { MemoryType, Tier } from './types.js';
 import { decide, type Candidate, type Thresholds } from './recognition.js';
 
-export interface ClusterItem {
-  id: string;
-  text: string;
-  normalized: string;
-  type: MemoryType;
-  entities: string[];
-  themes: string[];
-  messageId: string | null;
+/** A stored memory as consolidation sees it: a recognition candidate plus what "most complete" needs. */
+export interface ClusterItem extends Omit<Candidate, 'score'> {
   mentionCount: number;
   saidAt: Date;
   seq: number;

@@ -163,24 +163,8 @@ builder.mutationFields((t) => ({
       return markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
     },
   }),
-  forget: t.field({
-    type: BulkResultRef, errors: { types: [...COMMON_ERRORS, ConfirmationRequiredError] },
-    description: 'Forget for good: permanent, only with confirm: true. Leaves an event without content.',
-    args: { ids: t.arg.idList({ required: true }), confirm: t.arg.boolean({ required: false }), spaceId: t.arg.id({ required: false }) },
-    resolve: (_r, a, ctx) => {
-      const actor = authorize(ctx, 'forget');
-      return forget(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), a.ids.map(String), a.confirm === true);
-    },
-  }),
-  forgetMemories: t.field({
-    type: BulkResultRef, errors: { types: [...COMMON_ERRORS, ConfirmationRequiredError] },
-    description: 'Forget many memories for good in one operation (up to 10,000 ids).',
-    args: { ids: t.arg.idList({ required: true }), confirm: t.arg.boolean({ required: false }), spaceId: t.arg.id({ required: false }) },
-    resolve: (_r, a, ctx) => {
-      const actor = authorize(ctx, 'forgetMemories');
-      return forget(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), a.ids.map(String), a.confirm === true);
-    },
-  }),
+  forget: forgetField(t, 'forget', 'Forget for good: permanent, only with confirm: true. Leaves an event without content.'),
+  forgetMemories: forgetField(t, 'forgetMemories', 'Forget many memories for good in one operation (up to 10,000 ids).'),
   reviewInference: t.field({
     type: MemoryRef, errors: { types: COMMON_ERRORS },
     args: { id: idArg(t), decision: t.arg({ type: ReviewDecisionEnum, required: true }), spaceId: t.arg.id({ required: false }) },
@@ -212,6 +196,17 @@ function statusMutation(t: any, name: string, action: StatusAction) {
       },
     }),
   };
+}
+
+function forgetField(t: any, name: string, description: string) {
+  return t.field({
+    type: BulkResultRef, errors: { types: [...COMMON_ERRORS, ConfirmationRequiredError] }, description,
+    args: { ids: t.arg.idList({ required: true }), confirm: t.arg.boolean({ required: false }), spaceId: t.arg.id({ required: false }) },
+    resolve: (_r: unknown, a: { ids: string[]; confirm?: boolean | null; spaceId?: string | null }, ctx: any) => {
+      const actor = authorize(ctx, name);
+      return forget(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), a.ids.map(String), a.confirm === true);
+    },
+  });
 }
 
 function bulkMutation(t: any, name: string, action: StatusAction) {
