@@ -112,7 +112,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     const score = c.score ?? 0;
     const sameType = c.type === incoming.type;
     const shared = sharesEntityOrTheme(c, incoming);
-    const topical = sameType && (score >= t.topic || shared);
+    // About the same thing: close enough on its own, or sharing an entity or theme and at least clearly related.
+    const topical = sameType && (score >= t.topic || (shared && score >= t.recallFloor));
     const rel = relate(toStatement(c), next, topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
     if (rel.kind === 'corrects') {
