@@ -32,7 +32,7 @@ export interface RecallTuning {
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
-  rrfK: 20, pool: 50, vectorWeight: 1, lexicalWeight: 2, strengthWeight: 0.1, recencyWeight: 0.05,
+  rrfK: 20, pool: 100, vectorWeight: 1, lexicalWeight: 3, strengthWeight: 0.1, recencyWeight: 0.05,
 };
 
 /**
