@@ -10,17 +10,8 @@ import { normalizeText } from '../src/core/normalize.js';
 
 export const LOCOMO_PATH = new URL('../../shared/eval/external/locomo-dev.json', import.meta.url).pathname;
 
-/** mulberry32: small, fast, seeded. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../src/core/random.js';
+export { rng };
 
 export function gaussian(r: () => number): number {
   const u = Math.max(r(), 1e-12);

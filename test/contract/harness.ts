@@ -157,17 +157,8 @@ export function contractEngines(opts: { all?: boolean; quiet?: boolean } = {}): 
 
 // ---------------------------------------------------------------- vectors
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../src/core/random.js';
+export { rng };
 
 /** `n` deterministic random unit vectors of `dim` dimensions. */
 export function unitVectors(n: number, seed: number, dim = DIM): Float32Array[] {
