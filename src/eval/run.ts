@@ -10,10 +10,7 @@ export async function runEval(deps: MemoryDeps, kind: string, file: string, opts
   switch (kind) {
     case 'pairs': {
       const r = await evalPairs(deps, readPairs(file));
-      if (opts.json) {
-        const { outcomes, ...rest } = r;
-        out(JSON.stringify({ ...rest, outcomes }));
-      } else out(formatPairs(r));
+      out(opts.json ? JSON.stringify(r) : formatPairs(r));
       return 0;
     }
     case 'scenarios': {
@@ -24,10 +21,7 @@ export async function runEval(deps: MemoryDeps, kind: string, file: string, opts
     }
     case 'locomo': {
       const r = await evalLocomo(deps, readLocomo(file), (s) => process.stderr.write(s + '\n'));
-      if (opts.json) {
-        const { conversations, ...rest } = r;
-        out(JSON.stringify({ ...rest, conversations }));
-      } else out(formatLocomo(r));
+      out(opts.json ? JSON.stringify(r) : formatLocomo(r));
       return 0;
     }
     case 'sts': {
