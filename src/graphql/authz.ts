@@ -64,7 +64,9 @@ export function authorize(ctx: GraphQLContext, operation: string): Actor {
  * The space an operation acts on: a space-bound token's own space (a different
  * `spaceId` argument reads as not found), or the argument for admin.
  */
-export function spaceOf(actor: Actor, spaceId: string | null | undefined): string {
+export function spaceOf(actor: Actor, spaceIdArg: unknown): string {
+  // GraphQL ID arguments may arrive as numbers; an empty value means "my own space".
+  const spaceId = spaceIdArg == null || spaceIdArg === '' ? null : String(spaceIdArg);
   if (actor.spaceId) {
     if (spaceId && spaceId !== actor.spaceId) throw new NotFoundError('Space', spaceId);
     return actor.spaceId;

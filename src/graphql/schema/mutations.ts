@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
     args: { role: t.arg({ type: RoleEnum, required: true }), spaceId: t.arg.id({ required: false }), label: t.arg.string({ required: false }) },
     resolve: (_r, a, ctx) => {
       authorize(ctx, 'createToken');
-      return createToken(ctx.deps, { role: a.role, spaceId: a.spaceId ? String(a.spaceId) : null, label: a.label });
+      return createToken(ctx.deps, { role: a.role, spaceId: a.spaceId, label: a.label });
     },
   }),
   revokeToken: t.boolean({
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
     type: ConversationRef, errors: { types: COMMON_ERRORS },
     description: "Opens a conversation in the caller's space (the server assigns it).",
     args: { spaceId: t.arg.id({ required: false, description: 'Admin only.' }) },
-    resolve: (_r, a, ctx) => openConversation(ctx.deps, spaceOf(authorize(ctx, 'openConversation'), a.spaceId ? String(a.spaceId) : null)),
+    resolve: (_r, a, ctx) => openConversation(ctx.deps, spaceOf(authorize(ctx, 'openConversation'), a.spaceId)),
   }),
   recordMessage: t.field({
     type: MessageRef, errors: { types: COMMON_ERRORS },
@@ -160,7 +160,7 @@ builder.mutationFields((t) => ({
     args: { memoryId: idArg(t), correctedBy: t.arg.id({ required: false }), spaceId: t.arg.id({ required: false }) },
     resolve: (_r, a, ctx) => {
       const actor = authorize(ctx, 'markErroneous');
-      return markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
+      return markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
     },
   }),
   forget: forgetField(t, 'forget', 'Forget for good: permanent, only with confirm: true. Leaves an event without content.'),
@@ -170,14 +170,14 @@ builder.mutationFields((t) => ({
     args: { id: idArg(t), decision: t.arg({ type: ReviewDecisionEnum, required: true }), spaceId: t.arg.id({ required: false }) },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'reviewInference');
-      return reviewInference(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), String(a.id), a.decision);
+      return reviewInference(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.id), a.decision);
     },
   }),
   reembed: t.field({
     type: ReembedRef, errors: { types: COMMON_ERRORS },
     description: 'Fills in vectors of memories stored while the embedder was failing.',
     args: { spaceId: t.arg.id({ required: false }) },
-    resolve: (_r, a, ctx) => reembedMissing(ctx.deps, spaceOf(authorize(ctx, 'reembed'), a.spaceId ? String(a.spaceId) : null)),
+    resolve: (_r, a, ctx) => reembedMissing(ctx.deps, spaceOf(authorize(ctx, 'reembed'), a.spaceId)),
   }),
 }));
 

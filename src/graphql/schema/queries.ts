@@ -111,7 +111,7 @@ builder.queryFields((t) => ({
       after: t.arg.string({ required: false }),
     },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'memories'), a.spaceId ? String(a.spaceId) : null);
+      const spaceId = spaceOf(authorize(ctx, 'memories'), a.spaceId);
       const first = a.first ?? 50;
       if (first < 1 || first > 500) throw new InvalidInputError('first', 'must be between 1 and 500');
       const offset = offsetOf(a.after);
@@ -127,7 +127,7 @@ builder.queryFields((t) => ({
     description: 'The layered view of a space: what was said most often first, then the most recent.',
     args: { spaceId: t.arg.id({ required: false }), first: t.arg.int({ required: false, defaultValue: 20 }) },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'profile'), a.spaceId ? String(a.spaceId) : null);
+      const spaceId = spaceOf(authorize(ctx, 'profile'), a.spaceId);
       const first = Math.min(Math.max(a.first ?? 20, 1), 200);
       return (await ctx.deps.store.listMemories(spaceId, { kind: 'STATEMENT', statuses: ['ACTIVE'] }, 'STRENGTH', first, 0)).items;
     },
@@ -137,7 +137,7 @@ builder.queryFields((t) => ({
     description: "The assistant's inferences, for review.",
     args: { spaceId: t.arg.id({ required: false }), review: t.arg({ type: ReviewEnum, required: false }), first: t.arg.int({ required: false, defaultValue: 100 }) },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'inferences'), a.spaceId ? String(a.spaceId) : null);
+      const spaceId = spaceOf(authorize(ctx, 'inferences'), a.spaceId);
       const items = (await ctx.deps.store.listMemories(spaceId, { kind: 'INFERENCE' }, 'CREATED', Math.min(a.first ?? 100, 500), 0)).items;
       return a.review ? items.filter((m) => m.review === a.review) : items;
     },
@@ -158,14 +158,14 @@ builder.queryFields((t) => ({
   recallSpace: t.field({
     type: RecallResultRef, errors: { types: COMMON_ERRORS },
     args: { spaceId: t.arg.id({ required: false }), query: t.arg.string({ required: true }), first: t.arg.int({ required: false, defaultValue: 5 }) },
-    resolve: (_r, a, ctx) => recall(ctx.deps, spaceOf(authorize(ctx, 'recallSpace'), a.spaceId ? String(a.spaceId) : null), a.query, a.first ?? 5),
+    resolve: (_r, a, ctx) => recall(ctx.deps, spaceOf(authorize(ctx, 'recallSpace'), a.spaceId), a.query, a.first ?? 5),
   }),
   spaceEvents: t.field({
     type: [MemoryEventRef], errors: { types: COMMON_ERRORS, directResult: false },
     description: 'The audit log of a space, oldest first, after an event id.',
     args: { spaceId: t.arg.id({ required: false }), after: t.arg.int({ required: false, defaultValue: 0 }), first: t.arg.int({ required: false, defaultValue: 100 }) },
     resolve: (_r, a, ctx) => ctx.deps.store.spaceEvents(
-      spaceOf(authorize(ctx, 'spaceEvents'), a.spaceId ? String(a.spaceId) : null), a.after ?? 0, Math.min(a.first ?? 100, 1000)),
+      spaceOf(authorize(ctx, 'spaceEvents'), a.spaceId), a.after ?? 0, Math.min(a.first ?? 100, 1000)),
   }),
 }));
 

@@ -52,7 +52,7 @@ builder.subscriptionFields((t) => ({
     args: { spaceId: t.arg.id({ required: false, description: 'Admin only: a space-bound token listens to its own space.' }) },
     subscribe: async (_r, a, ctx: GraphQLContext) => {
       try {
-        const spaceId = spaceOf(authorize(ctx, 'memoryEvents'), a.spaceId ? String(a.spaceId) : null);
+        const spaceId = spaceOf(authorize(ctx, 'memoryEvents'), a.spaceId);
         if (!(await ctx.loaders.space.load(spaceId))) throw new NotFoundError('Space', spaceId);
         return ctx.pubsub.subscribe(`space:${spaceId}`);
       } catch (e) {

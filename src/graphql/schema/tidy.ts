@@ -74,7 +74,7 @@ builder.queryFields((t) => ({
     type: [DuplicateClusterRef], errors: { types: COMMON_ERRORS, directResult: false },
     description: 'Groups of active memories that recognition, with its current rules and thresholds, would merge.',
     args: { spaceId: spaceArg(t) },
-    resolve: (_r, a, ctx) => duplicateClusters(ctx.deps, spaceOf(authorize(ctx, 'duplicateClusters'), a.spaceId ? String(a.spaceId) : null)),
+    resolve: (_r, a, ctx) => duplicateClusters(ctx.deps, spaceOf(authorize(ctx, 'duplicateClusters'), a.spaceId)),
   }),
 }));
 
@@ -91,7 +91,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, a, ctx) => {
       const actor = authorize(ctx, 'cleanUp');
-      return cleanUp(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), {
+      return cleanUp(ctx.deps, actor, spaceOf(actor, a.spaceId), {
         categories: a.categories, scope: a.scope, confirm: a.confirm === true, dryRun: a.dryRun === true,
       });
     },
@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
     args: { spaceId: spaceArg(t), dryRun: t.arg.boolean({ required: false }) },
     resolve: (_r, a, ctx) => {
       const actor = authorize(ctx, 'consolidate');
-      return consolidate(ctx.deps, actor, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), a.dryRun === true);
+      return consolidate(ctx.deps, actor, spaceOf(actor, a.spaceId), a.dryRun === true);
     },
   }),
   unmerge: t.field({
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
     args: { spaceId: spaceArg(t), timeZone: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => {
       const actor = authorize(ctx, 'setSpaceTimeZone');
-      return setSpaceTimeZone(ctx.deps, spaceOf(actor, a.spaceId ? String(a.spaceId) : null), a.timeZone);
+      return setSpaceTimeZone(ctx.deps, spaceOf(actor, a.spaceId), a.timeZone);
     },
   }),
 }));
