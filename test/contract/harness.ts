@@ -69,6 +69,34 @@ async function pgliteDb(): Promise<SqlClient> {
   return migrated(await PgliteClient.open(':memory:'));
 }
 
+/**
+ * An engine outside PostgreSQL that a test can restart: `reopen` opens a new adapter on
+ * the same storage; `close` runs `before` with the last adapter, closes every adapter
+ * opened and the system of record, then runs `after`.
+ */
+async function reopenable<I extends VectorIndex & { count(spaceId?: string): Promise<number> }>(
+  db: SqlClient, create: () => I, hooks: { before?: (last: I) => Promise<unknown>; after?: () => Promise<unknown> },
+): Promise<OpenEngine> {
+  const opened: I[] = [];
+  const make = async () => {
+    const i = create();
+    await i.init();
+    opened.push(i);
+    return i;
+  };
+  const index = await make();
+  return {
+    db, index, reopen: make,
+    count: (spaceId) => opened[opened.length - 1].count(spaceId),
+    async close() {
+      await hooks.before?.(opened[opened.length - 1]);
+      for (const i of opened) await i.close();
+      await db.close();
+      await hooks.after?.();
+    },
+  };
+}
+
 /** pgvector on PGlite: the reference the other engines' recognition is compared with, whatever ENGINES says. */
 export function referenceFixture(): EngineFixture {
   return contractEngines({ all: true, quiet: true }).find((f) => f.label === 'pgvector (pglite)')!;
@@ -102,23 +130,8 @@ export function contractEngines(opts: { all?: boolean; quiet?: boolean } = {}): 
     async open() {
       const db = await pgliteDb();
       const dir = await mkdtemp(join(tmpdir(), 'engram-contract-lancedb-'));
-      const opened: LanceDbIndex[] = [];
-      const make = async () => {
-        const i = new LanceDbIndex({ dir, embedderId: 'contract', dimensions: DIM, compaction: { everyWrites: 20 } });
-        await i.init();
-        opened.push(i);
-        return i;
-      };
-      const index = await make();
-      return {
-        db, index, reopen: make,
-        count: (spaceId) => opened[opened.length - 1].count(spaceId),
-        async close() {
-          for (const i of opened) await i.close();
-          await db.close();
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
+      return reopenable(db, () => new LanceDbIndex({ dir, embedderId: 'contract', dimensions: DIM, compaction: { everyWrites: 20 } }),
+        { after: () => rm(dir, { recursive: true, force: true }) });
     },
   });
   const qdrantUrl = process.env.QDRANT_URL;
@@ -128,23 +141,9 @@ export function contractEngines(opts: { all?: boolean; quiet?: boolean } = {}): 
     async open() {
       const db = await pgliteDb();
       const collection = `engram_contract_${randomUUID().slice(0, 8)}`;
-      const opened: QdrantIndex[] = [];
-      const make = async () => {
-        const i = new QdrantIndex({ url: qdrantUrl!, apiKey: process.env.QDRANT_API_KEY || undefined, embedderId: 'contract', dimensions: DIM, collection });
-        await i.init();
-        opened.push(i);
-        return i;
-      };
-      const index = await make();
-      return {
-        db, index, reopen: make,
-        count: (spaceId) => opened[opened.length - 1].count(spaceId),
-        async close() {
-          await opened[opened.length - 1].dropCollection().catch(() => {});
-          for (const i of opened) await i.close();
-          await db.close();
-        },
-      };
+      return reopenable(db,
+        () => new QdrantIndex({ url: qdrantUrl!, apiKey: process.env.QDRANT_API_KEY || undefined, embedderId: 'contract', dimensions: DIM, collection }),
+        { before: (last) => last.dropCollection().catch(() => {}) });
     },
   });
   const only = opts.all ? null : wanted();
