@@ -41,7 +41,7 @@ function caseTable(c: CaseResult): string {
   ];
   const pre = c.preload;
   lines.push(`| preload (store + engine write path, batches of 1,000) | rate | memories/s | ${engines.map((e) => pre[e] ? `${fmt(pre[e].perSecond)}${e === 'floor' ? '' : fmtRatio(pre.floor ? pre[e].perSecond / pre.floor.perSecond : null)}` : '–').join(' | ')} |`);
-  lines.push(`| preload | HNSW build after load (memory_vectors) | s | ${engines.map((e) => pre[e] && e !== 'floor' ? fmt(pre[e].hnswMs / 1000) : '–').join(' | ')} |`);
+  lines.push(`| preload | pgvector HNSW build after load | s | ${engines.map((e) => pre[e] && pre[e].hnswMs > 0 ? fmt(pre[e].hnswMs / 1000) : '–').join(' | ')} |`);
   lines.push(`| preload | outbox drained + engine maintenance | s | ${engines.map((e) => pre[e] && e !== 'floor' ? fmt((pre[e].settleMs + pre[e].maintainMs) / 1000) : '–').join(' | ')} |`);
   for (const k of keys) {
     const samples = c.rows.find((r) => r.workload === k.workload && r.metric === k.metric && r.engine !== 'floor')?.samples;

@@ -96,7 +96,7 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
       try {
         log(`  ${name}: opening`);
         opened = await openEngine(name as EngineName, embedder, o.recordStore);
-        const pre = await preload(opened, ds, spec);
+        const pre = await preload(opened, ds, spec, (msg) => log(`  ${name}: preload ${msg}`));
         res.preload[name] = { ms: pre.ms, perSecond: (spec.n * 1000) / pre.ms, settleMs: pre.settleMs, maintainMs: pre.maintainMs, hnswMs: pre.hnswMs };
         log(`  ${name}: preloaded ${spec.n} in ${(pre.ms / 1000).toFixed(1)} s (+${(pre.hnswMs / 1000).toFixed(1)} s HNSW build, +${(pre.settleMs / 1000).toFixed(1)} s outbox, +${(pre.maintainMs / 1000).toFixed(1)} s maintenance)`);
         const floor = new Floor(spec.dim);

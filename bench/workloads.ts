@@ -19,6 +19,7 @@ import { MEMORY_TYPES } from '../src/core/types.js';
 import type { Actor, MemoryDeps } from '../src/memory/deps.js';
 import type { Dataset } from './workload.js';
 import { Floor } from './floor.js';
+import { HNSW_INDEX, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { LookupEmbedder } from './lookup-embedder.js';
 import type { OpenEngine } from './engines.js';
 import { sample, summarize, timed, type LatencySummary } from './stats.js';
@@ -42,13 +43,15 @@ const memoryId = (i: number) => `bench-m${i}`;
 const typeOf = (i: number) => (i % 10 === 0 ? 'MEMO' : MEMORY_TYPES[i % 2]);
 
 /** Creates the spaces (createSpace) and bulk-loads N memories (see preload.ts), then rebuilds the HNSW index and lets the engine settle. */
-export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
+export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progress?: (msg: string) => void): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
   const deps = e.engram.deps;
   const spaceIds: string[] = [];
   for (let s = 0; s < spec.spaces; s++) spaceIds.push((await createSpace(deps, { name: `bench:${s}`, sealed: true })).id);
-  // The HNSW index of memory_vectors is built once after the load (as after a restore), not row by row:
-  // row-by-row insertion is what the sampled remember() calls measure. Same definition as the migration.
-  await e.engram.db.query(`drop index if exists memory_vectors_hnsw`);
+  // pgvector's HNSW index is built once after the load (as after a restore), not row by row, and
+  // not part-way by the adapter's lazy build: row-by-row upkeep is what the sampled remember() calls measure.
+  const pg = deps.index instanceof PgvectorIndex ? deps.index : null;
+  pg?.holdAnnIndex(true);
+  await e.engram.db.query(`drop index if exists ${HNSW_INDEX}`);
   const t = performance.now();
   const BATCH = 1000;
   const saidAt = new Date('2025-01-01T00:00:00Z');
@@ -63,12 +66,16 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec): Promi
     }
     await deps.store.transaction((tx) => insertBatch(deps, tx as Queryable, rows, saidAt));
     deps.outbox?.kick();
+    const done = Math.min(spec.n, at + BATCH);
+    if (progress && done % 10_000 === 0) progress(`${done} rows, ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const ms = performance.now() - t;
-  const h = await timed(() => e.engram.db.transaction(async (tx) => {
-    await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '256MB' : '1GB'}'`);
-    await tx.query(`create index memory_vectors_hnsw on memory_vectors using hnsw (embedding vector_cosine_ops)`);
-  }));
+  const h = pg ? await timed(() => e.engram.db.transaction(async (tx) => {
+    await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
+    await tx.query(`create index ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+  })) : { ms: 0 };
+  pg?.holdAnnIndex(false);
+  await pg?.ensureAnnIndex();
   const settleMs = await e.settle();
   const m = await timed(() => e.maintain());
   return { spaceIds, ms, settleMs, maintainMs: m.ms, hnswMs: h.ms };

@@ -39,6 +39,7 @@ export class PgvectorIndex implements VectorIndex {
   private annReady = false;
   private upsertsSinceCheck = 0;
   private building: Promise<void> | null = null;
+  private held = false;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
     this.exactBelow = opts.exactScanBelow ?? 20_000;
@@ -49,6 +50,16 @@ export class PgvectorIndex implements VectorIndex {
   /** Whether the HNSW index exists (approximate scans need it). */
   get annIndexReady(): boolean {
     return this.annReady;
+  }
+
+  /**
+   * Holds back the lazy HNSW build while a bulk load runs: building it part-way
+   * would make every later row of the load pay for graph upkeep (on PGlite, one
+   * connection, it would also block the load for the whole build). The loader
+   * builds it once at the end, as after a restore, then releases the hold.
+   */
+  holdAnnIndex(hold: boolean): void {
+    this.held = hold;
   }
 
   /**
@@ -65,7 +76,7 @@ export class PgvectorIndex implements VectorIndex {
         return;
       }
       const total = Number((await this.db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
-      if (!force && total <= this.annAbove) return;
+      if (!force && (this.held || total <= this.annAbove)) return;
       await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
       this.annReady = true;
     })().finally(() => {
