@@ -30,6 +30,11 @@ export const ConfigSchema = z.object({
   bootstrapAdmin: z.coerce.boolean().default(true),
   /** Run a consolidation pass over every space every this many seconds; 0 (default) = off. */
   consolidateEvery: z.coerce.number().int().min(0).default(0),
+  /**
+   * Outbox engines (LanceDB, Qdrant): a row the engine refuses this many times is
+   * parked (kept, skipped by the drain, still recalled) until `engram outbox retry`.
+   */
+  outboxMaxAttempts: z.coerce.number().int().min(1).default(10),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
@@ -58,6 +63,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
       recallFloor: env.ENGRAM_RECALL_FLOOR || undefined,
     },
     consolidateEvery: env.ENGRAM_CONSOLIDATE_EVERY,
+    outboxMaxAttempts: env.ENGRAM_OUTBOX_MAX_ATTEMPTS || undefined,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) {

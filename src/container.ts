@@ -67,7 +67,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     index = new PgvectorIndex(db, { embedder: embedder.id });
   } else {
     index = await createEngineIndex(config, embedder);
-    outbox = new SqlOutbox(db, index, log, { dimensions: embedder.dimensions });
+    outbox = new SqlOutbox(db, index, log, { dimensions: embedder.dimensions, maxAttempts: config.outboxMaxAttempts });
   }
   await index.init();
   const deps: MemoryDeps = {

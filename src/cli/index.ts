@@ -12,7 +12,9 @@ const USAGE = `usage: engram <command>
   token create --role admin|operator|chat|assistant [--space ID] [--label TEXT]
   space create --name NAME [--time-zone TZ]
   reembed [--space ID]                    fill in vectors stored as MISSING
-  reindex --engine pgvector|lancedb|qdrant  rebuild an engine from PostgreSQL`;
+  reindex --engine pgvector|lancedb|qdrant  rebuild an engine from PostgreSQL (parked outbox rows are replayed)
+  outbox status [--json]                  outbox rows pending and parked (exit 2 when any is parked)
+  outbox retry [--json]                   put parked outbox rows back in line and drain`;
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -61,6 +63,12 @@ async function main(argv: string[]): Promise<number> {
       const n = await reindex(config, engram, engineFlag ?? config.engine);
       process.stdout.write(`reindexed ${n} vectors into ${engineFlag ?? config.engine}\n`);
       return 0;
+    }
+    if (cmd === 'outbox') {
+      const { outboxCommand } = await import('./outbox.js');
+      const r = await outboxCommand(engram, sub, { json });
+      process.stdout.write(r.output);
+      return r.code;
     }
     process.stderr.write(USAGE + '\n');
     return 1;

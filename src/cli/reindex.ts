@@ -54,7 +54,9 @@ export async function reindex(config: AppConfig, engram: Engram, engineName: str
       n += page.length;
       after = page[page.length - 1].memoryId;
     }
-    // Rows queued meanwhile (or before) are replayed from the present state: harmless and complete.
+    // Rows queued meanwhile (or before), parked ones included, are replayed from the present state: harmless and complete.
+    const requeued = (await outbox?.retryParked()) ?? 0;
+    if (requeued) deps.log.info({ engine, rows: requeued }, 'parked outbox rows put back in line');
     await outbox?.drain();
     deps.log.info({ engine, vectors: n }, 'engine reindexed from PostgreSQL');
     return n;

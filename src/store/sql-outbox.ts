@@ -1,4 +1,4 @@
-import type { Outbox, OutboxOp } from '../ports/outbox.js';
+import type { Outbox, OutboxOp, OutboxStatus } from '../ports/outbox.js';
 import type { Tx } from '../ports/memory-store.js';
 import type { IndexedVector, VectorHit, VectorIndex, VectorSearch } from '../ports/vector-index.js';
 import type { Logger } from '../ports/logger.js';
@@ -47,11 +47,79 @@ interface OutboxRow {
   op: OutboxOp;
 }
 
+/** Failed attempts after which a row is parked, unless configured otherwise. */
+export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 10;
+
+/** Network-level codes and HTTP statuses that say the engine could not be reached, not that it refused the row. */
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+]);
+
+/**
+ * Whether an engine failure says "unreachable" (connection refused or reset, a
+ * timeout, HTTP 408 / 429 / 5xx) rather than "this row is refused". Transient
+ * failures never count towards parking a row: an outage must not dead-letter
+ * the rows that happen to be at the head of the queue.
+ */
+export function isTransientEngineError(e: unknown): boolean {
+  let x: unknown = e;
+  for (let depth = 0; x && depth < 6; depth++) {
+    const o = x as { code?: unknown; status?: unknown; statusCode?: unknown; message?: unknown; cause?: unknown };
+    if (typeof o.code === 'string' && TRANSIENT_CODES.has(o.code)) return true;
+    const status = typeof o.status === 'number' ? o.status : typeof o.statusCode === 'number' ? o.statusCode : null;
+    if (status !== null && (status === 408 || status === 429 || status >= 500)) return true;
+    if (typeof o.message === 'string' && /fetch failed|socket hang up|timed? ?out/i.test(o.message)) return true;
+    x = o.cause;
+  }
+  return false;
+}
+
+/** An error and its causes, one line (VectorIndexError wraps the driver's error: the cause says why). */
+export function describeEngineError(e: unknown): string {
+  const parts: string[] = [];
+  let x: unknown = e;
+  for (let depth = 0; x && depth < 6; depth++) {
+    const msg = x instanceof Error ? String(x) : typeof x === 'object' ? String((x as { message?: unknown }).message ?? JSON.stringify(x)) : String(x);
+    if (!parts.some((p) => p.includes(msg))) parts.push(msg);
+    x = (x as { cause?: unknown }).cause;
+  }
+  return parts.join(': ').slice(0, 500);
+}
+
+/** One drain pass's outcome over a batch: rows applied, and groups of rows that failed with their error. */
+interface BatchOutcome {
+  applied: OutboxRow[];
+  failed: { rows: OutboxRow[]; error: unknown }[];
+  /** Nothing could be applied and two separate groups failed: the engine is down, not one row refused. */
+  outage: boolean;
+}
+
+/** Rows grouped by what the engine is asked about: one memory, or one dropped space. */
+function groupRows(rows: OutboxRow[]): OutboxRow[][] {
+  const groups = new Map<string, OutboxRow[]>();
+  for (const r of rows) {
+    const key = `${r.op === 'remove_space' ? 's' : 'm'}:${r.memory_id}`;
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()];
+}
+
 /**
  * The transactional outbox in PostgreSQL for engines outside it. Rows are
  * applied in id order, right after commit (`kick`) and every `intervalMs` by a
  * background loop; a failing engine leaves them in place and they drain when it
  * returns. Nothing acknowledged is lost: the vector itself stays in memory_vectors.
+ *
+ * Dead letters: when a batch fails, it is split (bisected by memory) until the
+ * rows the engine refuses are isolated, and everything else is applied. A row
+ * refused `maxAttempts` times is parked: it stays in the table (so `pendingHits`
+ * keeps its memory in recognition and recall), is logged at error level once, is
+ * skipped by later drains, and is put back in line by `retryParked` (`engram
+ * outbox retry`, `engram reindex`). An unreachable engine (see
+ * `isTransientEngineError`) never counts towards parking.
  */
 export class SqlOutbox implements Outbox {
   private timer: NodeJS.Timeout | null = null;
@@ -64,8 +132,13 @@ export class SqlOutbox implements Outbox {
 
   constructor(
     private readonly db: SqlClient, private readonly index: VectorIndex, private readonly log: Logger,
-    private readonly opts: { dimensions: number; intervalMs?: number; batch?: number },
+    private readonly opts: { dimensions: number; intervalMs?: number; batch?: number; maxAttempts?: number },
   ) {}
+
+  /** Failed attempts after which a row is parked. */
+  get maxAttempts(): number {
+    return this.opts.maxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS;
+  }
 
   async enqueue(tx: Tx, items: { memoryId: string; op: OutboxOp }[]): Promise<void> {
     if (items.length === 0) return;
@@ -107,9 +180,12 @@ export class SqlOutbox implements Outbox {
   }
 
   /**
-   * Applies pending rows until none is left or the engine fails (then throws,
-   * leaving the rows in place). Returns how many were applied. Callable directly
-   * (tests, shutdown) regardless of the retry backoff.
+   * Applies pending rows (parked ones aside) in id order. Rows the engine refuses
+   * are isolated and left in place (parked once refused `maxAttempts` times);
+   * everything else is applied. Throws when a pass applied nothing and something
+   * failed (the engine is down, or the only rows left are refused), leaving the
+   * rows in place. Returns how many were applied. Callable directly (tests,
+   * shutdown) regardless of the retry backoff.
    */
   drain(): Promise<number> {
     // One drain at a time: two interleaved ones could land an older state after a newer one.
@@ -120,28 +196,154 @@ export class SqlOutbox implements Outbox {
 
   private async drainNow(): Promise<number> {
     let applied = 0;
+    let firstError: unknown = null;
+    // Rows that failed in this pass stay behind the cursor: the pass moves on to the rows after them.
+    let after = 0;
     for (;;) {
       const rows = (await this.db.query<OutboxRow>(
-        `select id, memory_id, op from vector_outbox where engine = $1 order by id limit $2`,
-        [this.index.name, this.opts.batch ?? 500],
-      )).rows;
-      if (rows.length === 0) return applied;
-      try {
-        await this.apply(rows);
-        this.failures = 0;
-        this.retryAt = 0;
-      } catch (e) {
-        this.failures++;
-        this.retryAt = Date.now() + Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7));
-        await this.db.query(
-          `update vector_outbox set attempts = attempts + 1, last_error = $2 where id = any($1::bigint[])`,
-          [rows.map((r) => r.id), String(e).slice(0, 500)],
-        );
-        throw e;
+        `select id, memory_id, op from vector_outbox where engine = $1 and attempts < $2 and id > $3 order by id limit $4`,
+        [this.index.name, this.maxAttempts, after, this.opts.batch ?? 500],
+      )).rows.map((r) => ({ ...r, id: Number(r.id) }));
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      const out = await this.applyIsolating(rows);
+      if (out.applied.length) {
+        await this.db.query(`delete from vector_outbox where id = any($1::bigint[])`, [out.applied.map((r) => r.id)]);
+        await this.dropCoveredParked(out.applied);
+        applied += out.applied.length;
       }
-      await this.db.query(`delete from vector_outbox where id = any($1::bigint[])`, [rows.map((r) => r.id)]);
-      applied += rows.length;
+      if (out.failed.length) {
+        firstError ??= out.failed[0].error;
+        await this.recordFailures(out);
+      }
+      // The engine is down: the rows after these would fail the same way.
+      if (out.outage) break;
     }
+    if (firstError !== null && applied === 0) {
+      this.failures++;
+      this.retryAt = Date.now() + Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7));
+      throw firstError;
+    }
+    this.failures = 0;
+    this.retryAt = 0;
+    return applied;
+  }
+
+  /**
+   * Applies a batch; when the engine refuses it, bisects it by memory until the
+   * refused groups are isolated and the rest is applied. Stops early when nothing
+   * can be applied at all (two separate groups failed and none succeeded): an
+   * outage costs a handful of calls, not one per row.
+   */
+  private async applyIsolating(rows: OutboxRow[]): Promise<BatchOutcome> {
+    const out: BatchOutcome = { applied: [], failed: [], outage: false };
+    try {
+      await this.apply(rows);
+      out.applied.push(...rows);
+      return out;
+    } catch (e) {
+      await this.bisect(groupRows(rows), out, e);
+      return out;
+    }
+  }
+
+  private async bisect(groups: OutboxRow[][], out: BatchOutcome, known?: unknown): Promise<void> {
+    if (out.outage || groups.length === 0) return;
+    let error = known;
+    if (error === undefined) {
+      try {
+        const rows = groups.flat();
+        await this.apply(rows);
+        out.applied.push(...rows);
+        return;
+      } catch (e) {
+        error = e;
+      }
+    }
+    if (groups.length === 1) {
+      if (out.applied.length === 0 && out.failed.length > 0) out.outage = true;
+      out.failed.push({ rows: groups[0], error });
+      return;
+    }
+    const mid = Math.ceil(groups.length / 2);
+    await this.bisect(groups.slice(0, mid), out);
+    await this.bisect(groups.slice(mid), out);
+  }
+
+  /**
+   * Counts a failed attempt on the rows to blame and parks those that reached
+   * `maxAttempts` (logged at error level, once: a parked row is not tried again).
+   * When the engine is down only the first group is blamed, and only for a
+   * failure that is not transient; other failed rows just get `last_error`.
+   */
+  private async recordFailures(out: BatchOutcome): Promise<void> {
+    const blamed = (out.outage ? out.failed.slice(0, 1) : out.failed).filter((f) => !isTransientEngineError(f.error));
+    const blamedIds = new Set(blamed.flatMap((f) => f.rows.map((r) => r.id)));
+    for (const f of out.failed) {
+      const ids = f.rows.map((r) => r.id);
+      const error = describeEngineError(f.error);
+      if (!ids.some((id) => blamedIds.has(id))) {
+        await this.db.query(`update vector_outbox set last_error = $2 where id = any($1::bigint[])`, [ids, error]);
+        continue;
+      }
+      const parked = (await this.db.query<{ id: number; memory_id: string; op: OutboxOp; attempts: number }>(
+        `update vector_outbox set attempts = attempts + 1, last_error = $2 where id = any($1::bigint[])
+         returning id, memory_id, op, attempts`,
+        [ids, error],
+      )).rows.filter((r) => Number(r.attempts) >= this.maxAttempts);
+      for (const r of parked) {
+        this.log.error(
+          { engine: this.index.name, outboxId: Number(r.id), memoryId: r.memory_id, op: r.op, attempts: Number(r.attempts), cause: error },
+          'outbox row parked: the engine refused it too many times; recall still finds the memory (exact scan); `engram outbox retry` or `engram reindex` replays it',
+        );
+      }
+    }
+  }
+
+  /**
+   * A parked row is obsolete once a later row of the same memory replaced the
+   * engine's whole copy (an upsert or a removal replays the present state).
+   */
+  private async dropCoveredParked(applied: OutboxRow[]): Promise<void> {
+    const covering = applied.filter((r) => r.op === 'upsert' || r.op === 'remove');
+    if (covering.length === 0) return;
+    await this.db.query(
+      `delete from vector_outbox o using unnest($2::text[], $3::bigint[]) as x(m, last)
+       where o.engine = $1 and o.attempts >= $4 and o.op <> 'remove_space' and o.memory_id = x.m and o.id < x.last`,
+      [this.index.name, covering.map((r) => r.memory_id), covering.map((r) => r.id), this.maxAttempts],
+    );
+  }
+
+  /**
+   * Puts parked rows back in line (attempts reset to 0) and returns how many;
+   * the next drain tries them again. For `engram outbox retry` and `reindex`.
+   */
+  async retryParked(): Promise<number> {
+    const r = await this.db.query(
+      `update vector_outbox set attempts = 0 where engine = $1 and attempts >= $2`, [this.index.name, this.maxAttempts]);
+    this.failures = 0;
+    this.retryAt = 0;
+    return r.rowCount ?? 0;
+  }
+
+  /** Rows waiting and rows parked, with the oldest `limit` parked rows, for operators. */
+  async status(limit = 20): Promise<OutboxStatus> {
+    const counts = (await this.db.query<{ pending: number; parked: number }>(
+      `select count(*) filter (where attempts < $2)::int as pending, count(*) filter (where attempts >= $2)::int as parked
+       from vector_outbox where engine = $1`,
+      [this.index.name, this.maxAttempts],
+    )).rows[0];
+    const rows = (await this.db.query<{ id: number; memory_id: string; op: OutboxOp; attempts: number; last_error: string | null; created_at: Date | string }>(
+      `select id, memory_id, op, attempts, last_error, created_at from vector_outbox
+       where engine = $1 and attempts >= $2 order by id limit $3`,
+      [this.index.name, this.maxAttempts, limit],
+    )).rows;
+    return {
+      engine: this.index.name, pending: Number(counts.pending), parked: Number(counts.parked), maxAttempts: this.maxAttempts,
+      parkedRows: rows.map((r) => ({
+        id: Number(r.id), memoryId: r.memory_id, op: r.op, attempts: Number(r.attempts), lastError: r.last_error, createdAt: new Date(r.created_at),
+      })),
+    };
   }
 
   /**
@@ -177,7 +379,8 @@ export class SqlOutbox implements Outbox {
   /**
    * Exact scores of memories with any row not applied yet: a new vector the
    * engine has not seen, or a status the engine does not know yet (an unmuted
-   * memory must be found again before the engine hears of it).
+   * memory must be found again before the engine hears of it). Parked rows
+   * included: a memory the engine refuses is still recognised and recalled.
    */
   async pendingHits(s: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
     return exactSearch((tx as Queryable | undefined) ?? this.db, s,
@@ -193,8 +396,9 @@ export class SqlOutbox implements Outbox {
     return exactSearch((tx as Queryable | undefined) ?? this.db, s, 'true', []);
   }
 
+  /** Rows waiting to be applied (parked rows not included: see `status`). */
   async pendingCount(): Promise<number> {
     return Number((await this.db.query<{ n: number }>(
-      `select count(*)::int as n from vector_outbox where engine = $1`, [this.index.name])).rows[0].n);
+      `select count(*)::int as n from vector_outbox where engine = $1 and attempts < $2`, [this.index.name, this.maxAttempts])).rows[0].n);
   }
 }
