@@ -86,7 +86,8 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const transcript = await deps.store.listMessages(conversation.id);
   const check = checkQuote(input.quote, transcript);
   if (!check.ok) {
-    await recordRefusal(deps, actor, spaceId, check.reason, check.detail);
+    // Bad input changes nothing, not even the event log: the refusal is the typed error, and a log line.
+    deps.log.info({ spaceId, actor: actorLabel(actor), reason: check.reason }, 'quote refused');
     throw quoteRefusal(check.reason, check.detail);
   }
 
@@ -215,15 +216,6 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
     );
   }
   return { id, events: evs };
-}
-
-async function recordRefusal(deps: MemoryDeps, actor: Actor, spaceId: string, reason: string, detail: string): Promise<void> {
-  deps.log.info({ spaceId, reason, detail }, 'quote refused');
-  const ev = await deps.store.addEvents(undefined, [{
-    spaceId, memoryId: null, kind: 'REFUSED', actor: actorLabel(actor), tier: null, score: null, rule: reason, relatedId: null,
-    detail: { reason },
-  }]);
-  deps.bus.publish(ev);
 }
 
 function logDecision(deps: MemoryDeps, r: RememberResult, embedded: { vector: Float32Array | null; error?: unknown }): void {
