@@ -513,51 +513,51 @@ export class SqlStore implements MemoryStore {
 
   /**
    * Lexical candidates ranked by BM25 over the space's lexicon (word keys of every
-   * wording, the source message, entities and themes). PostgreSQL finds the matching
-   * documents through the GIN index and counts document frequencies; the BM25 sum
-   * is computed here from the tsvector positions, identically on PGlite and a server.
+   * wording, the source message, entities and themes), computed in SQL from the
+   * postings table the lexicon's triggers maintain (migration 4), identically on
+   * PGlite and a server.
    */
   async lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]> {
     const terms = [...new Set(keys.filter((t) => /^[\p{L}\p{N}]+$/u.test(t)))];
-    if (terms.length === 0) return [];
-    // Document frequencies over the whole space's lexicon (every status): one GIN lookup per term.
+    if (terms.length === 0 || k <= 0) return [];
+    // Okapi BM25 (k1 1.2, b 0.75) from the postings (migration 4): N and the average
+    // length are the (space, kind) totals over every status, df an index-only count per
+    // term; the score is one aggregate over the query terms' postings (index range scans
+    // on (space, kind, term)). Statuses are filtered after scoring (they change, postings
+    // do not): over-fetch, and rank again with the filter inside in the rare case it
+    // leaves fewer than k.
     const stats = await this.db.query<Row>(
-      `select t.term,
-         (select count(*)::int from memory_lexicon l where l.space_id = $1 and l.doc @@ plainto_tsquery('simple', t.term)) as df,
-         (select count(*)::int from memory_lexicon l where l.space_id = $1) as n
-       from unnest($2::text[]) as t(term)`,
-      [spaceId, terms],
+      `select (select docs from lexicon_stats where space_id = $1 and kind = $2) as docs,
+              (select total_len from lexicon_stats where space_id = $1 and kind = $2) as total_len,
+              t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = $2 and p.term = t.term) as df
+       from unnest($3::text[]) as t(term)`,
+      [spaceId, kind, terms],
     );
-    const n = Number(stats.rows[0]?.n ?? 0);
+    const n = Number(stats.rows[0]?.docs ?? 0);
     if (n === 0) return [];
-    const idf = new Map<string, number>();
-    for (const r of stats.rows) {
-      const df = Number(r.df);
-      if (df > 0) idf.set(r.term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    const avgdl = Math.max(1, Number(stats.rows[0].total_len) / n);
+    const found = stats.rows.filter((x) => Number(x.df) > 0);
+    if (found.length === 0) return [];
+    const idf = found.map((x) => Math.log(1 + (n - Number(x.df) + 0.5) / (Number(x.df) + 0.5)));
+    const scoredSql = (filtered: boolean) => `with top as (
+         select p.memory_id, sum(w.idf * p.tf * 2.2::float8 / (p.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * p.len / $5::float8))) as score
+         from memory_terms p join unnest($3::text[], $4::float8[]) as w(term, idf) on w.term = p.term
+         ${filtered ? 'join memory_state s on s.memory_id = p.memory_id and s.status = any($7::text[])' : ''}
+         where p.space_id = $1 and p.kind = $2 and p.term = any($3::text[])
+         group by p.memory_id
+         order by score desc, p.memory_id limit $6
+       )
+       select top.memory_id, top.score, s.status from top join memory_state s on s.memory_id = top.memory_id
+       order by top.score desc, top.memory_id`;
+    const args = [spaceId, kind, found.map((x) => x.term as string), idf, avgdl];
+    const keep = new Set<string>(statuses);
+    const limit = Math.max(k * 10, 500);
+    const first = await this.db.query<Row>(scoredSql(false), [...args, limit]);
+    let rows = first.rows.filter((x) => keep.has(x.status as string));
+    if (rows.length < k && first.rows.length === limit) {
+      rows = (await this.db.query<Row>(scoredSql(true), [...args, k, statuses])).rows;
     }
-    if (idf.size === 0) return [];
-    const query = [...idf.keys()].join(' | ');
-    const r = await this.db.query<Row>(
-      `select l.memory_id, l.doc::text as doc
-       from memory_lexicon l join memory_state s on s.memory_id = l.memory_id, to_tsquery('simple', $2) q
-       where l.space_id = $1 and s.kind = $3 and s.status = any($4::text[]) and l.doc @@ q
-       order by ts_rank_cd(l.doc, q, 1) desc, l.memory_id limit $5`,
-      [spaceId, query, kind, statuses, Math.max(k * 10, 500)],
-    );
-    const docs = r.rows.map((x) => ({ id: x.memory_id as string, tf: parseTsvector(x.doc as string) }));
-    const lens = docs.map((d) => [...d.tf.values()].reduce((a, b) => a + b, 0));
-    const avg = lens.reduce((a, b) => a + b, 0) / Math.max(1, lens.length) || 1;
-    const k1 = 1.2;
-    const b = 0.75;
-    const scored = docs.map((d, i) => {
-      let score = 0;
-      for (const [term, w] of idf) {
-        const f = d.tf.get(term) ?? 0;
-        if (f) score += (w * f * (k1 + 1)) / (f + k1 * (1 - b + (b * lens[i]) / avg));
-      }
-      return { memoryId: d.id, rank: score };
-    });
-    return scored.sort((x, y) => y.rank - x.rank || (x.memoryId < y.memoryId ? -1 : 1)).slice(0, k);
+    return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
   }
 
   /**
