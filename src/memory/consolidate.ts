@@ -4,7 +4,7 @@ import type { MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, systemActor, type Actor, type MemoryDeps } from './deps.js';
 import { InvalidStateError, NotFoundError } from './errors.js';
 import { indexStatus } from './indexing.js';
-import { lexicalText } from './lexical.js';
+import { rebuildLexicon } from './lexicon-rebuild.js';
 
 /** A group of active memories recognition would now merge; the reference is the one kept. */
 export interface DuplicateCluster {
@@ -70,17 +70,6 @@ async function clustersIn(deps: MemoryDeps, tx: Tx, spaceId: string): Promise<Du
   }));
 }
 
-/** The lexical text of a memory: its quote, context, every wording (merged ones included), entities and themes. */
-async function rebuildLexicon(deps: MemoryDeps, tx: Tx, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const records = await deps.store.getMemories(ids, null, tx);
-  const mentions = await deps.store.mentionsOf(ids, tx);
-  await deps.store.setLexicon(tx, records.flatMap((m, i) => (m ? [{
-    memoryId: m.id,
-    text: lexicalText([m.quote, m.context, ...mentions[i].map((x) => x.quote), ...m.entities, ...m.themes]),
-  }] : [])));
-}
-
 /** Groups of active statements that recognition, with today's rules and thresholds, would merge. */
 export async function duplicateClusters(deps: MemoryDeps, spaceId: string): Promise<DuplicateCluster[]> {
   return deps.store.transaction((tx) => clustersIn(deps, tx, spaceId));
@@ -136,7 +125,16 @@ export async function unmerge(deps: MemoryDeps, actor: Actor, spaceId: string, m
     const undone = await deps.store.unmergeMemory(tx, spaceId, memoryId);
     if (!undone) throw new InvalidStateError(`memory ${memoryId} has no merge to undo`);
     await indexStatus(deps, tx, [memoryId], 'ACTIVE');
-    await rebuildLexicon(deps, tx, [undone.intoId]);
+    // The reference (and whatever it is merged into in turn) loses this memory's wordings; the
+    // memory itself gets back exactly the index the write path gave it.
+    const chain = [undone.intoId];
+    for (let id: string | null = undone.intoId; chain.length < 100;) {
+      const [r]: (MemoryRecord | null)[] = await deps.store.getMemories([id], spaceId, tx);
+      id = r?.status === 'MERGED' ? r.mergedInto : null;
+      if (!id || chain.includes(id)) break;
+      chain.push(id);
+    }
+    await rebuildLexicon(deps, tx, [...chain, memoryId]);
     return deps.store.addEvents(tx, [{
       spaceId, memoryId, kind: 'UNMERGED', actor: actorLabel(actor), tier: undone.tier, score: undone.score, rule: null,
       relatedId: undone.intoId, detail: { removed: undone.added },
