@@ -2,7 +2,7 @@ import { selectForCleanup, type CleanupScope } from '../core/cleanup-selection.j
 import { MEMORY_TYPES, type MemoryType } from '../core/types.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { ConfirmationRequiredError, InvalidInputError, NotFoundError } from './errors.js';
-import { indexRemove } from './indexing.js';
+import { removeForGood } from './statuses.js';
 
 export interface CleanUpInput {
   categories: readonly MemoryType[];
@@ -37,9 +37,7 @@ export async function cleanUp(deps: MemoryDeps, actor: Actor, spaceId: string, i
     const selection = selectForCleanup(items, input.categories, input.scope, now, space.timeZone);
     if (input.dryRun || selection.ids.length === 0) return { selection, events: [] };
     const typeOf = new Map(items.map((i) => [i.id, i.type]));
-    await deps.store.releaseMerges(tx, spaceId, selection.ids);
-    const gone = await deps.store.forget(tx, spaceId, selection.ids);
-    await indexRemove(deps, tx, gone);
+    const gone = await removeForGood(deps, tx, spaceId, selection.ids);
     const events = await deps.store.addEvents(tx, gone.map((id) => ({
       spaceId, memoryId: id, kind: 'CLEANED', actor: actorLabel(actor), tier: null, score: null, rule: input.scope,
       relatedId: null, detail: { type: typeOf.get(id) ?? null },

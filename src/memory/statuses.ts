@@ -1,5 +1,7 @@
+import { scrubContext } from '../core/scrub.js';
+import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
-import type { MemoryRecord, NewEvent } from '../ports/memory-store.js';
+import type { MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { ConfirmationRequiredError, InvalidInputError, NotFoundError } from './errors.js';
 import { indexRemove, indexStatus } from './indexing.js';
@@ -91,6 +93,25 @@ export async function markErroneous(
  * entries and source messages are removed. Only with `confirm`; leaves an event
  * without content.
  */
+/**
+ * Removes memories for good inside the caller's transaction (forget, cleanup sweeps)
+ * and every trace of their words in what stays: merged counts and wordings come off
+ * references that stay, the context of a memory said in the same message loses the
+ * forgotten sentences, and the lexicon of memories said in that message, the message
+ * right after it (its preceding-message context) or a reference is rebuilt. Returns
+ * the ids removed.
+ */
+export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
+  const references = await deps.store.releaseMerges(tx, spaceId, ids);
+  const near = await deps.store.forgetNeighbours(tx, spaceId, ids);
+  const gone = await deps.store.forget(tx, spaceId, ids);
+  await indexRemove(deps, tx, gone);
+  await deps.store.scrubContexts(tx, near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, m.forgotten) })));
+  const goneSet = new Set(gone);
+  await rebuildLexicon(deps, tx, [...near.siblings.map((m) => m.id), ...near.followers, ...references].filter((id) => !goneSet.has(id)));
+  return gone;
+}
+
 export async function forget(
   deps: MemoryDeps, actor: Actor, spaceId: string, ids: readonly string[], confirm: boolean,
 ): Promise<BulkResult> {
@@ -100,9 +121,7 @@ export async function forget(
     // Memories merged into a forgotten one are its wordings: they go with it; a forgotten
     // merged memory's count is taken back off a reference that stays (docs/consolidation.md).
     const all = [...unique, ...(await deps.store.mergedDescendants(tx, spaceId, unique))];
-    await deps.store.releaseMerges(tx, spaceId, all);
-    const gone = await deps.store.forget(tx, spaceId, all);
-    await indexRemove(deps, tx, gone);
+    const gone = await removeForGood(deps, tx, spaceId, all);
     const events = await deps.store.addEvents(tx, gone.map((id) => ({
       spaceId, memoryId: id, kind: 'FORGOTTEN', actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null,
     })));

@@ -212,6 +212,12 @@ export interface MemoryStore {
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
   lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
   forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
+  /** Surviving memories a forget touches: said in a message that goes, or right after one. */
+  forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
+    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+  }>;
+  /** Rewrites source-message contexts; only inside a forget. */
+  scrubContexts(tx: Tx, items: readonly { id: string; context: string | null }[]): Promise<void>;
 
   // ---- tidy: cleanup sweeps, resolution, consolidation (docs/cleanup.md, docs/consolidation.md)
   /** Every memory of a space (both kinds, every status) with what a cleanup sweep looks at. */
@@ -229,7 +235,8 @@ export interface MemoryStore {
   /** The memories merged into `ids`, directly or through other merged memories. */
   mergedDescendants(tx: Tx | undefined, spaceId: string, ids: readonly string[]): Promise<string[]>;
   /** Before forgetting `ids`: takes their open merges' counts back off references that survive. */
-  releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<void>;
+  /** Takes merged counts back off references that stay; returns those references. */
+  releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
 }
 
 export interface MergeRequest {

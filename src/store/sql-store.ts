@@ -561,6 +561,48 @@ export class SqlStore implements MemoryStore {
   }
 
   /**
+   * What else a forget touches (before it runs): surviving memories said in a message
+   * that goes (their context quotes it), with the wordings being forgotten from those
+   * messages; and surviving memories said in the message right after one that goes
+   * (their lexicon holds it as the preceding message).
+   */
+  async forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
+    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+  }> {
+    const q = this.q(tx);
+    const msgs = `select message_id from mentions where memory_id = any($1::text[]) and space_id = $2 and message_id is not null
+       union select message_id from memories where id = any($1::text[]) and space_id = $2 and message_id is not null`;
+    const sib = await q.query<Row>(
+      `select m.id, m.quote, m.context,
+         array(select x.quote from mentions x where x.message_id = m.message_id and x.memory_id = any($1::text[])) as forgotten
+       from memories m
+       where m.space_id = $2 and m.message_id in (${msgs}) and not (m.id = any($1::text[])) and m.context is not null`,
+      [ids, spaceId],
+    );
+    const fol = await q.query<{ memory_id: string }>(
+      `select distinct x.memory_id from mentions x
+       where x.space_id = $2 and not (x.memory_id = any($1::text[])) and x.message_id in (
+         select (select n.id from messages n where n.conversation_id = g.conversation_id and n.seq > g.seq order by n.seq limit 1)
+         from messages g where g.id in (${msgs}))`,
+      [ids, spaceId],
+    );
+    return {
+      siblings: sib.rows.map((x) => ({ id: x.id, quote: x.quote, context: x.context, forgotten: (x.forgotten ?? []) as string[] })),
+      followers: fol.rows.map((x) => x.memory_id),
+    };
+  }
+
+  /** Rewrites source-message contexts inside a forget (the only path allowed to change content). */
+  async scrubContexts(tx: Tx, items: readonly { id: string; context: string | null }[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.allowForget(tx);
+    await this.q(tx).query(
+      `update memories m set context = x.c from unnest($1::text[], $2::text[]) as x(id, c) where m.id = x.id`,
+      [items.map((i) => i.id), items.map((i) => i.context)],
+    );
+  }
+
+  /**
    * Forget for good: removes the memories, their mentions, vectors, lexicon rows and
    * the messages they were said in. Only this path may delete content.
    */
@@ -679,15 +721,16 @@ export class SqlStore implements MemoryStore {
     return r.rows.map((x) => x.id);
   }
 
-  async releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.q(tx).query(
+  async releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const r = await this.q(tx).query<{ memory_id: string }>(
       `update memory_state t set mention_count = t.mention_count - x.total, updated_at = now()
        from (select into_id, sum(added)::int as total from memory_merges
              where memory_id = any($2::text[]) and space_id = $1 and undone_at is null and not (into_id = any($2::text[]))
              group by into_id) x
-       where t.memory_id = x.into_id`,
+       where t.memory_id = x.into_id returning t.memory_id`,
       [spaceId, ids],
     );
+    return r.rows.map((x) => x.memory_id);
   }
 }

@@ -123,5 +123,35 @@ for (const target of testDatabases()) {
       // the other memory is untouched
       expect(await a.memory(keep.memory.id)).toMatchObject({ status: 'ACTIVE', quote: 'I have a cat called Pixel.' });
     });
+
+    it('leaves no trace in the memories that stay: a sentence of the same message, the message after', async () => {
+      const s = await t.space({ name: 'forget neighbours' });
+      const a = actors(t.gql, s);
+      const db0 = t.app.engram.db;
+      const secret = `zq${randomBytes(5).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)])}`;
+      const c = await a.open();
+      await a.say(c, `I moved to Porto last year. My bank password is ${secret}.`);
+      const porto = await a.remember({ conversationId: c, quote: 'I moved to Porto last year.' });
+      const secretOne = await a.remember({ conversationId: c, quote: `My bank password is ${secret}.` });
+      await a.say(c, 'Thanks for reminding me. I also take the tram to work.');
+      const tram = await a.remember({ conversationId: c, quote: 'I also take the tram to work.' });
+      for (const r of [porto, secretOne, tram]) expect(r.outcome, JSON.stringify(r)).toBe('CREATED');
+      // before: the secret is in the Porto memory's context and in both neighbours' lexicon
+      expect((await a.memory(porto.memory.id)).context).toContain(secret);
+      const before = await findEverywhere(db0, [secret]);
+      expect(before).toContain(`memories.context ~ ${secret}`);
+      expect(before).toContain(`memory_terms.term ~ ${secret}`);
+
+      const done = (await t.gql(s.operator, `mutation($ids: [ID!]!) { forget(ids: $ids, confirm: true) { ... on BulkResult { changed } } }`,
+        { ids: [secretOne.memory.id] })).data.forget;
+      expect(done).toEqual({ changed: 1 });
+      expect(await findEverywhere(db0, [secret])).toEqual([]);
+      // what stays keeps its own words and what else its message said
+      expect(await a.memory(porto.memory.id)).toMatchObject({ status: 'ACTIVE', quote: 'I moved to Porto last year.', context: null });
+      expect(await a.memory(tram.memory.id)).toMatchObject({ status: 'ACTIVE', context: 'Thanks for reminding me. I also take the tram to work.' });
+      const hits = await a.recall(c, 'Which city did I move to?');
+      expect(hits.statements.map((h: any) => h.memory.id)).toContain(porto.memory.id);
+      expect((await a.recall(c, 'How do I get to work?')).statements.map((h: any) => h.memory.id)).toContain(tram.memory.id);
+    });
   });
 }
