@@ -82,4 +82,16 @@ describe('the lexicon across consolidate and unmerge', () => {
     expect(await recalled(ids.conv, 'Quetzalcoatl')).toContain(ids.a);
     expect(await recalled(ids.conv, 'Thaddeus')).toContain(ids.b);
   });
+
+  it('forgetting a merged memory takes its words off the reference that stays', async () => {
+    const asWritten = await lexicon(ids.a);
+    const r = await mutate(`mutation { consolidate(dryRun: false) { ... on ConsolidationResult { merged } } }`);
+    expect(r.data.consolidate.merged).toBe(1);
+    expect(await lexicon(ids.a)).toMatchObject({ thaddeus: 1 });
+    const f = await mutate(`mutation($ids: [ID!]!) { forget(ids: $ids, confirm: true) { ... on BulkResult { changed } } }`, { ids: [ids.b] });
+    expect(f.data.forget).toEqual({ changed: 1 });
+    expect(await lexicon(ids.a)).toEqual(asWritten);
+    expect(await recalled(ids.conv, 'Thaddeus')).not.toContain(ids.a);
+    expect(await recalled(ids.conv, 'marzipan')).toContain(ids.a);
+  });
 });
