@@ -10,6 +10,7 @@ import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, valueGroup, sameValue, type Value } from './values.js';
 import { findCues, correctionCue, type Cue } from './correction-cues.js';
 import { oppositeSwap, substitution, roleSwap } from './opposites.js';
+import { splitSentences } from './sentences.js';
 
 export { extractValues, correctionCue };
 export type { Value, Cue };
@@ -138,7 +139,8 @@ function withoutContrast(text: string): string {
   for (const c of findCues(t)) {
     if (c.family === 'not-x' || c.family === 'no-wait' || c.family === 'no') t = t.replace(c.phrase, ' ');
   }
-  return t.replace(/\bnot only\b|\bif not\b|\bwhether or not\b|\bno matter\b|\bno problem\b|\bno doubt\b/g, ' ');
+  // "can't wait for X" looks forward to X; it denies nothing
+  return t.replace(/\bnot only\b|\bif not\b|\bwhether or not\b|\bno matter\b|\bno problem\b|\bno doubt\b|\b(?:can ?not|can't|cannot|could not|couldn't) wait\b/g, ' ');
 }
 
 function negated(text: string): boolean {
@@ -172,6 +174,149 @@ function core(text: string): Set<string> {
   for (const k of contentKeys(norm(text).replace(CANT_STAND, ' '))) if (!LIKE.has(k) && !DISLIKE.has(k)) out.add(k);
   return out;
 }
+
+/**
+ * What each negation (or dislike verb) bears on: the first content word after it
+ * ("I'm not allergic to penicillin" -> allergic, "I don't like jazz" -> jazz,
+ * "never give up" -> give). A negation flip corrects only when this word is said
+ * on the other side too: "Keep it up!" does not deny "... never give up!".
+ */
+function negatedHeads(text: string): Set<string> {
+  const out = new Set<string>();
+  const t = withoutContrast(text).replace(CANT_STAND, ' hate ');
+  for (const c of clauses(t)) {
+    for (let i = 0; i < c.length; i++) {
+      if (!NEGATIONS.has(c[i]) && !DISLIKE.has(lemma(c[i]))) continue;
+      for (let j = i + 1; j < c.length; j++) {
+        const w = c[j];
+        if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+        const k = key(w);
+        if (LIKE.has(k) || DISLIKE.has(k) || LIKE.has(lemma(w)) || DISLIKE.has(lemma(w))) continue;
+        out.add(k);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- sentences a correction can address
+
+/** Words that greet, thank or answer: they carry no fact, and a name next to them is the person spoken to. */
+const PHATIC = new Set('hey hi hello hiya yo thanks thank ty cheers bye goodbye yeah yes yep yup nope wow woah whoa oh ah aw aww ha haha hah congrats congratulations sorry ok okay'.split(' '));
+const INTERJECTIONS = new Set([...PHATIC, ...'you no dear welcome sure absolutely totally definitely right true indeed remember anytime great awesome cool nice good morning afternoon evening night see ya later much lot a so'.split(' ')]);
+
+/**
+ * Names used to address someone ("Thanks, Mel!", "Hey John, ...", "Yeah, Maria."): the
+ * person spoken to, not a value of the statement. A name counts when it shares its clause
+ * only with greetings and the like, or stands alone right after such a clause.
+ */
+export function vocatives(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const sent of splitSentences(text.replace(/[\u2018\u2019]/g, "'"))) {
+    const parts = sent.text.split(/[,;:!?.\u2014]+|\s[-\u2013]\s/);
+    let prevInterjection = false;
+    for (const part of parts) {
+      const ws = part.match(/[\p{L}][\p{L}'-]*/gu) ?? [];
+      if (ws.length === 0) continue;
+      const caps = ws.filter((w) => /^\p{Lu}/u.test(w) && w !== 'I' && !INTERJECTIONS.has(w.toLowerCase()));
+      const rest = ws.filter((w) => !caps.includes(w));
+      const allInterj = rest.every((w) => INTERJECTIONS.has(w.toLowerCase()));
+      if (caps.length > 0 && caps.length <= 2 && allInterj && (rest.length > 0 || prevInterjection)) {
+        for (const c of caps) out.add(c.toLowerCase());
+      }
+      prevInterjection = caps.length === 0 && rest.length > 0 && allInterj;
+    }
+  }
+  return out;
+}
+
+/** The sentences of a text that assert something: questions assert nothing, so they correct nothing and are corrected by nothing. */
+function assertions(text: string): string[] {
+  return splitSentences(text).map((x) => x.text).filter((x) => !/\?["')\]]*\s*$/.test(x));
+}
+
+/** The text without its questions. */
+function declarative(text: string): string {
+  return assertions(text).join(' ');
+}
+
+/** Keys a sentence says something with: content keys without greetings and the names of the people spoken to. */
+function factKeys(text: string, voc: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const k of contentKeys(text)) if (!PHATIC.has(k) && !voc.has(k)) out.add(k);
+  return out;
+}
+
+/** A sentence as a statement of its own, for comparing its values. */
+const s1 = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
+
+interface Addressed { old: string; neu: string; oldKeys: Set<string>; newKeys: Set<string>; slot: string | null }
+
+/**
+ * Whether the new statement speaks to the old one: a sentence of the new one (the one
+ * that carries the cue, when a cue family is given; with the sentence after it when the
+ * cue stands alone, "Scratch that. It is June 13.") and a sentence of the old one give a
+ * value to the same single-valued thing, or say the same thing: at least half of the old
+ * sentence's content words, and at least a third of the new sentence's, are shared.
+ * Two turns of a chat that only share a word or two ("I took my family camping" after
+ * "I cherish time with family") are not addressed to each other.
+ */
+function addressedPair(oldText: string, newText: string, names: Set<string>, family: string | null): Addressed | null {
+  const vo = vocatives(oldText);
+  const vn = vocatives(newText);
+  const olds = assertions(oldText).map((t) => ({ t, k: factKeys(t, vo), s: slots(t, names) })).filter((x) => x.k.size > 0 || x.s.size > 0);
+  const newSents = assertions(newText);
+  const units: string[] = [];
+  for (let i = 0; i < newSents.length; i++) {
+    if (family && !findCues(newSents[i]).some((c) => c.family === family)) continue;
+    // a cue said on its own ("Scratch that. It is June 13.") goes with the sentence after it
+    if (factKeys(newSents[i], vn).size === 0 && i + 1 < newSents.length) units.push(`${newSents[i]} ${newSents[i + 1]}`);
+    else units.push(newSents[i]);
+  }
+  let best: Addressed | null = null;
+  let bestScore = -1;
+  for (const u of units) {
+    const nk = factKeys(u, vn);
+    const ns = slots(u, names);
+    const obj = family && ENDING_FAMILIES.has(family) ? cueObject(u, family, vn) : null;
+    for (const o of olds) {
+      // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
+      const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length;
+      const shared = [...o.k].filter((k) => nk.has(k)).length + swapped;
+      const slot = [...o.s].find((x) => ns.has(x)) ?? null;
+      // a change cue names what changed ("I lost my job ...", "I sold the Civic"): that thing said in the old sentence will do
+      const says = shared > 0 && 2 * shared >= o.k.size && (3 * shared >= nk.size || (obj !== null && o.k.has(obj)));
+      if (!says && !slot) continue;
+      const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
+      if (score > bestScore) {
+        bestScore = score;
+        best = { old: o.t, neu: u, oldKeys: o.k, newKeys: nk, slot };
+      }
+    }
+  }
+  return best;
+}
+
+/** Cues that end something ("I lost my job", "I sold the Civic", "no longer"): the thing they end is what they correct. */
+const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);
+
+/** The first content word after a cue in a text: what the change is about ("I lost my job at X" -> job). */
+function cueObject(text: string, family: string, voc: Set<string>): string | null {
+  const t = norm(text);
+  const cue = findCues(t).find((c) => c.family === family);
+  const at = cue ? t.indexOf(cue.phrase) : -1;
+  if (!cue || at < 0) return null;
+  for (const w of toks(t.slice(at + cue.phrase.length))) {
+    if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+    const k = key(w);
+    return PHATIC.has(k) || voc.has(k) ? null : k;
+  }
+  return null;
+}
+
+/** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */
+const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'changed', 'up-down-to', 'turned', 'state-change', 'update']);
 
 // ---------------------------------------------------------------- values
 
@@ -327,7 +472,8 @@ function slots(text: string, names: Set<string>): Set<string> {
   const out = new Set<string>();
   for (const [slot, re] of SINGLE_FRAMES) if (re.test(t)) out.add(slot);
   // a favourite X
-  for (const m of t.matchAll(/\bfavou?rite ([a-z]+)/g)) out.add(`favorite:${key(m[1])}`);
+  // only the speaker's own favourite, and not "one of my favorite X" (that says there are several)
+  for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of )\b(?:my|our) (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) out.add(`favorite:${key(m[1])}`);
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
   // a definite subject: "my rent is", "the team meeting is", "my son's school starts"
@@ -448,6 +594,11 @@ function strength(c: Cue, oldKeys: Set<string>): 'strong' | 'weak' {
   return c.weak ? 'weak' : 'strong';
 }
 
+/** The cue family is found only in the questions of a text ("What have you been up to?"). */
+function hasQuestionOnly(text: string, family: string): boolean {
+  return !findCues(declarative(text)).some((c) => c.family === family);
+}
+
 function sameSentence(a: string, b: string): boolean {
   const f = (s: string) => norm(s).replace(/[.!?…]+$/, '').trim();
   return f(a) === f(b);
@@ -480,7 +631,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const flip = stance(oldS.text) !== stance(newS.text);
   const oldCore = core(oldS.text);
   const newCore = core(newS.text);
-  const samePredicate = oldCore.size > 0 && newCore.size > 0 && (subset(oldCore, newCore) || subset(newCore, oldCore));
+  // the same predicate, and the negation bears on it: "I don't like jazz" / "I like jazz", not "Keep it up!" / "... never give up!"
+  const headShared = [...negatedHeads(oldS.text)].some((h) => newCore.has(h)) || [...negatedHeads(newS.text)].some((h) => oldCore.has(h));
+  const samePredicate = oldCore.size > 0 && newCore.size > 0 && (subset(oldCore, newCore) || subset(newCore, oldCore)) && headShared;
   const additive = ADDITIVE.test(norm(newS.text)) && !ADDITIVE.test(norm(oldS.text));
   const strongCue = cues.find((c) => strength(c, oldKeys) === 'strong');
   const weakCue = cues.find((c) => strength(c, oldKeys) === 'weak');
@@ -520,13 +673,32 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
   }
 
-  if (topical) {
-    // 1. explicit correction words with a difference to show for them
-    if (strongCue && !additive && (hardDifference || newContent.length > 0 || values.added.length > 0)) {
-      return { kind: 'corrects', rule: 'explicit-cue', detail: `"${strongCue.phrase}"${values.detail ? `, ${values.detail}` : ''}` };
-    }
-    if (weakCue && !additive && hardDifference) {
-      return { kind: 'corrects', rule: 'explicit-cue', detail: `"${weakCue.phrase}" with ${values.detail || 'the negation flipped'}` };
+  // a question asserts nothing: it neither corrects nor is corrected
+  const asserting = assertions(oldS.text).length > 0 && assertions(newS.text).length > 0;
+  const oldDecl = declarative(oldS.text);
+  const newDecl = declarative(newS.text);
+
+  if (topical && asserting) {
+    // 1. explicit correction words, said in a sentence that speaks to the old statement, with a difference to show for them
+    if (!additive) {
+      const replacedKeys = new Set(cues.flatMap((c) => (c.replaced ? [...contentKeys(c.replaced)] : [])));
+      for (const cue of cues.filter((c) => !hasQuestionOnly(newS.text, c.family))) {
+        const strong = strength(cue, oldKeys) === 'strong';
+        if (!strong && !hardDifference) continue;
+        const pair = addressedPair(oldS.text, newS.text, names, cue.family);
+        if (!pair) continue;
+        if (strong && !hardDifference) {
+          // a change cue ("no longer", "moved to", "I quit") says the change itself: any new content will do;
+          // a marker ("actually", "no", "scratch that") needs something said in place of something else
+          const newOnly = [...pair.newKeys].filter((k) => !pair.oldKeys.has(k));
+          const oldOnly = [...pair.oldKeys].filter((k) => !pair.newKeys.has(k) || replacedKeys.has(k));
+          const changes = CHANGE_FAMILIES.has(cue.family)
+            ? newOnly.length > 0 || values.added.length > 0
+            : oldOnly.length > 0 && newOnly.length > 0;
+          if (!changes) continue;
+        }
+        return { kind: 'corrects', rule: 'explicit-cue', detail: strong ? `"${cue.phrase}"${values.detail ? `, ${values.detail}` : ''}` : `"${cue.phrase}" with ${values.detail || 'the negation flipped'}` };
+      }
     }
     // 2. the same predicate, negated (or liked / hated)
     if (flip && samePredicate) {
@@ -537,7 +709,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       return { kind: 'distinct', rule: 'polarity', detail: 'negated only for an added time or day' };
     }
     // 3. a new value for something that has one value at a time
-    const shared = additive ? [] : [...slots(oldS.text, names)].filter((s) => slots(newS.text, names).has(s));
+    const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => slots(newDecl, names).has(s));
     if (values.disagree.length > 0 && shared.length > 0) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }

@@ -25,23 +25,34 @@ export interface Cue {
 
 const NUM = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\\s](?:one|two|three|four|five|six|seven|eight|nine))?';
 
+/** What follows "up to" / "down to" when it names a level: a number, possibly after a currency sign or "about". */
+const LEVEL = `(?:about |around |almost |nearly |just |over |under |only )?(?:[$£€]\\s?)?(?:\\d|${NUM}\\b)`;
+
 /** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised. */
 const CUES: Array<[string, RegExp, boolean]> = [
   ['actually', /\bactually\b/, false],
-  ['scratch-that', /\bscratch that\b|\bforget (?:that|what i said)\b|\bignore (?:that|what i said)\b/, false],
+  // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
+  // forget that" nor "don't forget that you have friends"
+  ['scratch-that', /\bscratch that\b|(?:^|[,.;:!\u2014-]\s*|\b(?:oh|so|please|just|no|actually|wait|sorry)\s+)(?:forget|ignore) (?:that|what i said)\b(?=\s*(?:[,.;:!\u2014-]|$))/, false],
   ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\bgot (?:that|it|this|those|them) wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
   ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
   ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
-  ['no', /^\s*(?:no|nope)\s*[,!.:;-]/, false],
+  // "No, ..." opens an answer far more often than a correction ("No, I haven't tried it yet"): weak
+  ['no', /^\s*(?:no|nope)\s*[,!.:;-]/, true],
   ['no-longer', /\bno longer\b|\bnot anymore\b|\bnot any more\b/, false],
   ['any-more', /\bany ?more\b(?=\s*(?:[,.;:!?)]|$|\b(?:since|because|as|now|so|but|and)\b))/, false],
-  ['after-all', /\bafter all\b/, false],
-  ['update', /\bupdate\s*:|\b(?:an )?update on\b|\bupdated\b/, false],
+  // "after all these games" is a time phrase, not the cue
+  ['after-all', /\bafter all\b(?!\s+(?:the|these|those|this|that|my|your|our|his|her|their|its|of|day|night|week|year|time)\b)/, false],
+  // "update:", "I updated my address"; not "keep you updated" nor "updated infrastructure"
+  ['update', /\bupdate\s*:|\b(?:i|we|i've|we've|have|has|just) updated\b/, false],
   ['moved', /\b(?:moved|relocated)\s+(?:to|from|back|out|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b/, false],
   ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b/, false],
-  ['up-down-to', /\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\s+(?:back\s+)?(?:up|down)\s+to\b|\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\s+(?:to|from|by)\b/, false],
-  ['turned', new RegExp(`\\b(?:just |recently )?turned ${NUM}\\b`), false],
-  ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b/, false],
+  // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",
+  // "I'm down to join", "she came up to me" are not levels)
+  ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})`), false],
+  // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
+  ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
+  ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b/, false],
   // "orange, not blue" / "Lyon - not Paris": a contrastive "not" naming the old value at the end of a clause
   ['not-x', /(?:[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],
   ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]+?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]+?)\s*,?\s*but\b/, false],

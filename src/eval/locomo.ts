@@ -49,6 +49,10 @@ export interface LocomoReport {
   skippedQuestions: number;
   turns: number;
   outcomes: { created: number; reinforced: number; corrected: number; refused: number; empty: number };
+  /** Corrections made during ingest, by the rule that fired. */
+  corrected_by_rule: Record<string, number>;
+  /** Every correction during ingest: the new turn, the turns of the memory it superseded, the rule. */
+  corrections: { conversation: string; turn: string; superseded: string[]; rule: string; text: string; supersededText: string }[];
   ingest_ms: number;
   query_ms: number;
   ingest_ms_per_turn: number;
@@ -153,6 +157,8 @@ class FixedClock implements Clock {
 /** Runs every conversation: ingest all turns, then ask every question with evidence. */
 export async function evalLocomo(base: MemoryDeps, samples: LocomoSample[], progress: (s: string) => void = () => {}): Promise<LocomoReport> {
   const outcomes = { created: 0, reinforced: 0, corrected: 0, refused: 0, empty: 0 };
+  const corrections: LocomoReport['corrections'] = [];
+  const byRule: Record<string, number> = {};
   const all: { cat: string; s: QuestionScore; chain: QuestionScore }[] = [];
   let evidenceNotCurrent = 0;
   const perConv: LocomoReport['conversations'] = [];
@@ -192,7 +198,14 @@ export async function evalLocomo(base: MemoryDeps, samples: LocomoSample[], prog
             const list = dia.get(id) ?? [];
             list.push(normalizeDiaId(t.dia_id));
             dia.set(id, list);
-            if (r.outcome === 'CORRECTED') preds.set(id, [...(preds.get(id) ?? []), r.superseded.id]);
+            if (r.outcome === 'CORRECTED') {
+              preds.set(id, [...(preds.get(id) ?? []), r.superseded.id]);
+              byRule[r.rule] = (byRule[r.rule] ?? 0) + 1;
+              corrections.push({
+                conversation: sample.sample_id, turn: normalizeDiaId(t.dia_id), superseded: dia.get(r.superseded.id) ?? [],
+                rule: r.rule, text, supersededText: r.superseded.quote,
+              });
+            }
             outcomes[r.outcome === 'CREATED' ? 'created' : r.outcome === 'REINFORCED' ? 'reinforced' : 'corrected']++;
           } catch (e) {
             if (!(e instanceof QuoteRefusedError)) throw e;
@@ -245,6 +258,7 @@ export async function evalLocomo(base: MemoryDeps, samples: LocomoSample[], prog
   return {
     overall: aggregate(all.map((x) => x.s)), overall_with_chain: aggregate(all.map((x) => x.chain)),
     evidence_not_current: evidenceNotCurrent, categories, questions: asked, skippedQuestions: skipped, turns, outcomes,
+    corrected_by_rule: byRule, corrections,
     ingest_ms: Math.round(ingestMs), query_ms: Math.round(queryMs),
     ingest_ms_per_turn: turns ? ingestMs / turns : 0, query_ms_per_question: asked ? queryMs / asked : 0,
     avg_returned: asked ? returned / asked : 0, conversations: perConv,
@@ -258,6 +272,7 @@ export function formatLocomo(r: LocomoReport): string {
   return [
     `locomo: ${r.conversations.length} conversations, ${r.turns} turns, ${r.questions} questions (${r.skippedQuestions} without usable evidence skipped)`,
     `ingest: created ${r.outcomes.created}, reinforced ${r.outcomes.reinforced}, corrected ${r.outcomes.corrected}, refused ${r.outcomes.refused}, empty ${r.outcomes.empty}`,
+    `corrections by rule: ${Object.entries(r.corrected_by_rule).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
     '',
     `${'category'.padEnd(16)} ${'n'.padStart(5)} ${'any@1'.padStart(7)} ${'any@5'.padStart(7)} ${'any@10'.padStart(7)} ${'all@10'.padStart(7)} ${'MRR'.padStart(7)}`,
     row('overall', r.overall),
