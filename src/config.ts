@@ -35,6 +35,13 @@ export const ConfigSchema = z.object({
    * parked (kept, skipped by the drain, still recalled) until `engram outbox retry`.
    */
   outboxMaxAttempts: z.coerce.number().int().min(1).default(10),
+  /**
+   * pgvector: build the HNSW index once the vectors outnumber this ('off': never by
+   * itself; `engram reindex --engine pgvector` builds it). Default: 20000 on a
+   * PostgreSQL server (built concurrently, writes go on), off on PGlite, where a
+   * build runs on the service's only thread and would stall it for minutes.
+   */
+  pgvectorAnnIndexAbove: z.union([z.literal('off'), z.coerce.number().int().min(0)]).optional(),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
@@ -64,6 +71,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     },
     consolidateEvery: env.ENGRAM_CONSOLIDATE_EVERY,
     outboxMaxAttempts: env.ENGRAM_OUTBOX_MAX_ATTEMPTS || undefined,
+    pgvectorAnnIndexAbove: env.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE || undefined,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) {

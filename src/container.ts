@@ -13,7 +13,7 @@ import { SqlStore } from './store/sql-store.js';
 import { migrate } from './store/migrations.js';
 import { createEmbedder } from './embed/index.js';
 import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
-import { PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
+import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
 import { scheduleConsolidation } from './memory/consolidate.js';
@@ -64,7 +64,11 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   let index: VectorIndex;
   let outbox: SqlOutbox | null = null;
   if (config.engine === 'pgvector') {
-    index = new PgvectorIndex(db, { embedder: embedder.id });
+    const embedded = db instanceof PgliteClient;
+    const above = config.pgvectorAnnIndexAbove ?? (embedded ? 'off' : EXACT_SCAN_BELOW);
+    index = new PgvectorIndex(db, {
+      embedder: embedder.id, annIndexAbove: above === 'off' ? Number.POSITIVE_INFINITY : above, concurrentBuild: !embedded,
+    });
   } else {
     index = await createEngineIndex(config, embedder);
     outbox = new SqlOutbox(db, index, log, { dimensions: embedder.dimensions, maxAttempts: config.outboxMaxAttempts });

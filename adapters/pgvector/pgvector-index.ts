@@ -19,10 +19,15 @@ export interface PgvectorOptions {
    * (several ms each on PGlite's WebAssembly build).
    */
   annIndexAbove?: number;
+  /** Build with CREATE INDEX CONCURRENTLY (a server: writes go on meanwhile); not on PGlite. */
+  concurrentBuild?: boolean;
 }
 
 /** Name of the HNSW index on memory_vectors (created lazily, see `ensureAnnIndex`). */
 export const HNSW_INDEX = 'memory_vectors_hnsw';
+
+/** Spaces of at most this many vectors are scanned exactly by default. */
+export const EXACT_SCAN_BELOW = 20_000;
 
 /**
  * pgvector in the system-of-record database: vectors live in `memory_vectors`,
@@ -42,7 +47,7 @@ export class PgvectorIndex implements VectorIndex {
   private held = false;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
-    this.exactBelow = opts.exactScanBelow ?? 20_000;
+    this.exactBelow = opts.exactScanBelow ?? EXACT_SCAN_BELOW;
     this.efSearch = opts.efSearch ?? 100;
     this.annAbove = opts.annIndexAbove ?? this.exactBelow;
   }
@@ -70,14 +75,22 @@ export class PgvectorIndex implements VectorIndex {
     if (this.annReady) return true;
     this.building ??= (async () => {
       const exists = await this.db.query<{ n: number }>(
-        `select count(*)::int as n from pg_indexes where tablename = 'memory_vectors' and indexname = $1`, [HNSW_INDEX]);
+        `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
+         where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [HNSW_INDEX]);
       if (Number(exists.rows[0].n) > 0) {
         this.annReady = true;
         return;
       }
       const total = Number((await this.db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
       if (!force && (this.held || total <= this.annAbove)) return;
-      await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K);
+      // an interrupted concurrent build leaves an invalid index, dropped before retrying.
+      if (this.opts.concurrentBuild) {
+        await this.db.query(`drop index if exists ${HNSW_INDEX}`);
+        await this.db.query(`create index concurrently ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      } else {
+        await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      }
       this.annReady = true;
     })().finally(() => {
       this.building = null;

@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.js';
 import type { Engram } from '../container.js';
 import { createEngineIndex, type EngineName } from '../engines.js';
 import type { VectorIndex } from '../ports/vector-index.js';
+import { EXACT_SCAN_BELOW, HNSW_INDEX, PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { readIndexedVectors, SqlOutbox } from '../store/sql-outbox.js';
 
 const ENGINES: EngineName[] = ['pgvector', 'lancedb', 'qdrant'];
@@ -30,10 +31,13 @@ export async function reindex(config: AppConfig, engram: Engram, engineName: str
   const engine = engineName as EngineName;
   const { db, deps } = engram;
   if (engine === 'pgvector') {
-    // The HNSW index exists only once the table outgrew exact scans (adapters/pgvector).
-    const has = await db.query<{ n: number }>(`select count(*)::int as n from pg_indexes where indexname = 'memory_vectors_hnsw'`);
-    if (Number(has.rows[0].n) > 0) await db.query(`reindex index memory_vectors_hnsw`);
-    return Number((await db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
+    // The HNSW index: rebuilt if it exists; built if the table has outgrown exact scans
+    // (on PGlite it is never built by the service itself: this is how it gets one).
+    const n = Number((await db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
+    const has = await db.query<{ n: number }>(`select count(*)::int as n from pg_indexes where indexname = '${HNSW_INDEX}'`);
+    if (Number(has.rows[0].n) > 0) await db.query(`reindex index ${HNSW_INDEX}`);
+    else if (deps.index instanceof PgvectorIndex && n > EXACT_SCAN_BELOW) await deps.index.ensureAnnIndex(true);
+    return n;
   }
 
   const configured = engine === config.engine;

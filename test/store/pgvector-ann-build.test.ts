@@ -1,0 +1,98 @@
+/**
+ * When pgvector's HNSW index gets built (adapters/pgvector, src/container.ts): once the
+ * vectors outnumber the threshold, never by itself when the threshold is off (the
+ * PGlite default: a build there runs on the service's only thread), always when forced
+ * (`engram reindex --engine pgvector`), and CONCURRENTLY on a server. Each database run
+ * works in a schema of its own, so building and dropping the index never touches the
+ * tables other suites share.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../helpers/db.js';
+import { HNSW_INDEX, PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { migrate } from '../../src/store/migrations.js';
+import { PgClient } from '../../src/store/pg-client.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+import { rng } from '../../src/core/random.js';
+
+const DIM = 16;
+
+async function validIndex(db: SqlClient): Promise<boolean> {
+  const r = await db.query<{ n: number }>(
+    `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
+     where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [HNSW_INDEX]);
+  return Number(r.rows[0].n) === 1;
+}
+
+for (const target of testDatabases()) {
+  describe(`pgvector HNSW build (${target.name})`, () => {
+    let db: SqlClient;
+    let admin: SqlClient | null = null;
+    const schema = `ann_build_${randomBytes(4).toString('hex')}`;
+
+    beforeAll(async () => {
+      if (target.name === 'pg') {
+        admin = await target.open();
+        await admin.query(`create schema ${schema}`);
+        const url = new URL(process.env.DATABASE_URL!);
+        url.searchParams.set('options', `-c search_path=${schema},public`);
+        db = new PgClient(url.toString(), 2);
+      } else {
+        db = await target.open();
+      }
+      await migrate(db, { dimensions: DIM });
+      const r = rng(7);
+      const items = Array.from({ length: 300 }, (_, i) => ({
+        memoryId: `m${i}`, spaceId: 's1', kind: 'STATEMENT' as const, status: 'ACTIVE' as const,
+        vector: Float32Array.from({ length: DIM }, () => r() - 0.5),
+      }));
+      // memory_vectors rows need their memories (foreign keys): the store's tables, minimal rows.
+      await db.query(`insert into spaces (id, name) values ('s1', 'ann build')`);
+      await db.query(
+        `insert into memories (id, space_id, kind, type, quote, normalized, said_at)
+         select id, 's1', 'STATEMENT', 'FACT', id, id, now() from unnest($1::text[]) as x(id)`, [items.map((i) => i.memoryId)]);
+      await db.query(
+        `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
+         select id, 's1', 'STATEMENT', 'FACT', now(), 'OK' from unnest($1::text[]) as x(id)`, [items.map((i) => i.memoryId)]);
+      await new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY }).upsert(items);
+    });
+    afterAll(async () => {
+      await db?.close();
+      if (admin) {
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.close();
+      }
+    });
+
+    it('is never built by itself when off, and is built when forced', async () => {
+      const off = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, concurrentBuild: target.name === 'pg' });
+      expect(await off.ensureAnnIndex()).toBe(false);
+      expect(await validIndex(db)).toBe(false);
+      expect(await off.ensureAnnIndex(true)).toBe(true);
+      expect(await validIndex(db)).toBe(true);
+      await db.query(`drop index ${HNSW_INDEX}`);
+    });
+
+    it('is built once the table outgrows the threshold, and not below it', async () => {
+      const high = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 1_000, concurrentBuild: target.name === 'pg' });
+      expect(await high.ensureAnnIndex()).toBe(false);
+      expect(await validIndex(db)).toBe(false);
+      const low = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, concurrentBuild: target.name === 'pg' });
+      expect(await low.ensureAnnIndex()).toBe(true);
+      expect(await validIndex(db)).toBe(true);
+      // and approximate searches go through it, within the space
+      const hits = await low.search({ spaceId: 's1', vector: new Float32Array(DIM).fill(0.1), k: 5 });
+      expect(hits).toHaveLength(5);
+    });
+
+    it('a held build waits for the bulk load to release it', async () => {
+      await db.query(`drop index if exists ${HNSW_INDEX}`);
+      const i = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, concurrentBuild: target.name === 'pg' });
+      i.holdAnnIndex(true);
+      expect(await i.ensureAnnIndex()).toBe(false);
+      expect(await validIndex(db)).toBe(false);
+      i.holdAnnIndex(false);
+      expect(await i.ensureAnnIndex()).toBe(true);
+    });
+  });
+}
