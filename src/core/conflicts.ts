@@ -270,9 +270,9 @@ function addressedPair(oldText: string, newText: string, names: Set<string>, fam
   const units: string[] = [];
   for (let i = 0; i < newSents.length; i++) {
     if (family && !findCues(newSents[i]).some((c) => c.family === family)) continue;
-    // a cue said on its own ("Scratch that. It is June 13.") goes with the sentence after it
-    if (factKeys(newSents[i], vn).size === 0 && i + 1 < newSents.length) units.push(`${newSents[i]} ${newSents[i + 1]}`);
-    else units.push(newSents[i]);
+    // a cue said (nearly) on its own ("Scratch that. It is June 13.", "My mistake! She lives in Lyon.") goes with the sentence after it
+    units.push(newSents[i]);
+    if (factKeys(newSents[i], vn).size <= 1 && i + 1 < newSents.length) units.push(`${newSents[i]} ${newSents[i + 1]}`);
   }
   let best: Addressed | null = null;
   let bestScore = -1;
