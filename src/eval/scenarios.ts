@@ -69,7 +69,15 @@ export interface ScenariosReport {
   operatorSpace: { before: number; after: number };
   repeats: number;
   identical: boolean;
+  /**
+   * Asks that expect nothing (`none`), and how many got something anyway: the false-positive
+   * rate of recall on questions with nothing on file (first run).
+   */
+  nothingExpected: NothingTally;
 }
+
+/** Asks expecting `none`: how many, and which were answered anyway ("case: question"). */
+export interface NothingTally { asked: number; answered: number; answeredAsks: string[] }
 
 /** Reads a scenarios file as it is: `{ "cases": [...] }`. */
 export function readScenarios(path: string): ScenarioCase[] {
@@ -233,7 +241,7 @@ async function checkState(deps: MemoryDeps, spaceId: string, state: NonNullable<
 }
 
 /** Runs one case in its own sealed space; the space is dropped at the end whatever happens. */
-export async function runCase(base: MemoryDeps, c: ScenarioCase): Promise<CaseVerdict> {
+export async function runCase(base: MemoryDeps, c: ScenarioCase, nothing?: NothingTally): Promise<CaseVerdict> {
   const clock = new StepClock();
   const deps: MemoryDeps = { ...base, clock };
   const wall = await Wall.open(deps, `scenario:${c.id}`);
@@ -280,6 +288,10 @@ export async function runCase(base: MemoryDeps, c: ScenarioCase): Promise<CaseVe
           // Asked in a conversation of its own: the wall's conversation under this key, opened on first use.
           await wall.conversation(step.conversation ?? `ask-${++asks}`);
           const r = await recall(deps, wall.spaceId, step.ask, 5);
+          if (step.expect?.none && nothing) {
+            nothing.asked++;
+            if (r.statements.length) { nothing.answered++; nothing.answeredAsks.push(`${c.id}: ${step.ask}`); }
+          }
           const fs = await checkAsk(deps, wall.spaceId, step.ask, step.expect ?? {}, r.statements);
           if (fs.length) fs.push(`  ${await nearest(deps, wall.spaceId, step.ask)}`);
           failures.push(...fs.map((f) => `${label}: ${f}`));
@@ -332,9 +344,10 @@ async function operate(deps: MemoryDeps, wall: Wall, step: ScenarioStep, label: 
 export async function evalScenarios(deps: MemoryDeps, cases: ScenarioCase[], repeat = 1): Promise<ScenariosReport> {
   const before = await personalMemoryCount(deps);
   const runs: CaseVerdict[][] = [];
+  const nothingExpected: NothingTally = { asked: 0, answered: 0, answeredAsks: [] };
   for (let r = 0; r < Math.max(1, repeat); r++) {
     const verdicts: CaseVerdict[] = [];
-    for (const c of cases) verdicts.push(await runCase(deps, c));
+    for (const c of cases) verdicts.push(await runCase(deps, c, r === 0 ? nothingExpected : undefined));
     runs.push(verdicts);
   }
   const after = await personalMemoryCount(deps);
@@ -342,7 +355,7 @@ export async function evalScenarios(deps: MemoryDeps, cases: ScenarioCase[], rep
   const identical = runs.every((vs) => key(vs) === key(runs[0]!));
   const cases0 = runs[0]!;
   const passed = cases0.filter((v) => v.passed).length;
-  return { passed, failed: cases0.length - passed, cases: cases0, operatorSpace: { before, after }, repeats: runs.length, identical };
+  return { passed, failed: cases0.length - passed, cases: cases0, operatorSpace: { before, after }, repeats: runs.length, identical, nothingExpected };
 }
 
 export function formatScenarios(r: ScenariosReport): string {
@@ -352,6 +365,9 @@ export function formatScenarios(r: ScenariosReport): string {
     for (const f of c.failures) lines.push(`     ${f}`);
   }
   lines.push('', `scenarios: ${r.passed} passed, ${r.failed} failed`);
+  const n = r.nothingExpected;
+  lines.push(`answered when nothing should be: ${n.answered} of ${n.asked} asks expecting none` +
+    (n.asked ? ` (${((100 * n.answered) / n.asked).toFixed(0)}%)` : '') + (n.answeredAsks.length ? `: ${n.answeredAsks.join('; ')}` : ''));
   lines.push(`operator space memories: before ${r.operatorSpace.before}, after ${r.operatorSpace.after}${r.operatorSpace.before === r.operatorSpace.after ? '' : '  (CHANGED!)'}`);
   if (r.repeats > 1) lines.push(`repeats: ${r.repeats}, identical verdicts: ${r.identical ? 'yes' : 'no'}`);
   return lines.join('\n');

@@ -16,3 +16,39 @@ export function lexicalKeys(text: string): string[] {
     .flatMap((k) => k.split(/[^\p{L}\p{N}]+/u))
     .filter((k) => k.length > 0);
 }
+
+/**
+ * Word keys of the possessors a question names ("What is my sister's name?" -> sister,
+ * "Where do my parents' friends live?" -> parent): whose thing the question is about.
+ * Stop words are not possessors ("what's", "it's", "that's" are "… is").
+ */
+export function possessorKeys(text: string): string[] {
+  const t = text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'");
+  const out: string[] = [];
+  for (const m of t.matchAll(/([\p{L}\p{N}]+)(?:'s|s')(?![\p{L}\p{N}])/gu)) {
+    const word = m[0].endsWith("s'") ? m[1]! + 's' : m[1]!;
+    out.push(...lexicalKeys(word));
+  }
+  return [...new Set(out)];
+}
+
+const OWN = new Set(['my', 'our', 'your']);
+
+/**
+ * Word keys of the things the question says are the person's own: the content words
+ * right after "my" / "our" / "your" up to the first stop word ("What is my favorite food?"
+ * -> favorite, food). No part-of-speech reading: a verb right after the noun is read with
+ * it ("Where does my sister live?" -> sister, live).
+ */
+export function ownPhraseKeys(text: string): string[] {
+  const ws = words(text);
+  const out: string[] = [];
+  ws.forEach((w, i) => {
+    if (!OWN.has(w)) return;
+    for (const next of ws.slice(i + 1)) {
+      if (STOP_WORDS.has(next) || NEGATIONS.has(next)) break;
+      out.push(...lexicalKeys(next));
+    }
+  });
+  return [...new Set(out)];
+}

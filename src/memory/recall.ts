@@ -3,7 +3,7 @@ import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { MemoryRecord } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
-import { lexicalKeys } from './lexical.js';
+import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
 import { embedOrMissing } from './remember.js';
 import { searchVectors } from './indexing.js';
 
@@ -47,9 +47,10 @@ export async function recall(
   if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
   const { vector } = await embedOrMissing(deps, query);
   const keys = [...new Set(lexicalKeys(query))];
+  const asked: Question = { vector, keys, possessors: possessorKeys(query), own: ownPhraseKeys(query) };
   const [statements, inferences] = await Promise.all([
-    search(deps, spaceId, 'STATEMENT', vector, keys, first, tuning),
-    search(deps, spaceId, 'INFERENCE', vector, keys, first, tuning),
+    search(deps, spaceId, 'STATEMENT', asked, first, tuning),
+    search(deps, spaceId, 'INFERENCE', asked, first, tuning),
   ]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
   return { statements, inferences };
@@ -64,9 +65,22 @@ export async function recall(
  */
 const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
 
+/** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
+interface Question { vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[] }
+
+/**
+ * The question's keys that no memory of this kind in the space holds (one lexical search
+ * per key asked about, at most one hit each): what the person never spoke of.
+ */
+async function unheardKeys(deps: MemoryDeps, spaceId: string, kind: MemoryKind, keys: string[], statuses: MemoryStatus[]): Promise<Set<string>> {
+  const found = await Promise.all(keys.map((k) => deps.store.lexicalSearch(spaceId, [k], 1, kind, statuses)));
+  return new Set(keys.filter((_, i) => found[i]!.length === 0));
+}
+
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, vector: Float32Array | null, keys: string[], first: number, t: RecallTuning,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning,
 ): Promise<RecallHit[]> {
+  const { vector, keys } = asked;
   const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
   const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
@@ -82,8 +96,18 @@ async function search(
     cur.l = h.rank;
     fused.set(h.memoryId, cur);
   });
-  // Relevance floor: a hit needs a lexical match on a content word or a vector score above the floor.
-  const kept = [...fused].filter(([, f]) => f.l !== null || (f.v ?? -1) >= floor);
+  // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
+  // the floor, except when the question is about someone or something the space never heard of.
+  const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own])], statuses) : new Set<string>();
+  // "What is my sister's name?" and no memory names a sister: only a near-paraphrase may answer.
+  const ownerUnheard = asked.possessors.some((k) => unheard.has(k));
+  // "Where does my sister live?": a match on "live" alone is about someone else's life.
+  const ownUnheard = asked.own.some((k) => unheard.has(k));
+  const kept = [...fused].filter(([, f]) => {
+    const v = f.v ?? -1;
+    if (ownerUnheard) return v >= deps.thresholds.topic;
+    return v >= floor || (f.l !== null && !ownUnheard);
+  });
   if (kept.length === 0) return [];
   const current = await deps.store.currentVersions(kept.map(([id]) => id));
   // Several hits may lead to one current memory: keep its best evidence.

@@ -43,6 +43,8 @@ describe('eval scenarios runner', () => {
     expect(bad.failures.some((f) => /top_contains "Paris": top was "I live in Leeds\."/.test(f))).toBe(true);
     expect(bad.failures.some((f) => /none: 1 statement/.test(f))).toBe(true);
     expect(r).toMatchObject({ passed: 1, failed: 1, repeats: 2, identical: true });
+    // Two asks expect nothing (first run counted); the deliberately wrong one got an answer.
+    expect(r.nothingExpected).toEqual({ asked: 2, answered: 1, answeredAsks: ['wrong-on-purpose: Where do I live?'] });
     expect(r.operatorSpace.before).toBe(r.operatorSpace.after);
     // every wall was dropped
     expect((await deps.store.listSpaces()).filter((s) => s.name.startsWith('eval:scenario:'))).toEqual([]);
