@@ -248,6 +248,16 @@ function factKeys(text: string, voc: Set<string>): Set<string> {
   return out;
 }
 
+/** Each side names someone or somewhere the other does not, leaving out the people spoken to ("I live in Manchester." / "It's Leeds."). */
+function nameSwap(a: string, b: string, va: Set<string>, vb: Set<string>): boolean {
+  const namesOf = (t: string, voc: Set<string>) => new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
+  const na = namesOf(a, va);
+  const nb = namesOf(b, vb);
+  const lb = norm(b);
+  const la = norm(a);
+  return [...na].some((x) => !lb.includes(x)) && [...nb].some((x) => !la.includes(x));
+}
+
 /** A sentence as a statement of its own, for comparing its values. */
 const s1 = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
 
@@ -282,7 +292,7 @@ function addressedPair(oldText: string, newText: string, names: Set<string>, fam
     const obj = family && ENDING_FAMILIES.has(family) ? cueObject(u, family, vn) : null;
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
-      const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length;
+      const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
       const shared = [...o.k].filter((k) => nk.has(k)).length + swapped;
       const slot = [...o.s].find((x) => ns.has(x)) ?? null;
       // a change cue names what changed ("I lost my job ...", "I sold the Civic"): that thing said in the old sentence will do

@@ -68,6 +68,7 @@ describe('explicit-cue: the cue must speak to the old statement', () => {
     ['My bike is in the garage.', 'Scratch that, my bike is in the shed.'],
     ['My anniversary is June 3.', 'Scratch that. It is June 13 and I always mix them up.'],
     ['My sister lives in Paris.', 'Sorry, my mistake earlier! My sister lives in Lyon.'],
+    ['I live in Manchester.', "Actually, it's Leeds."],
     ['I live in Manchester.', 'I moved to Leeds last month.'],
     ['I work at Acme Corp.', 'I just started a new job at Globex.'],
     ['I take vitamin D.', 'I stopped taking vitamin D.'],
