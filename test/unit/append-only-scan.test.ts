@@ -2,8 +2,8 @@
  * Issue 3, append-only: no code path may edit or delete content. Scans the SQL in
  * every .ts file under src/ and adapters/ for statements that update or delete
  * memories, mentions or messages (or truncate anything, or delete the spaces and
- * conversations they cascade from) outside the one allowed path: the `forget` and
- * `dropSpace` methods of src/store/sql-store.ts. The database triggers refuse it
+ * conversations they cascade from) outside the one allowed path: the `forget`,
+ * `scrubContexts` (part of forget) and `dropSpace` methods of src/store/sql-store.ts. The database triggers refuse it
  * too (test/store/system-of-record.test.ts); this fails the build before that.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,8 +14,12 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCANNED = ['src', 'adapters'];
 
-/** The one file and the methods in it where content may be deleted (forget for good, sealed-space drop). */
-const ALLOWED: Record<string, string[]> = { 'src/store/sql-store.ts': ['forget', 'dropSpace'] };
+/**
+ * The one file and the methods in it where content may be deleted or changed: forget for
+ * good, the context scrub inside it (a memory that stays loses the forgotten sentences of
+ * its source message), and the sealed-space drop.
+ */
+const ALLOWED: Record<string, string[]> = { 'src/store/sql-store.ts': ['forget', 'scrubContexts', 'dropSpace'] };
 
 const CONTENT = `(?:only\\s+)?(?:"?public"?\\s*\\.\\s*)?"?(?:memories|mentions|messages)"?(?![\\w])`;
 const CASCADING = `(?:"?public"?\\s*\\.\\s*)?"?(?:spaces|conversations)"?(?![\\w])`;
