@@ -5,6 +5,8 @@ import type { Embedder } from '../../src/ports/embedder.js';
 import { UseLiteEmbedder } from '../../src/embed/use-lite-embedder.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import type { Clock } from '../../src/ports/clock.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { TestDatabase } from './db.js';
 
 let sharedEmbedder: Embedder | null = null;
 
@@ -53,5 +55,29 @@ export async function createTestApp(opts: {
       return { id, chat: await tok('chat'), assistant: await tok('assistant'), operator: await tok('operator') };
     },
     close: () => app.stop(),
+  };
+}
+
+/**
+ * The real app on one of `testDatabases()` for the enclosing describe block: opened in
+ * beforeAll (on the server, over a client of its own), closed in afterAll. Read `.t`
+ * inside tests and hooks.
+ */
+export function testAppOn(target: TestDatabase): { readonly t: TestApp } {
+  let t: TestApp | undefined;
+  let ownDb: SqlClient | undefined;
+  beforeAll(async () => {
+    ownDb = target.name === 'pg' ? await target.open() : undefined;
+    t = await createTestApp({ db: ownDb });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await ownDb?.close();
+  });
+  return {
+    get t() {
+      if (!t) throw new Error('testAppOn: the app is opened in beforeAll');
+      return t;
+    },
   };
 }

@@ -5,8 +5,8 @@
  * from the lexicon's own tsvectors; the postings against the lexicon after every kind
  * of write (insert, reinforcement, lexicon rewrite, status change, forget, bulk load).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppOn, type TestApp } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import { parseTsvector } from '../../src/store/sql-store.js';
@@ -54,18 +54,12 @@ const keysOf = (...words: string[]) => words.flatMap((w) => lexicalKeys(w));
 
 for (const target of testDatabases()) {
   describe(`lexical postings and BM25 (${target.name})`, () => {
+    const app = testAppOn(target);
     let t: TestApp;
     let db: SqlClient;
-    let ownDb: SqlClient | undefined;
-
-    beforeAll(async () => {
-      ownDb = target.name === 'pg' ? await target.open() : undefined;
-      t = await createTestApp({ db: ownDb });
+    beforeAll(() => {
+      t = app.t;
       db = t.app.engram.db;
-    });
-    afterAll(async () => {
-      await t?.close();
-      await ownDb?.close();
     });
 
     const deps = () => t.app.engram.deps;

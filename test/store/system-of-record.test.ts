@@ -4,8 +4,8 @@
  * that leave memory_vectors alone, the space lock under concurrent remembers,
  * and the append-only triggers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testEmbedder, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppOn, testEmbedder, type TestApp } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
@@ -19,18 +19,12 @@ import type { Actor } from '../../src/memory/deps.js';
 
 for (const target of testDatabases()) {
   describe(`system of record (${target.name})`, () => {
+    const app = testAppOn(target);
     let t: TestApp;
     let db: SqlClient;
-    let ownDb: SqlClient | undefined;
-
-    beforeAll(async () => {
-      ownDb = target.name === 'pg' ? await target.open() : undefined;
-      t = await createTestApp({ db: ownDb });
+    beforeAll(() => {
+      t = app.t;
       db = t.app.engram.db;
-    });
-    afterAll(async () => {
-      await t?.close();
-      await ownDb?.close();
     });
 
     const deps = () => t.app.engram.deps;
