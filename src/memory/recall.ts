@@ -68,13 +68,10 @@ const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
 /** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
 interface Question { vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[] }
 
-/**
- * The question's keys that no memory of this kind in the space holds (one lexical search
- * per key asked about, at most one hit each): what the person never spoke of.
- */
+/** The question's keys that no memory of this kind in the space holds: what the person never spoke of. */
 async function unheardKeys(deps: MemoryDeps, spaceId: string, kind: MemoryKind, keys: string[], statuses: MemoryStatus[]): Promise<Set<string>> {
-  const found = await Promise.all(keys.map((k) => deps.store.lexicalSearch(spaceId, [k], 1, kind, statuses)));
-  return new Set(keys.filter((_, i) => found[i]!.length === 0));
+  const heard = await deps.store.heardTerms(spaceId, kind, keys, statuses);
+  return new Set(keys.filter((k) => !heard.has(k)));
 }
 
 async function search(

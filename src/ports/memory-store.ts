@@ -211,6 +211,8 @@ export interface MemoryStore {
   spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]>;
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
   lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
+  /** The word keys that some memory of the space and kind, with one of the statuses, holds in its lexicon. */
+  heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>>;
   forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
   /** Surviving memories a forget touches: said in a message that goes, or right after one. */
   forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{

@@ -560,6 +560,18 @@ export class SqlStore implements MemoryStore {
     return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
   }
 
+  /** Which of these word keys some memory of the space and kind (with one of the statuses) holds: one query, an index probe per key. */
+  async heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const r = await this.db.query<{ term: string }>(
+      `select t.term from unnest($3::text[]) as t(term)
+       where exists (select 1 from memory_terms p join memory_state s on s.memory_id = p.memory_id
+                     where p.space_id = $1 and p.kind = $2 and p.term = t.term and s.status = any($4::text[]))`,
+      [spaceId, kind, [...new Set(keys)], statuses],
+    );
+    return new Set(r.rows.map((x) => x.term));
+  }
+
   /**
    * What else a forget touches (before it runs): surviving memories said in a message
    * that goes (their context quotes it), with the wordings being forgotten from those
