@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import type { Queryable, QueryResult, SqlClient } from './sql-client.js';
@@ -9,6 +11,8 @@ export class PgliteClient implements SqlClient {
   private constructor(private db: PGlite) {}
 
   static async open(dataDir: string): Promise<PgliteClient> {
+    // PGlite creates the data directory itself but not its parents (`.engram/data` on a fresh clone).
+    if (dataDir !== ':memory:' && !dataDir.includes('://')) await mkdir(dirname(resolve(dataDir)), { recursive: true });
     const db =
       dataDir === ':memory:'
         ? await PGlite.create({ extensions: { vector } })
