@@ -76,6 +76,8 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   })) : { ms: 0 };
   pg?.holdAnnIndex(false);
   await pg?.ensureAnnIndex();
+  // As after a restore: statistics for the planner (PGlite has no autovacuum to gather them).
+  await e.engram.db.query('analyze');
   const settleMs = await e.settle();
   const m = await timed(() => e.maintain());
   return { spaceIds, ms, settleMs, maintainMs: m.ms, hnswMs: h.ms };

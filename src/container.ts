@@ -80,14 +80,30 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   };
   outbox?.start();
   const consolidation = scheduleConsolidation(deps, config.consolidateEvery);
+  const statistics = db instanceof PgliteClient ? keepStatistics(db, log) : { stop() {} };
   return {
     deps, db, store,
     async close() {
       consolidation.stop();
+      statistics.stop();
       await outbox?.stop();
       await index.close();
       if (!opts.db) await db.close();
       if (!opts.embedder) await embedder.close();
     },
   };
+}
+
+/**
+ * PGlite runs no autovacuum, so nothing refreshes the planner's statistics: without them
+ * it may scan where an index serves (pgvector's HNSW, the lexical postings). ANALYZE at
+ * start and then every ten minutes (a sample of each table: well under a second at 100K
+ * memories).
+ */
+function keepStatistics(db: SqlClient, log: Logger, everyMs = 10 * 60_000): { stop(): void } {
+  const run = () => db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
+  void run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

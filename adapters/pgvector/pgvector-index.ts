@@ -91,6 +91,8 @@ export class PgvectorIndex implements VectorIndex {
       } else {
         await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
       }
+      // Fresh statistics, or the planner may keep scanning (PGlite never autovacuums).
+      await this.db.query(`analyze memory_vectors`);
       this.annReady = true;
     })().finally(() => {
       this.building = null;
