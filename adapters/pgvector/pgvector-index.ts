@@ -83,11 +83,23 @@ export class PgvectorIndex implements VectorIndex {
       }
       const total = Number((await this.db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
       if (!force && (this.held || total <= this.annAbove)) return;
-      // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K);
-      // an interrupted concurrent build leaves an invalid index, dropped before retrying.
+      // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K).
+      // Several processes may get here at once: IF NOT EXISTS makes the later ones step
+      // aside, and an invalid index (an interrupted build) is dropped only when no build
+      // is in progress on the table, so one process never drops what another is building.
       if (this.opts.concurrentBuild) {
-        await this.db.query(`drop index if exists ${HNSW_INDEX}`);
-        await this.db.query(`create index concurrently ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+        const building = await this.db.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_progress_create_index where relid = 'memory_vectors'::regclass`);
+        if (Number(building.rows[0].n) > 0) return;
+        const invalid = await this.db.query<{ n: number }>(
+          `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
+           where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and not x.indisvalid`, [HNSW_INDEX]);
+        if (Number(invalid.rows[0].n) > 0) await this.db.query(`drop index concurrently if exists ${HNSW_INDEX}`);
+        await this.db.query(`create index concurrently if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+        const valid = await this.db.query<{ n: number }>(
+          `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
+           where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [HNSW_INDEX]);
+        if (Number(valid.rows[0].n) === 0) return; // another process's build, still running
       } else {
         await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
       }
@@ -105,10 +117,14 @@ export class PgvectorIndex implements VectorIndex {
     // The table is created by the store's migrations; the HNSW index once the table is large.
     try {
       await this.db.query(`select 1 from memory_vectors limit 1`);
-      await this.ensureAnnIndex();
     } catch (e) {
       throw new VectorIndexError(this.name, 'memory_vectors is missing: run the store migrations first', e);
     }
+    // Finds an existing index at once; a build it starts (server, large table) runs in the
+    // background: exact scans serve meanwhile, and a failed build is retried later.
+    const pending = this.ensureAnnIndex();
+    if (this.opts.concurrentBuild) void pending.catch(() => {});
+    else await pending.catch(() => {});
   }
 
   private q(tx?: TxHandle): Queryable {

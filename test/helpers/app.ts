@@ -34,6 +34,9 @@ export async function createTestApp(opts: {
 } = {}): Promise<TestApp> {
   const config = configFromEnv({ ...process.env, DATABASE_URL: '', ...(opts.env ?? {}) }, {
     dataDir: ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0, ...(opts.engine ? { engine: opts.engine } : {}),
+    // Suites share the server's tables: none of them builds pgvector's HNSW index on them by
+    // the way (test/store/pgvector-ann-build.test.ts tests the build in a schema of its own).
+    ...(opts.env?.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE ? {} : { pgvectorAnnIndexAbove: 'off' as const }),
   });
   const app = await buildApp(config, { embedder: opts.embedder ?? testEmbedder(), db: opts.db, clock: opts.clock });
   const admin = await createToken(app.engram.deps, { role: 'admin' });
