@@ -74,10 +74,8 @@ export class PgvectorIndex implements VectorIndex {
   async ensureAnnIndex(force = false): Promise<boolean> {
     if (this.annReady) return true;
     this.building ??= (async () => {
-      const exists = await this.db.query<{ n: number }>(
-        `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
-         where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [HNSW_INDEX]);
-      if (Number(exists.rows[0].n) > 0) {
+      const state = await this.annIndexState();
+      if (state === 'valid') {
         this.annReady = true;
         return;
       }
@@ -91,15 +89,9 @@ export class PgvectorIndex implements VectorIndex {
         const building = await this.db.query<{ n: number }>(
           `select count(*)::int as n from pg_stat_progress_create_index where relid = 'memory_vectors'::regclass`);
         if (Number(building.rows[0].n) > 0) return;
-        const invalid = await this.db.query<{ n: number }>(
-          `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
-           where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and not x.indisvalid`, [HNSW_INDEX]);
-        if (Number(invalid.rows[0].n) > 0) await this.db.query(`drop index concurrently if exists ${HNSW_INDEX}`);
+        if (state === 'invalid') await this.db.query(`drop index concurrently if exists ${HNSW_INDEX}`);
         await this.db.query(`create index concurrently if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
-        const valid = await this.db.query<{ n: number }>(
-          `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
-           where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [HNSW_INDEX]);
-        if (Number(valid.rows[0].n) === 0) return; // another process's build, still running
+        if ((await this.annIndexState()) !== 'valid') return; // another process's build, still running
       } else {
         await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
       }
@@ -111,6 +103,14 @@ export class PgvectorIndex implements VectorIndex {
     });
     await this.building;
     return this.annReady;
+  }
+
+  /** Whether the HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
+  async annIndexState(): Promise<'valid' | 'invalid' | 'none'> {
+    const r = await this.db.query<{ valid: boolean }>(
+      `select x.indisvalid as valid from pg_class c join pg_index x on x.indexrelid = c.oid
+       where c.relname = $1 and c.relnamespace = current_schema()::regnamespace`, [HNSW_INDEX]);
+    return r.rows.length === 0 ? 'none' : r.rows[0].valid ? 'valid' : 'invalid';
   }
 
   async init(): Promise<void> {

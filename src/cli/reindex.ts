@@ -34,9 +34,9 @@ export async function reindex(config: AppConfig, engram: Engram, engineName: str
     // The HNSW index: rebuilt if it exists; built if the table has outgrown exact scans
     // (on PGlite it is never built by the service itself: this is how it gets one).
     const n = Number((await db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
-    const has = await db.query<{ n: number }>(`select count(*)::int as n from pg_indexes where indexname = '${HNSW_INDEX}'`);
-    if (Number(has.rows[0].n) > 0) await db.query(`reindex index ${HNSW_INDEX}`);
-    else if (deps.index instanceof PgvectorIndex && n > EXACT_SCAN_BELOW) await deps.index.ensureAnnIndex(true);
+    const index = deps.index instanceof PgvectorIndex ? deps.index : new PgvectorIndex(db, { embedder: deps.embedder.id });
+    if ((await index.annIndexState()) !== 'none') await db.query(`reindex index ${HNSW_INDEX}`);
+    else if (index === deps.index && n > EXACT_SCAN_BELOW) await index.ensureAnnIndex(true);
     return n;
   }
 

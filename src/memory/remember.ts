@@ -11,6 +11,7 @@ import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { conversationFor } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
+import { wordingParts } from './lexicon-rebuild.js';
 import { indexNew, indexStatus, searchVectors } from './indexing.js';
 
 export interface RememberInput {
@@ -96,11 +97,13 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const vector = embedded.vector;
   const now = deps.clock.now();
   const saidAt = check.at;
-  const context = check.message.trim() !== check.quote.trim() ? check.message : null;
   // The message just before the source message (often the question it answers: "Where did you
   // grow up?" / "Duluth."): searchable context, never returned as the person's words.
   const at = transcript.findIndex((m) => m.id === check.messageId);
   const preceding = at > 0 ? transcript[at - 1].text : null;
+  // What this wording gives the lexicon; the same rule rebuilds it later (lexicon-rebuild.ts).
+  const wording = wordingParts(check.quote, check.message, preceding);
+  const context = wording[1];
 
   const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
     const candidates = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence);
@@ -115,7 +118,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
       const merged = mergeInto(old!, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
         await deps.store.reinforce(tx, {
         memoryId: old!.id, ...merged,
-        lexicalText: lexicalText([check.quote, context, preceding, ...entities, ...themes]),
+        lexicalText: lexicalText([...wording, ...entities, ...themes]),
         mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
       }, spaceId);
       const ev = await deps.store.addEvents(tx, [{ ...base, memoryId: old!.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }]);

@@ -77,6 +77,10 @@ function toMessage(r: Row): Message {
   };
 }
 
+/** The messages memories $1 of space $2 were said in (their own and their mentions'): what forget deletes. */
+const MESSAGES_OF_MEMORIES = `select message_id from mentions where memory_id = any($1::text[]) and space_id = $2 and message_id is not null
+  union select message_id from memories where id = any($1::text[]) and space_id = $2 and message_id is not null`;
+
 /** Term frequencies from a tsvector's text form: `'grow':1,4 'duluth':2` -> {grow: 2, duluth: 1}. */
 export function parseTsvector(text: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -582,20 +586,18 @@ export class SqlStore implements MemoryStore {
     siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
   }> {
     const q = this.q(tx);
-    const msgs = `select message_id from mentions where memory_id = any($1::text[]) and space_id = $2 and message_id is not null
-       union select message_id from memories where id = any($1::text[]) and space_id = $2 and message_id is not null`;
     const sib = await q.query<Row>(
       `select m.id, m.quote, m.context,
          array(select x.quote from mentions x where x.message_id = m.message_id and x.memory_id = any($1::text[])) as forgotten
        from memories m
-       where m.space_id = $2 and m.message_id in (${msgs}) and not (m.id = any($1::text[])) and m.context is not null`,
+       where m.space_id = $2 and m.message_id in (${MESSAGES_OF_MEMORIES}) and not (m.id = any($1::text[])) and m.context is not null`,
       [ids, spaceId],
     );
     const fol = await q.query<{ memory_id: string }>(
       `select distinct x.memory_id from mentions x
        where x.space_id = $2 and not (x.memory_id = any($1::text[])) and x.message_id in (
          select (select n.id from messages n where n.conversation_id = g.conversation_id and n.seq > g.seq order by n.seq limit 1)
-         from messages g where g.id in (${msgs}))`,
+         from messages g where g.id in (${MESSAGES_OF_MEMORIES}))`,
       [ids, spaceId],
     );
     return {
@@ -621,11 +623,7 @@ export class SqlStore implements MemoryStore {
   async forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
     await this.allowForget(tx);
     const q = this.q(tx);
-    const msgs = await q.query<{ message_id: string }>(
-      `select distinct message_id from mentions where memory_id = any($1::text[]) and space_id = $2 and message_id is not null
-       union select message_id from memories where id = any($1::text[]) and space_id = $2 and message_id is not null`,
-      [ids, spaceId],
-    );
+    const msgs = await q.query<{ message_id: string }>(MESSAGES_OF_MEMORIES, [ids, spaceId]);
     const del = await q.query<{ id: string }>(
       `delete from memories where id = any($1::text[]) and space_id = $2 returning id`,
       [ids, spaceId],
