@@ -12,6 +12,9 @@ import type { GraphQLContext } from './graphql/context.js';
 import { createEventPubSub, type EventPubSub } from './graphql/pubsub.js';
 import { authenticate, bootstrapAdmin } from './memory/tokens.js';
 import { DomainError } from './memory/errors.js';
+import { EngramMetrics, watchOutbox } from './ops/metrics.js';
+import { readinessPlugin } from './ops/health.js';
+import { drainServer } from './ops/shutdown.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -20,6 +23,8 @@ export interface App {
   yoga: YogaServerInstance<Record<string, unknown>, GraphQLContext>;
   engram: Engram;
   pubsub: EventPubSub;
+  /** Prometheus registry behind /metrics (src/ops/metrics.ts). */
+  metrics: EngramMetrics;
 }
 
 /**
@@ -28,7 +33,10 @@ export interface App {
  */
 export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): Promise<App> {
   const { pubsub, bus } = createEventPubSub();
-  const engram = await createEngram(config, { ...opts, bus });
+  const metrics = opts.metrics ?? new EngramMetrics({ processMetrics: true });
+  const engram = await createEngram(config, { ...opts, bus, metrics });
+  let accepting = true;
+  watchOutbox(metrics, engram.deps.outbox);
   const deps = engram.deps;
   const schema = buildSchema();
 
@@ -37,6 +45,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     graphqlEndpoint: '/graphql',
     graphiql: { subscriptionsProtocol: 'WS' },
     logging: false,
+    // Operations (docs/operations.md): /healthz (process up), /readyz, /metrics.
+    healthCheckEndpoint: '/healthz',
+    plugins: [metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting)],
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = (error as GraphQLError).originalError;
@@ -49,6 +60,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       actor: await authenticate(deps, request.headers.get('authorization')),
       loaders: createLoaders(deps),
       pubsub,
+      metrics,
     }),
   });
 
@@ -57,7 +69,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   let disposeWs: { dispose(): void | Promise<void> } | null = null;
 
   return {
-    yoga, engram, pubsub,
+    yoga, engram, pubsub, metrics,
     async start() {
       const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
       server = createServer(yoga);
@@ -71,7 +83,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           context: async (ctx) => {
             const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
             const token = (params.authorization ?? params.Authorization ?? params.token) as string | undefined;
-            return { deps, actor: await authenticate(deps, token), loaders: createLoaders(deps), pubsub } as GraphQLContext;
+            return { deps, actor: await authenticate(deps, token), loaders: createLoaders(deps), pubsub, metrics } as GraphQLContext;
           },
         },
         wss,
@@ -83,10 +95,11 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       return { url, port, adminToken };
     },
     async stop() {
-      await disposeWs?.dispose();
+      // Graceful (SIGTERM): not ready, stop accepting, subscriptions closed with 1001, in-flight requests finish.
+      accepting = false;
+      if (server) await drainServer(server, disposeWs, deps.log, config.shutdownGraceMs);
+      else await disposeWs?.dispose();
       wss?.close();
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
-      server?.closeAllConnections?.();
       await engram.close();
     },
   };

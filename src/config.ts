@@ -41,6 +41,8 @@ export const ConfigSchema = z.object({
    * PostgreSQL server (built concurrently, writes go on), off on PGlite, where a
    * build runs on the service's only thread and would stall it for minutes.
    */
+  /** Graceful shutdown: how long in-flight requests may run after SIGTERM before connections are cut. */
+  shutdownGraceMs: z.coerce.number().int().min(0).default(10_000),
   pgvectorAnnIndexAbove: z.union([z.literal('off'), z.coerce.number().int().min(0)]).optional(),
 });
 
@@ -72,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     consolidateEvery: env.ENGRAM_CONSOLIDATE_EVERY,
     outboxMaxAttempts: env.ENGRAM_OUTBOX_MAX_ATTEMPTS || undefined,
     pgvectorAnnIndexAbove: env.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE || undefined,
+    shutdownGraceMs: env.ENGRAM_SHUTDOWN_GRACE_MS || undefined,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) {

@@ -17,6 +17,7 @@ import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-i
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
 import { scheduleConsolidation } from './memory/consolidate.js';
+import { MeteredEmbedder, type EngramMetrics } from './ops/metrics.js';
 
 export interface Engram {
   deps: MemoryDeps;
@@ -33,6 +34,8 @@ export interface ContainerOptions {
   embedder?: Embedder;
   /** Use this SQL client instead of opening one. */
   db?: SqlClient;
+  /** Report the embedder's latency and failures here (the server's /metrics; src/ops/metrics.ts). */
+  metrics?: EngramMetrics;
 }
 
 export function embedderFor(config: AppConfig): Embedder {
@@ -56,7 +59,8 @@ export async function openDatabase(config: AppConfig): Promise<SqlClient> {
  */
 export async function createEngram(config: AppConfig, opts: ContainerOptions = {}): Promise<Engram> {
   const log: Logger = opts.logger ?? (pino({ level: config.logLevel }) as unknown as Logger);
-  const embedder = opts.embedder ?? embedderFor(config);
+  const chosen = opts.embedder ?? embedderFor(config);
+  const embedder = opts.metrics ? new MeteredEmbedder(chosen, opts.metrics) : chosen;
   await embedder.init();
   const db = opts.db ?? (await openDatabase(config));
   await migrate(db, { dimensions: embedder.dimensions });

@@ -1,6 +1,7 @@
 import type { Actor, MemoryDeps } from '../memory/deps.js';
 import type { Loaders } from './loaders.js';
 import type { EventPubSub } from './pubsub.js';
+import type { EngramMetrics } from '../ops/metrics.js';
 
 /** Per-request context: the use-case dependencies, who is asking, and this request's DataLoaders. */
 export interface GraphQLContext {
@@ -8,4 +9,6 @@ export interface GraphQLContext {
   actor: Actor | null;
   loaders: Loaders;
   pubsub: EventPubSub;
+  /** The service's Prometheus series (absent outside the server). */
+  metrics?: EngramMetrics;
 }

@@ -133,9 +133,13 @@ builder.mutationFields((t) => ({
   remember: t.field({
     type: RememberOutcomeRef, errors: { types: [...COMMON_ERRORS, ...QUOTE_ERRORS] },
     args: { input: t.arg({ type: RememberInput, required: true }) },
-    resolve: (_r, { input }, ctx) => remember(ctx.deps, authorize(ctx, 'remember'), {
-      ...input, conversationId: String(input.conversationId), entities: input.entities ?? [], themes: input.themes ?? [], tags: input.tags ?? [],
-    }),
+    resolve: async (_r, { input }, ctx) => {
+      const r = await remember(ctx.deps, authorize(ctx, 'remember'), {
+        ...input, conversationId: String(input.conversationId), entities: input.entities ?? [], themes: input.themes ?? [], tags: input.tags ?? [],
+      });
+      ctx.metrics?.remembered(r);
+      return r;
+    },
   }),
   infer: t.field({
     type: MemoryRef, errors: { types: COMMON_ERRORS },

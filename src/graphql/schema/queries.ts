@@ -6,6 +6,7 @@ import { recall, type RecallHit, type RecallResult } from '../../memory/recall.j
 import type { MemoryRecord } from '../../ports/memory-store.js';
 import type { Actor } from '../../memory/deps.js';
 import { COMMON_ERRORS } from './errors.js';
+import { recallTimed } from '../../ops/metrics.js';
 import { MemoryKindEnum, MemoryStatusEnum, MemoryTypeEnum, OrderEnum, ReviewEnum, RoleEnum } from './enums.js';
 import { MemoryEventRef, MemoryRef } from './memory.js';
 import { ConversationRef, SpaceRef } from './space.js';
@@ -152,13 +153,16 @@ builder.queryFields((t) => ({
     args: { conversationId: t.arg.id({ required: true }), query: t.arg.string({ required: true }), first: t.arg.int({ required: false, defaultValue: 5 }) },
     resolve: async (_r, a, ctx) => {
       const c = await conversationFor(ctx.deps, authorize(ctx, 'recall'), String(a.conversationId));
-      return recall(ctx.deps, c.spaceId, a.query, a.first ?? 5);
+      return recallTimed(ctx.metrics, 'recall', () => recall(ctx.deps, c.spaceId, a.query, a.first ?? 5));
     },
   }),
   recallSpace: t.field({
     type: RecallResultRef, errors: { types: COMMON_ERRORS },
     args: { spaceId: t.arg.id({ required: false }), query: t.arg.string({ required: true }), first: t.arg.int({ required: false, defaultValue: 5 }) },
-    resolve: (_r, a, ctx) => recall(ctx.deps, spaceOf(authorize(ctx, 'recallSpace'), a.spaceId), a.query, a.first ?? 5),
+    resolve: (_r, a, ctx) => {
+      const spaceId = spaceOf(authorize(ctx, 'recallSpace'), a.spaceId);
+      return recallTimed(ctx.metrics, 'recallSpace', () => recall(ctx.deps, spaceId, a.query, a.first ?? 5));
+    },
   }),
   spaceEvents: t.field({
     type: [MemoryEventRef], errors: { types: COMMON_ERRORS, directResult: false },
