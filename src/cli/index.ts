@@ -5,9 +5,10 @@ import { reembedMissing } from '../memory/reembed.js';
 import type { Role } from '../memory/deps.js';
 
 const USAGE = `usage: engram <command>
-  eval pairs <file.jsonl> [--json]        duplicate recognition on labelled pairs
+  eval pairs <file.jsonl> [--json] [--no-hints]  duplicate recognition on labelled pairs
   eval sts|mrpc|sick <file> [--json]      embedder and recognition on public paraphrase sets
-  eval scenarios <file.json> [--json] [--repeat N]
+  eval scenarios <file.json> [--json] [--repeat N] [--no-hints]
+                                          (--no-hints: memories sent with quote and type only)
   eval locomo <file.json> [--json]
   token create --role admin|operator|chat|assistant [--space ID] [--label TEXT]
   space create --name NAME [--time-zone TZ]
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
       const file = rest.find((x) => !x.startsWith('--') && x !== flag(args, 'repeat') && x !== engineFlag);
       if (!file) throw new Error(`eval ${sub} needs a file`);
       const mod = await import('../eval/run.js');
-      return await mod.runEval(deps, sub, file, { json, repeat: Number(flag(args, 'repeat') ?? 1) });
+      return await mod.runEval(deps, sub, file, { json, repeat: Number(flag(args, 'repeat') ?? 1), noHints: args.includes('--no-hints') });
     }
     if (cmd === 'token' && sub === 'create') {
       const role = flag(args, 'role') as Role | undefined;

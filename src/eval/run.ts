@@ -1,21 +1,39 @@
 import type { MemoryDeps } from '../memory/deps.js';
-import { evalPairs, formatPairs, readPairs } from './pairs.js';
-import { evalScenarios, formatScenarios, readScenarios } from './scenarios.js';
+import { evalPairs, formatPairs, readPairs, type Pair } from './pairs.js';
+import { evalScenarios, formatScenarios, readScenarios, type ScenarioCase } from './scenarios.js';
 import { evalLocomo, formatLocomo, readLocomo } from './locomo.js';
 import { evalMrpc, evalSick, evalSts, formatMrpc, formatSick, formatSts, readMrpc, readSick, readSts } from './external.js';
 
 /** Dispatches `engram eval <kind> <file>`; returns the process exit code. */
-export async function runEval(deps: MemoryDeps, kind: string, file: string, opts: { json: boolean; repeat: number }): Promise<number> {
+/** `--no-hints`: every memory is sent with its quote and type only, as most assistants send it. */
+export function withoutHints<T extends { entities?: string[]; themes?: string[] }>(x: T): T {
+  const { entities: _e, themes: _t, ...rest } = x;
+  return rest as T;
+}
+
+export function pairsWithoutHints(pairs: Pair[]): Pair[] {
+  return pairs.map((p) => ({ ...p, old: withoutHints(p.old), new: withoutHints(p.new) }));
+}
+
+export function scenariosWithoutHints(cases: ScenarioCase[]): ScenarioCase[] {
+  return cases.map((c) => ({ ...c, steps: c.steps.map((s) => (s.keep ? { ...s, keep: s.keep.map(withoutHints) } : s)) }));
+}
+
+export async function runEval(
+  deps: MemoryDeps, kind: string, file: string, opts: { json: boolean; repeat: number; noHints?: boolean },
+): Promise<number> {
   const out = (s: string) => process.stdout.write(s + '\n');
   switch (kind) {
     case 'pairs': {
-      const r = await evalPairs(deps, readPairs(file));
+      const pairs = readPairs(file);
+      const r = await evalPairs(deps, opts.noHints ? pairsWithoutHints(pairs) : pairs);
       out(opts.json ? JSON.stringify(r) : formatPairs(r));
       return 0;
     }
     case 'scenarios': {
       const repeat = Number.isInteger(opts.repeat) && opts.repeat > 0 ? opts.repeat : 1;
-      const r = await evalScenarios(deps, readScenarios(file), repeat);
+      const cases = readScenarios(file);
+      const r = await evalScenarios(deps, opts.noHints ? scenariosWithoutHints(cases) : cases, repeat);
       out(opts.json ? JSON.stringify(r) : formatScenarios(r));
       return r.failed === 0 && r.identical && r.operatorSpace.before === r.operatorSpace.after ? 0 : 1;
     }
