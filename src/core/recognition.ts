@@ -23,6 +23,8 @@ export interface Incoming {
   type: MemoryType;
   entities: string[];
   themes: string[];
+  /** Entities the server read from the quote itself (src/core/derive.ts), kept apart from the caller's. */
+  derivedEntities?: string[];
   /** The sentence just before the quote in the same message (next-sentence corrections). */
   previousSentence: string | null;
   messageId: string | null;
@@ -35,6 +37,8 @@ export interface Candidate {
   type: MemoryType;
   entities: string[];
   themes: string[];
+  /** Entities the server read from the memory's quote (src/core/derive.ts). */
+  derivedEntities?: string[];
   messageId: string | null;
   /** Vector similarity with the incoming statement; null when only found another way. */
   score: number | null;
@@ -55,15 +59,21 @@ export interface Considered {
 
 const lc = (xs: string[]) => new Set(xs.map((x) => x.trim().toLowerCase()).filter(Boolean));
 
-export function sharesEntityOrTheme(a: { entities: string[]; themes: string[] }, b: { entities: string[]; themes: string[] }): boolean {
-  const ea = lc(a.entities);
-  const ta = lc(a.themes);
-  return b.entities.some((e) => ea.has(e.trim().toLowerCase())) || b.themes.some((t) => ta.has(t.trim().toLowerCase()));
+interface Hinted { entities: string[]; themes: string[]; derivedEntities?: string[] }
+
+/** The caller's entities and the derived ones: either may meet either. */
+export function allEntities(a: { entities: string[]; derivedEntities?: string[] }): string[] {
+  return a.derivedEntities?.length ? [...a.entities, ...a.derivedEntities] : a.entities;
 }
 
-export function sharesEntity(a: { entities: string[] }, b: { entities: string[] }): boolean {
-  const ea = lc(a.entities);
-  return b.entities.some((e) => ea.has(e.trim().toLowerCase()));
+export function sharesEntityOrTheme(a: Hinted, b: Hinted): boolean {
+  const ta = lc(a.themes);
+  return sharesEntity(a, b) || b.themes.some((t) => ta.has(t.trim().toLowerCase()));
+}
+
+export function sharesEntity(a: { entities: string[]; derivedEntities?: string[] }, b: { entities: string[]; derivedEntities?: string[] }): boolean {
+  const ea = lc(allEntities(a));
+  return allEntities(b).some((e) => ea.has(e.trim().toLowerCase()));
 }
 
 /**
@@ -86,8 +96,8 @@ export function clauseRestates(oldText: string, newText: string): boolean {
   return false;
 }
 
-function toStatement(c: { text: string; type: MemoryType; entities: string[]; themes: string[] }, prev: string | null = null): StatementLike {
-  return { text: c.text, type: c.type, entities: c.entities, themes: c.themes, previousSentence: prev };
+function toStatement(c: { text: string; type: MemoryType } & Hinted, prev: string | null = null): StatementLike {
+  return { text: c.text, type: c.type, entities: allEntities(c), themes: c.themes, previousSentence: prev };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { deriveEntities } from '../../core/derive.js';
 import { builder } from '../builder.js';
 import { attribution } from '../../core/quote-check.js';
 import type { MemoryEvent, MemoryRecord, Mention } from '../../ports/memory-store.js';
@@ -58,8 +59,12 @@ MemoryRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     importance: t.float({ nullable: true, resolve: (m) => m.importance }),
     valence: t.float({ nullable: true, resolve: (m) => m.valence }),
-    entities: t.exposeStringList('entities'),
-    themes: t.exposeStringList('themes'),
+    entities: t.exposeStringList('entities', { description: 'Entities the caller gave (union over every wording).' }),
+    themes: t.exposeStringList('themes', { description: 'Themes the caller gave (union over every wording).' }),
+    derivedEntities: t.stringList({
+      description: 'Entities the server read from the quote itself (names, things, dates, quantities): kept apart from the caller\'s, used alike by recognition.',
+      resolve: (m) => deriveEntities(m.quote),
+    }),
     tags: t.exposeStringList('tags'),
     embeddingStatus: t.field({ type: EmbeddingStatusEnum, resolve: (m) => m.embeddingStatus }),
     review: t.field({ type: ReviewEnum, nullable: true, resolve: (m) => m.review }),

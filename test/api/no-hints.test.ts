@@ -1,0 +1,56 @@
+/**
+ * Issue 14: recognition that needs no hints. The exchanges are sent through GraphQL with
+ * quote and type only (no entities, no themes): the server reads the sentences itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { actors } from '../helpers/memory.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function fresh(name: string) {
+  const s = await t.space({ name });
+  return actors(t.gql, s);
+}
+
+describe('corrections from the quote alone', () => {
+  it('blue, then "Sorry, I meant orange — my favourite colour is orange.": blue SUPERSEDED, orange first in recall', async () => {
+    const a = await fresh('colour');
+    const blue = await a.state('My favourite colour is blue.', { type: 'PREFERENCE' }, '2026-05-01T10:00:00Z');
+    expect(blue.outcome).toBe('CREATED');
+    const orange = await a.state('Sorry, I meant orange — my favourite colour is orange.', { type: 'PREFERENCE' }, '2026-05-02T10:00:00Z');
+    expect(orange.outcome).toBe('CORRECTED');
+    expect(orange.superseded).toEqual({ id: blue.memory.id, status: 'SUPERSEDED' });
+    const c = await a.open();
+    const r = await a.recall(c, 'What is my favourite colour?');
+    expect(r.statements[0].memory.id).toBe(orange.memory.id);
+    expect(r.statements.map((h: any) => h.memory.id)).not.toContain(blue.memory.id);
+  });
+
+  it('"My brother Owen lives in Bristol." then "Owen moved to Leeds last month.": Bristol SUPERSEDED, Leeds first in recall', async () => {
+    const a = await fresh('owen');
+    const bristol = await a.state('My brother Owen lives in Bristol.', { type: 'FACT' }, '2026-05-01T10:00:00Z');
+    expect(bristol.outcome).toBe('CREATED');
+    const leeds = await a.state('Owen moved to Leeds last month.', { type: 'FACT' }, '2026-05-02T10:00:00Z');
+    expect(leeds.outcome).toBe('CORRECTED');
+    expect(leeds.superseded).toEqual({ id: bristol.memory.id, status: 'SUPERSEDED' });
+    const c = await a.open();
+    const r = await a.recall(c, 'Where does Owen live?');
+    expect(r.statements[0].memory.id).toBe(leeds.memory.id);
+  });
+
+  it('derived entities are shown apart from the caller\'s', async () => {
+    const a = await fresh('derived');
+    const m = await a.state('My brother Owen lives in Bristol.', { type: 'FACT', entities: ['family member'] });
+    const got = await a.memory(m.memory.id);
+    expect(got.entities).toEqual(['family member']);
+    expect(got.derivedEntities).toEqual(expect.arrayContaining(['Owen', 'Bristol', 'brother']));
+  });
+});
