@@ -1,0 +1,163 @@
+/**
+ * Correction cues in use: which cues are new, how strong, and which sentence of the old
+ * statement a cue's sentence speaks to. See docs/corrections.md, "explicit-cue".
+ */
+import { STOP_WORDS, NEGATIONS } from './words.js';
+import { findCues, type Cue } from './correction-cues.js';
+import { extractValues, valueGroup } from './values.js';
+import { splitSentences } from './sentences.js';
+import { contentKeys, FILLER, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
+import { compareValues, slots } from './slots.js';
+
+// ---------------------------------------------------------------- sentences a correction can address
+
+/** Words that greet, thank or answer: they carry no fact, and a name next to them is the person spoken to. */
+export const PHATIC = new Set('hey hi hello hiya yo thanks thank ty cheers bye goodbye yeah yes yep yup nope wow woah whoa oh ah aw aww ha haha hah congrats congratulations sorry ok okay'.split(' '));
+export const INTERJECTIONS = new Set([...PHATIC, ...'you no dear welcome sure absolutely totally definitely right true indeed remember anytime great awesome cool nice good morning afternoon evening night see ya later much lot a so'.split(' ')]);
+
+/**
+ * Names used to address someone ("Thanks, Mel!", "Hey John, ...", "Yeah, Maria."): the
+ * person spoken to, not a value of the statement. A name counts when it shares its clause
+ * only with greetings and the like, or stands alone right after such a clause.
+ */
+export function vocatives(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const sent of splitSentences(text.replace(/[\u2018\u2019]/g, "'"))) {
+    const parts = sent.text.split(/[,;:!?.\u2014]+|\s[-\u2013]\s/);
+    let prevInterjection = false;
+    for (const part of parts) {
+      const ws = part.match(/[\p{L}][\p{L}'-]*/gu) ?? [];
+      if (ws.length === 0) continue;
+      const caps = ws.filter((w) => /^\p{Lu}/u.test(w) && w !== 'I' && !INTERJECTIONS.has(w.toLowerCase()));
+      const rest = ws.filter((w) => !caps.includes(w));
+      const allInterj = rest.every((w) => INTERJECTIONS.has(w.toLowerCase()));
+      if (caps.length > 0 && caps.length <= 2 && allInterj && (rest.length > 0 || prevInterjection)) {
+        for (const c of caps) out.add(c.toLowerCase());
+      }
+      prevInterjection = caps.length === 0 && rest.length > 0 && allInterj;
+    }
+  }
+  return out;
+}
+
+/** The sentences of a text that assert something: questions assert nothing, so they correct nothing and are corrected by nothing. */
+export function assertions(text: string): string[] {
+  return splitSentences(text).map((x) => x.text).filter((x) => !/\?["')\]]*\s*$/.test(x));
+}
+
+/** The text without its questions. */
+export function declarative(text: string): string {
+  return assertions(text).join(' ');
+}
+
+/** Keys a sentence says something with: content keys without greetings and the names of the people spoken to. */
+export function factKeys(text: string, voc: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const k of contentKeys(text)) if (!PHATIC.has(k) && !voc.has(k)) out.add(k);
+  return out;
+}
+
+/** Each side names someone or somewhere the other does not, leaving out the people spoken to ("I live in Manchester." / "It's Leeds."). */
+export function nameSwap(a: string, b: string, va: Set<string>, vb: Set<string>): boolean {
+  const namesOf = (t: string, voc: Set<string>) => new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
+  const na = namesOf(a, va);
+  const nb = namesOf(b, vb);
+  const lb = norm(b);
+  const la = norm(a);
+  return [...na].some((x) => !lb.includes(x)) && [...nb].some((x) => !la.includes(x));
+}
+
+/** A sentence as a statement of its own, for comparing its values. */
+export const s1 = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
+
+export interface Addressed { old: string; neu: string; oldKeys: Set<string>; newKeys: Set<string>; slot: string | null }
+
+/**
+ * Whether the new statement speaks to the old one: a sentence of the new one (the one
+ * that carries the cue, when a cue family is given; with the sentence after it when the
+ * cue stands alone, "Scratch that. It is June 13.") and a sentence of the old one give a
+ * value to the same single-valued thing, or say the same thing: at least half of the old
+ * sentence's content words, and at least a third of the new sentence's, are shared.
+ * Two turns of a chat that only share a word or two ("I took my family camping" after
+ * "I cherish time with family") are not addressed to each other.
+ */
+export function addressedPair(oldText: string, newText: string, names: Set<string>, family: string | null): Addressed | null {
+  const vo = vocatives(oldText);
+  const vn = vocatives(newText);
+  const olds = assertions(oldText).map((t) => ({ t, k: factKeys(t, vo), s: slots(t, names) })).filter((x) => x.k.size > 0 || x.s.size > 0);
+  const newSents = assertions(newText);
+  const units: string[] = [];
+  for (let i = 0; i < newSents.length; i++) {
+    if (family && !findCues(newSents[i]).some((c) => c.family === family)) continue;
+    // a cue said (nearly) on its own ("Scratch that. It is June 13.", "My mistake! She lives in Lyon.") goes with the sentence after it
+    units.push(newSents[i]);
+    if (factKeys(newSents[i], vn).size <= 1 && i + 1 < newSents.length) units.push(`${newSents[i]} ${newSents[i + 1]}`);
+  }
+  let best: Addressed | null = null;
+  let bestScore = -1;
+  for (const u of units) {
+    const nk = factKeys(u, vn);
+    const ns = slots(u, names);
+    const obj = family && ENDING_FAMILIES.has(family) ? cueObject(u, family, vn) : null;
+    for (const o of olds) {
+      // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
+      const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
+      const shared = [...o.k].filter((k) => nk.has(k)).length + swapped;
+      const slot = [...o.s].find((x) => ns.has(x)) ?? null;
+      // a change cue names what changed ("I lost my job ...", "I sold the Civic"): that thing said in the old sentence will do
+      const says = shared > 0 && 2 * shared >= o.k.size && (3 * shared >= nk.size || (obj !== null && o.k.has(obj)));
+      if (!says && !slot) continue;
+      const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
+      if (score > bestScore) {
+        bestScore = score;
+        best = { old: o.t, neu: u, oldKeys: o.k, newKeys: nk, slot };
+      }
+    }
+  }
+  return best;
+}
+
+/** Cues that end something ("I lost my job", "I sold the Civic", "no longer"): the thing they end is what they correct. */
+export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);
+
+/** The first content word after a cue in a text: what the change is about ("I lost my job at X" -> job). */
+export function cueObject(text: string, family: string, voc: Set<string>): string | null {
+  const t = norm(text);
+  const cue = findCues(t).find((c) => c.family === family);
+  const at = cue ? t.indexOf(cue.phrase) : -1;
+  if (!cue || at < 0) return null;
+  for (const w of toks(t.slice(at + cue.phrase.length))) {
+    if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+    const k = key(w);
+    return PHATIC.has(k) || voc.has(k) ? null : k;
+  }
+  return null;
+}
+
+/** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */
+export const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'changed', 'up-down-to', 'turned', 'state-change', 'update']);
+
+/** Cues of the new text whose family the old text does not already use. */
+export function freshCues(oldText: string, newText: string): Cue[] {
+  const had = new Set(findCues(oldText).map((c) => c.family));
+  // "instead", "rather than" and "instead of" are one way of saying it
+  return findCues(newText).filter((c) => !had.has(c.family));
+}
+
+/**
+ * A contrast cue ("instead of X", "not X", "isn't X, it's Y") is strong when X is content of the old
+ * statement: it names what it replaces. Otherwise it is weak, like "now".
+ */
+export function strength(c: Cue, oldKeys: Set<string>): 'strong' | 'weak' {
+  // "English, not French" after "Always reply in English" names no old content: a plain contrast, not a correction
+  if (c.replaced) {
+    const r = contentKeys(c.replaced);
+    return r.size > 0 && subset(r, oldKeys) ? 'strong' : 'weak';
+  }
+  return c.weak ? 'weak' : 'strong';
+}
+
+/** The cue family is found only in the questions of a text ("What have you been up to?"). */
+export function hasQuestionOnly(text: string, family: string): boolean {
+  return !findCues(declarative(text)).some((c) => c.family === family);
+}

@@ -1,0 +1,143 @@
+/**
+ * Words as the conflict rules compare them: tokens, comparable keys (colour = color,
+ * mum = mother), content words, clauses, and the closed word classes the rules read
+ * phrases with (roles, verbs, prepositions). See docs/corrections.md.
+ */
+import type { MemoryType } from './types.js';
+import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
+
+export interface StatementLike {
+  text: string;
+  type: MemoryType;
+  entities: string[];
+  themes: string[];
+  /** the sentence just before this one in the same user message, if any */
+  previousSentence?: string | null;
+}
+
+export type Relation =
+  | { kind: 'compatible' }
+  | { kind: 'distinct'; rule: string; detail: string }
+  | { kind: 'corrects'; rule: string; detail: string };
+
+// ---------------------------------------------------------------- words
+
+/** British -our spellings meet the American ones: colour/color, favourite/favorite, harbour/harbor. */
+export function spelling(w: string): string {
+  return w.length >= 6 ? w.replace(/([a-z]{2,})our(?=(?:ite|ites|s|ed|ing|able|ful|less|ly|ed)?$)/, '$1or') : w;
+}
+
+/** Family and role words said several ways: mum/mom/mother, kid/child, boss/manager. */
+export const KIN: Record<string, string> = {
+  mum: 'mother', mom: 'mother', mummy: 'mother', mommy: 'mother', mama: 'mother', mamma: 'mother', ma: 'mother',
+  dad: 'father', daddy: 'father', papa: 'father', pa: 'father',
+  kid: 'child', kids: 'child', children: 'child', child: 'child',
+  grandma: 'grandmother', granny: 'grandmother', gran: 'grandmother', nan: 'grandmother', nana: 'grandmother', nanny: 'grandmother',
+  grandpa: 'grandfather', grandad: 'grandfather', granddad: 'grandfather', gramps: 'grandfather',
+  boss: 'manager', coworker: 'colleague', 'co-worker': 'colleague', workmate: 'colleague',
+  hubby: 'husband', neighbor: 'neighbour', bf: 'boyfriend', gf: 'girlfriend', fiance: 'fiance', fiancee: 'fiance', 'fiancé': 'fiance', 'fiancée': 'fiance',
+};
+
+/** Comparable key of one word token. */
+export function key(tok: string): string {
+  const w = spelling(tok.toLowerCase());
+  if (KIN[w]) return KIN[w];
+  // role words keep their whole form ("mother", not the stem "moth"), singular
+  const l = lemma(w);
+  if (KIN[l]) return KIN[l];
+  if (PERSON.has(l)) return l;
+  return wordKey(w);
+}
+
+/** Tokens with contractions expanded and hyphenated words split ("colour-blind" -> colour, blind). */
+export function toks(text: string): string[] {
+  return words(text).flatMap((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w]));
+}
+
+/** Clauses of a text: split at sentence and clause punctuation. */
+export function clauses(text: string): string[][] {
+  return text
+    .split(/[.,;:!?()\u2014]+|\s-\s/)
+    .map((c) => toks(c))
+    .filter((c) => c.length > 0);
+}
+
+/** Words that carry no fact of their own: cue words, hedges, intensifiers. */
+export const FILLER = new Set(
+  (
+    'actually now new currently still really seriously sorry correction wrong wait anymore longer after all earlier ' +
+    'scratch that instead rather than update updated please remember okay ok oh well yes yeah so anyway today ' +
+    'definitely certainly truly totally absolutely usually always'
+  ).split(' '),
+);
+
+/** Content keys: not stop words, negations or filler. */
+export function contentKeys(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of toks(text)) {
+    if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+    out.add(key(w));
+  }
+  return out;
+}
+
+/** Content keys in the order said, repeats kept. */
+export function contentSeq(text: string): string[] {
+  return toks(text).filter((w) => !STOP_WORDS.has(w) && !NEGATIONS.has(w) && !FILLER.has(w) && w !== "'s").map(key);
+}
+
+/** Every word's lemma in the order said, stop words kept (on/off, in/out are stop words). */
+export function lemmaSeq(text: string): string[] {
+  return toks(text).filter((w) => w !== "'s").map((w) => lemma(w));
+}
+
+export function subset<T>(a: Set<T>, b: Set<T>): boolean {
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
+export const norm = (s: string) => s.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'").toLowerCase().replace(/\s+/g, ' ').trim();
+// ---------------------------------------------------------------- subjects and things
+
+/** People a statement can be about, by role. */
+export const PERSON = new Set(
+  (
+    'mother father parent brother sister sibling son daughter child baby husband wife partner boyfriend girlfriend fiance ' +
+    'spouse grandmother grandfather grandparent aunt uncle cousin niece nephew grandson granddaughter grandchild friend ' +
+    'colleague manager dentist doctor therapist neighbour roommate flatmate housemate landlord landlady teacher tutor ' +
+    'coach student boss assistant family stepmother stepfather stepson stepdaughter in-law'
+  ).split(' '),
+);
+/** Roles a person often has several of: "my brother" alone does not single one out. */
+export const MANY = new Set('brother sister sibling son daughter child friend colleague cousin aunt uncle niece nephew grandson granddaughter grandchild neighbour roommate flatmate housemate student'.split(' '));
+/** Adjectives inside a possessive phrase that do not change what it names. */
+export const NP_ADJ = new Set(
+  'favorite favourite new old current previous former actual real best own little big older younger elder eldest oldest youngest dear late main usual regular only first second third next last'.split(' '),
+);
+export const OPENERS = new Set('actually sorry correction no wait so and but well oh ok okay please also update now just yes yeah hey hi anyway right'.split(' '));
+export const AUX = new Set("is are was were am be been has have had will would can could should does do did got gets get 's 're 'm 've keeps".split(' '));
+/** Verbs that end a subject phrase ("my son's school STARTS at 8:30"). */
+export const VERBS = new Set(
+  (
+    'live work start end begin finish renew expire cost play move go come leave arrive depart open close run take need want like love hate ' +
+    'speak say call name know make stay sleep eat drink drive own study learn teach attend visit weigh turn change switch happen fall ' +
+    'land meet ruin carry support prefer include use pay rise drop increase decrease become remain seem belong mean fly travel ' +
+    'stay begin due sit hurt cause suffer wear grow'
+  ).split(' '),
+);
+export const PREPS = new Set('to of for with from in at on by near about into over under after before during'.split(' '));
+
+export function isVerb(w: string): boolean {
+  return AUX.has(w) || VERBS.has(lemma(w));
+}
+
+export function stripOpeners(c: string[]): string[] {
+  let i = 0;
+  while (i < c.length && OPENERS.has(c[i])) i++;
+  return c.slice(i);
+}
+
+export function disjoint<T>(a: Set<T>, b: Set<T>): boolean {
+  for (const x of a) if (b.has(x)) return false;
+  return true;
+}

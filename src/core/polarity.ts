@@ -1,0 +1,81 @@
+/**
+ * Polarity: negation, like / hate stance, and what a negation bears on.
+ * See docs/corrections.md, "polarity".
+ */
+import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
+import { findCues } from './correction-cues.js';
+import { clauses, contentKeys, FILLER, key, norm, toks } from './conflict-words.js';
+
+// ---------------------------------------------------------------- polarity
+
+export const LIKE = new Set(['like', 'love', 'enjoy', 'adore', 'prefer', 'fan']);
+export const DISLIKE = new Set(['hate', 'dislike', 'detest', 'loathe', 'despise', 'abhor']);
+/** "can't stand", "cannot bear": a negation that means dislike. */
+export const CANT_STAND = /\b(?:can ?not|can't|cannot|couldn't|could not) (?:stand|bear|stomach|abide)\b/g;
+
+/** The text without contrastive "not X" (and "no, ..." openers), which name an alternative rather than deny. */
+export function withoutContrast(text: string): string {
+  let t = norm(text);
+  for (const c of findCues(t)) {
+    if (c.family === 'not-x' || c.family === 'no-wait' || c.family === 'no') t = t.replace(c.phrase, ' ');
+  }
+  // "can't wait for X" looks forward to X; it denies nothing
+  return t.replace(/\bnot only\b|\bif not\b|\bwhether or not\b|\bno matter\b|\bno problem\b|\bno doubt\b|\b(?:can ?not|can't|cannot|could not|couldn't) wait\b/g, ' ');
+}
+
+export function negated(text: string): boolean {
+  const t = withoutContrast(text);
+  return toks(t).some((w) => NEGATIONS.has(w));
+}
+
+/**
+ * Whether a statement is said in the negative ("I don't eat pork", "I'm not
+ * allergic", "I never...", "I can't stand cilantro") or the positive. A
+ * contrastive "not X" ("Call me Sam, not Samuel") is not a negation.
+ */
+export function polarity(text: string): 'positive' | 'negative' {
+  return negated(text) ? 'negative' : 'positive';
+}
+
+/** Stance towards the predicate: +1 / -1, counting dislike verbs as negative ("I hate X" vs "I love X"). */
+export function stance(text: string): 1 | -1 {
+  const t = withoutContrast(text);
+  const stand = CANT_STAND.test(t);
+  const rest = t.replace(CANT_STAND, ' hate ');
+  const ws = toks(rest);
+  const neg = ws.some((w) => NEGATIONS.has(w));
+  const dislike = stand || ws.some((w) => DISLIKE.has(lemma(w)));
+  return neg !== dislike ? -1 : 1;
+}
+
+/** Predicate content for the polarity rule: content keys without like/dislike verbs. */
+export function core(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const k of contentKeys(norm(text).replace(CANT_STAND, ' '))) if (!LIKE.has(k) && !DISLIKE.has(k)) out.add(k);
+  return out;
+}
+
+/**
+ * What each negation (or dislike verb) bears on: the first content word after it
+ * ("I'm not allergic to penicillin" -> allergic, "I don't like jazz" -> jazz,
+ * "never give up" -> give). A negation flip corrects only when this word is said
+ * on the other side too: "Keep it up!" does not deny "... never give up!".
+ */
+export function negatedHeads(text: string): Set<string> {
+  const out = new Set<string>();
+  const t = withoutContrast(text).replace(CANT_STAND, ' hate ');
+  for (const c of clauses(t)) {
+    for (let i = 0; i < c.length; i++) {
+      if (!NEGATIONS.has(c[i]) && !DISLIKE.has(lemma(c[i]))) continue;
+      for (let j = i + 1; j < c.length; j++) {
+        const w = c[j];
+        if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+        const k = key(w);
+        if (LIKE.has(k) || DISLIKE.has(k) || LIKE.has(lemma(w)) || DISLIKE.has(lemma(w))) continue;
+        out.add(k);
+        break;
+      }
+    }
+  }
+  return out;
+}

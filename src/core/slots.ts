@@ -1,0 +1,235 @@
+/**
+ * Values, subjects, possessed things, single-valued slots and multi-valued predicates:
+ * what a statement gives a value for. See docs/corrections.md, "new-value", "different-subject",
+ * "different-thing", "multi-valued".
+ */
+import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
+import { extractValues, valueGroup, sameValue, type Value } from './values.js';
+import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
+
+// ---------------------------------------------------------------- values
+
+export interface ValueDiff {
+  /** groups in which both sides say a value the other does not */
+  disagree: string[];
+  /** describes the first disagreement */
+  detail: string;
+  /** values said only by the new statement */
+  added: Value[];
+}
+
+/** Values of a statement, with the capitalised entities it names in its text (a name opening the sentence is missed by extractValues). */
+export function valuesOf(s: StatementLike): Value[] {
+  const vals = extractValues(s.text);
+  const textToks = new Set(toks(s.text));
+  const have = new Set(vals.map((v) => v.norm));
+  for (const e of s.entities) {
+    for (const part of e.split(/\s+/)) {
+      if (!/^\p{Lu}/u.test(part) || extractValues(`x ${part}`).some((v) => v.kind !== 'name')) continue;
+      const low = part.toLowerCase();
+      if (textToks.has(low) && !have.has(low)) {
+        vals.push({ kind: 'name', raw: part, norm: low });
+        have.add(low);
+      }
+    }
+  }
+  return vals;
+}
+
+/** Word forms of a statement, for "is this name said on the other side?" */
+export function wordSet(s: StatementLike): Set<string> {
+  const out = new Set<string>();
+  for (const w of toks(s.text)) out.add(w.replace(/'s?$/, ''));
+  for (const e of s.entities) for (const w of toks(e)) out.add(w);
+  return out;
+}
+
+export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
+  const ov = valuesOf(oldS);
+  const nv = valuesOf(newS);
+  const ow = wordSet(oldS);
+  const nw = wordSet(newS);
+  const found = (v: Value, others: Value[], otherWords: Set<string>) =>
+    others.some((o) => valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) ||
+    (valueGroup(v.kind) === 'name' && otherWords.has(v.norm));
+  const oldOnly = ov.filter((v) => !found(v, nv, nw));
+  const newOnly = nv.filter((v) => !found(v, ov, ow));
+  const disagree: string[] = [];
+  let detail = '';
+  for (const g of new Set(oldOnly.map((v) => valueGroup(v.kind)))) {
+    const n = newOnly.filter((v) => valueGroup(v.kind) === g);
+    if (n.length === 0) continue;
+    disagree.push(g);
+    if (!detail) detail = `${g}: "${oldOnly.find((v) => valueGroup(v.kind) === g)!.raw}" -> "${n[0].raw}"`;
+  }
+  return { disagree, detail, added: newOnly };
+}
+
+
+/** Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband). */
+export function subjects(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const c0 of clauses(text)) {
+    const c = stripOpeners(c0);
+    if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
+    else if (c[0] === 'my' || c[0] === 'our') {
+      let i = 1;
+      while (i < c.length && NP_ADJ.has(c[i])) i++;
+      const k = c[i] ? key(c[i]) : '';
+      // "my brother's flat" is about the flat, not the brother
+      if (PERSON.has(k) && c[i + 1] !== "'s") out.add(`person:${k}`);
+    }
+  }
+  return out;
+}
+
+/** Nouns named after "my/our/your": "My dog's name is Biscuit" -> dog. */
+export function possessed(text: string, names: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const c of clauses(text)) {
+    for (let i = 0; i < c.length; i++) {
+      if (c[i] !== 'my' && c[i] !== 'our' && c[i] !== 'your') continue;
+      for (let j = i + 1; j < c.length && j <= i + 4; j++) {
+        const w = c[j];
+        if (w === "'s" || NP_ADJ.has(w) || names.has(w)) continue;
+        if (STOP_WORDS.has(w) || NEGATIONS.has(w) || (j > i + 1 && isVerb(w)) || PREPS.has(w) || /^\d/.test(w)) break;
+        if (w !== 'name') out.add(key(w));
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- single-valued slots
+
+export const NUMW = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?';
+
+/** Frames whose value a person has one of at a time. */
+export const SINGLE_FRAMES: Array<[string, RegExp]> = [
+  ['home', /\b(?:i|we) (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi'?m (?:now )?(?:living|based) in\b/],
+  ['employer', /\bi (?:still |now |currently )?work (?:at|for)\b|\bi'?m (?:employed|working) (?:at|by|for)\b|\b(?:job|position|role) (?:at|with)\b|\bmy (?:employer|company) is\b/],
+  ['job', /\bi (?:still |now |currently )?work as\b|\bmy job is\b|\bmy (?:occupation|profession) is\b/],
+  ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`)],
+  ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi'?m (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
+  ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
+  ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],
+  ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b/],
+];
+
+/** The single-valued things a statement gives a value for. */
+export function slots(text: string, names: Set<string>): Set<string> {
+  const t = norm(text);
+  const out = new Set<string>();
+  for (const [slot, re] of SINGLE_FRAMES) if (re.test(t)) out.add(slot);
+  // a favourite X
+  // only the speaker's own favourite, and not "one of my favorite X" (that says there are several)
+  for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of )\b(?:my|our) (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) out.add(`favorite:${key(m[1])}`);
+  // a count of one noun: "I have two kids"
+  for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
+  // a definite subject: "my rent is", "the team meeting is", "my son's school starts"
+  for (const c0 of clauses(text)) {
+    const c = stripOpeners(c0);
+    const at = c[0] === 'my' || c[0] === 'our' || c[0] === 'the' ? 1 : -1;
+    if (at > 0) {
+      const np: string[] = [];
+      let j = at;
+      while (j < c.length && j <= at + 5 && !(np.length > 0 && isVerb(c[j]))) {
+        if (!NP_ADJ.has(c[j]) && c[j] !== "'s" && !STOP_WORDS.has(c[j])) np.push(c[j]);
+        j++;
+      }
+      if (j < c.length && isVerb(c[j]) && np.length > 0) addNp(out, np, names);
+    }
+    // inverted: "Rachel is my manager", "Dev is not my manager"
+    for (let i = 1; i < c.length - 1; i++) {
+      if (!AUX.has(c[i])) continue;
+      let j = i + 1;
+      while (c[j] === 'not' || c[j] === 'now' || c[j] === 'still') j++;
+      if (c[j] !== 'my' && c[j] !== 'our') continue;
+      const np = c.slice(j + 1).filter((w) => !NP_ADJ.has(w) && !STOP_WORDS.has(w) && !FILLER.has(w) && !NEGATIONS.has(w));
+      if (np.length > 0 && np.length <= 3) addNp(out, np, names);
+      break;
+    }
+  }
+  return out;
+}
+
+/** Words of the single-valued frames themselves, which say nothing about the value. */
+export const FRAME_WORDS = new Set(['favorite', 'good', 'work', 'job', 'occupation', 'profession']);
+
+export function addNp(out: Set<string>, np: string[], names: Set<string>): void {
+  const keys = np.filter((w) => w !== 'name').map(key);
+  if (keys.length === 0) return;
+  // "my brother" alone may be any of several brothers; "my brother Owen" is one
+  if (keys.every((k) => MANY.has(k)) && !np.some((w) => names.has(w))) return;
+  out.add(`np:${[...new Set(keys)].sort().join('+')}`);
+}
+
+// ---------------------------------------------------------------- multi-valued predicates
+
+/** Predicates a person can have many objects of: I speak French AND Spanish. */
+export const MULTI = new Set(
+  (
+    'speak play like love enjoy hate dislike take visit eat drink read watch listen collect learn study practice practise own allerg ' +
+    'afraid scared fear call pay buy send book email text meet see cook bake make write clean fix water walk feed support follow ' +
+    'wear teach attend volunteer'
+  ).split(' '),
+);
+export const OBJ_SKIP = new Set('to of the a an my our some his her their your for being'.split(' '));
+export const OBJ_STOP = new Set(
+  (
+    'on in at every each before after when with for from during while because since and but or so usually always often sometimes ' +
+    'now today anymore any too also as than over instead rather about around near by if until once twice not no never again more ' +
+    'whenever lately recently these days weekly daily'
+  ).split(' '),
+);
+
+/** For each multi-valued predicate in a text, the keys of its object ("I play tennis on Tuesdays" -> play: {tennis}). */
+export function objects(text: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  // the verb itself must match: "can't stand X" and "hate Y" are not compared (X and Y may be one thing by two names)
+  for (const c of clauses(norm(text))) {
+    for (let i = 0; i < c.length; i++) {
+      const p = key(c[i]);
+      const pred = MULTI.has(p) ? p : MULTI.has(lemma(c[i])) ? lemma(c[i]) : null;
+      // "my email is", "a walk": the word is a noun here, not the predicate
+      if (!pred || out.has(pred) || /^(my|our|your|the|a|an|his|her|their)$/.test(c[i - 1] ?? '')) continue;
+      let j = i + 1;
+      while (j < c.length && OBJ_SKIP.has(c[j])) j++;
+      const obj = new Set<string>();
+      for (; j < c.length && !OBJ_STOP.has(c[j]); j++) if (!STOP_WORDS.has(c[j]) && !FILLER.has(c[j])) obj.add(key(c[j]));
+      if (obj.size > 0) out.set(pred, obj);
+      break;
+    }
+  }
+  return out;
+}
+
+export function differentObject(oldText: string, newText: string): string | null {
+  const a = objects(oldText);
+  const b = objects(newText);
+  for (const [pred, oa] of a) {
+    const ob = b.get(pred);
+    if (!ob) continue;
+    if (!subset(oa, ob) && !subset(ob, oa)) return `${pred}: ${[...oa].join(' ')} / ${[...ob].join(' ')}`;
+  }
+  return null;
+}
+
+/**
+ * A substitution counts only for a noun said right before the head word both
+ * sides share ("a soccer ball" / "a tennis ball"): a swapped verb, adverb or
+ * adjective is too often a paraphrase (devour/eat, carefully/cautiously, big/huge).
+ */
+export function attributive(oldText: string, newText: string, sub: string): boolean {
+  const [x, y] = sub.split(' -> ');
+  const at = (text: string, k: string) => {
+    const ts = toks(text).filter((w) => w !== "'s");
+    const i = ts.findIndex((w) => key(w) === k);
+    return i < 0 ? null : { w: ts[i]!, next: ts[i + 1] };
+  };
+  const a = at(oldText, x!);
+  const b = at(newText, y!);
+  if (!a || !b || !a.next || a.next !== b.next || STOP_WORDS.has(a.next)) return false;
+  const nounish = (w: string) => !/(?:ing|ed|ly|y|ful|ous|ive|al|ic|ish|less|able|en)$/.test(w) && lemma(w) === w && !isVerb(w);
+  return nounish(a.w) && nounish(b.w);
+}
