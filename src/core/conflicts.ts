@@ -16,6 +16,7 @@ import { attributive, compareValues, differentObject, FRAME_WORDS, slots, subjec
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
+export { sharedSlot } from './slots.js';
 export type { Value, Cue, Relation, StatementLike };
 
 // ---------------------------------------------------------------- relate

@@ -6,7 +6,7 @@
  */
 import type { MemoryType, Tier } from './types.js';
 import type { Relation, StatementLike } from './conflicts.js';
-import { relate } from './conflicts.js';
+import { relate, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
 
 export interface Thresholds {
@@ -122,8 +122,9 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     const score = c.score ?? 0;
     const sameType = c.type === incoming.type;
     const shared = sharesEntityOrTheme(c, incoming);
-    // About the same thing: close enough on its own, or sharing an entity or theme and at least clearly related.
-    const topical = sameType && (score >= t.topic || (shared && score >= t.recallFloor));
+    // About the same thing: close enough on its own, or sharing an entity, a theme or a single-valued
+    // slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
+    const topical = sameType && (score >= t.topic || ((shared || sharedSlot(c.text, incoming.text) !== null) && score >= t.recallFloor));
     const rel = relate(toStatement(c), next, topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
     if (rel.kind === 'corrects') {

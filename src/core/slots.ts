@@ -233,3 +233,16 @@ export function attributive(oldText: string, newText: string, sub: string): bool
   const nounish = (w: string) => !/(?:ing|ed|ly|y|ful|ous|ive|al|ic|ish|less|able|en)$/.test(w) && lemma(w) === w && !isVerb(w);
   return nounish(a.w) && nounish(b.w);
 }
+
+/**
+ * A single-valued thing both statements give a value for ("I work at Acme." / "I just started a
+ * new job at Globex.": employer; "I'm single." / "I got engaged to Alex.": relationship): the
+ * two speak to the same slot, so a correction can find what it corrects without shared words.
+ */
+export function sharedSlot(oldText: string, newText: string): string | null {
+  const a = slots(oldText, new Set());
+  if (a.size === 0) return null;
+  const b = slots(newText, new Set());
+  for (const x of a) if (b.has(x) && !x.startsWith('count:')) return x;
+  return null;
+}
