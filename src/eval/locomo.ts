@@ -6,11 +6,12 @@
  * into), so a merge never hides evidence. Measures: recall_any@1/5/10,
  * recall_all@10, MRR (within the first 10), overall and per category.
  */
+import { appendFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import type { MemoryDeps } from '../memory/deps.js';
 import type { Clock } from '../ports/clock.js';
 import { remember } from '../memory/remember.js';
-import { recall } from '../memory/recall.js';
+import { recall, setRecallTrace, type RecallTraceItem } from '../memory/recall.js';
 import { QuoteRefusedError } from '../memory/errors.js';
 import { Wall } from './wall.js';
 
@@ -156,6 +157,8 @@ class FixedClock implements Clock {
 
 /** Runs every conversation: ingest all turns, then ask every question with evidence. */
 export async function evalLocomo(base: MemoryDeps, samples: LocomoSample[], progress: (s: string) => void = () => {}): Promise<LocomoReport> {
+  /** ENGRAM_LOCOMO_DUMP=<file>: every question's candidates as fusion saw them, one JSON line each (offline study of the ranking). */
+  const dumpTo = process.env.ENGRAM_LOCOMO_DUMP || null;
   const outcomes = { created: 0, reinforced: 0, corrected: 0, refused: 0, empty: 0 };
   const corrections: LocomoReport['corrections'] = [];
   const byRule: Record<string, number> = {};
@@ -231,7 +234,20 @@ export async function evalLocomo(base: MemoryDeps, samples: LocomoSample[], prog
         const evidence = normalizeEvidence(qa.evidence, known);
         if (evidence.length === 0 || !qa.question) { skipped++; continue; }
         const q0 = performance.now();
+        let traced: RecallTraceItem[] = [];
+        if (dumpTo) setRecallTrace((kind, items) => { if (kind === 'STATEMENT') traced = items; });
         const r = await recall(deps, wall.spaceId, qa.question, FIRST);
+        if (dumpTo) {
+          setRecallTrace(null);
+          const now = clock.now().getTime();
+          appendFileSync(dumpTo, JSON.stringify({
+            conv: sample.sample_id, q: qa.question, cat: String(qa.category), evidence,
+            items: traced.map((x) => ({
+              turns: dia.get(x.memory.id) ?? [], quote: x.memory.quote, context: x.memory.context, v: x.v, l: x.l, vRank: x.vRank, lRank: x.lRank,
+              fused: x.fused, mentions: x.memory.mentionCount, ageDays: (now - x.memory.lastMentionedAt.getTime()) / 86_400_000, seq: x.memory.seq,
+            })),
+          }) + '\n');
+        }
         queryMs += performance.now() - q0;
         asked++;
         returned += r.statements.length;

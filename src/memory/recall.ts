@@ -56,6 +56,16 @@ export async function recall(
   return { statements, inferences };
 }
 
+/** One candidate as fusion saw it (for `eval locomo` dumps: offline study of the ranking). */
+export interface RecallTraceItem {
+  memory: MemoryRecord; v: number | null; l: number | null; vRank: number | null; lRank: number | null; fused: number;
+}
+let traceHook: ((kind: MemoryKind, items: RecallTraceItem[]) => void) | null = null;
+/** Evaluation only: receives every search's candidates after the floor, before the cut. */
+export function setRecallTrace(fn: ((kind: MemoryKind, items: RecallTraceItem[]) => void) | null): void {
+  traceHook = fn;
+}
+
 /**
  * A replaced memory still answers the question it answered: a hit on a
  * SUPERSEDED or ERRONEOUS statement counts for the newest memory of its chain
@@ -82,15 +92,16 @@ async function search(
   const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
   const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses);
-  const fused = new Map<string, { score: number; v: number | null; l: number | null }>();
+  const fused = new Map<string, { score: number; v: number | null; l: number | null; vi: number | null; li: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {
-    fused.set(h.memoryId, { score: t.vectorWeight / (t.rrfK + i + 1), v: h.score, l: null });
+    fused.set(h.memoryId, { score: t.vectorWeight / (t.rrfK + i + 1), v: h.score, l: null, vi: i, li: null });
   });
   lhits.forEach((h, i) => {
-    const cur = fused.get(h.memoryId) ?? { score: 0, v: null, l: null };
+    const cur = fused.get(h.memoryId) ?? { score: 0, v: null, l: null, vi: null, li: null };
     cur.score += t.lexicalWeight / (t.rrfK + i + 1);
     cur.l = h.rank;
+    cur.li = i;
     fused.set(h.memoryId, cur);
   });
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
@@ -109,13 +120,21 @@ async function search(
   const current = await deps.store.currentVersions(kept.map(([id]) => id));
   // Several hits may lead to one current memory: keep its best evidence.
   const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null }>();
+  const trace = traceHook ? new Map<string, RecallTraceItem>() : null;
   kept.forEach(([, f], i) => {
     const m = current[i];
     if (!m || m.spaceId !== spaceId || m.kind !== kind || m.status !== 'ACTIVE') return;
     if (m.kind === 'INFERENCE' && m.review === 'DISMISSED') return;
     const prev = best.get(m.id);
     if (!prev || f.score > prev.score) best.set(m.id, { m, score: f.score, v: f.v, l: f.l });
+    if (trace) {
+      const x = trace.get(m.id) ?? { memory: m, v: null, l: null, vRank: null, lRank: null, fused: 0 };
+      const mx = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+      const mn = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+      trace.set(m.id, { memory: m, v: mx(x.v, f.v), l: mx(x.l, f.l), vRank: mn(x.vRank, f.vi), lRank: mn(x.lRank, f.li), fused: Math.max(x.fused, f.score) });
+    }
   });
+  if (trace && traceHook) traceHook(kind, [...trace.values()]);
   const now = deps.clock.now().getTime();
   const hits: RecallHit[] = [...best.values()].map(({ m, score, v, l }) => {
     const strength = 1 + t.strengthWeight * Math.log2(m.mentionCount);
