@@ -15,6 +15,7 @@ import { DomainError } from './memory/errors.js';
 import { EngramMetrics, watchOutbox } from './ops/metrics.js';
 import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
+import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -29,7 +30,7 @@ export interface App {
 
 /**
  * Builds the service: system of record, engine, embedder, GraphQL over HTTP (Yoga,
- * GraphiQL at /graphql) and subscriptions over graphql-ws on the same path.
+ * GraphiQL at /graphql), subscriptions over graphql-ws on the same path, and the web app at /.
  */
 export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): Promise<App> {
   const { pubsub, bus } = createEventPubSub();
@@ -43,11 +44,17 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: { subscriptionsProtocol: 'WS' },
+    graphiql: { subscriptionsProtocol: 'WS', title: 'Engram GraphiQL' },
+    // GraphiQL's scripts, styles and workers come from this server (no CDN: it works offline).
+    renderGraphiQL: renderLocalGraphiQL,
     logging: false,
     // Operations (docs/operations.md): /healthz (process up), /readyz, /metrics.
     healthCheckEndpoint: '/healthz',
-    plugins: [metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting)],
+    // ... and the web app at `/` with GraphiQL's assets (src/http/static-assets.ts).
+    plugins: [
+      metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting),
+      useStaticAssets({ webDir: config.webDir, graphqlEndpoint: '/graphql' }),
+    ],
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = (error as GraphQLError).originalError;

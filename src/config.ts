@@ -35,14 +35,16 @@ export const ConfigSchema = z.object({
    * parked (kept, skipped by the drain, still recalled) until `engram outbox retry`.
    */
   outboxMaxAttempts: z.coerce.number().int().min(1).default(10),
+  /** Graceful shutdown: how long in-flight requests may run after SIGTERM before connections are cut. */
+  shutdownGraceMs: z.coerce.number().int().min(0).default(10_000),
+  /** The built web app served at `/` (default: web/dist of this checkout). */
+  webDir: z.string().optional(),
   /**
    * pgvector: build the HNSW index once the vectors outnumber this ('off': never by
    * itself; `engram reindex --engine pgvector` builds it). Default: 20000 on a
    * PostgreSQL server (built concurrently, writes go on), off on PGlite, where a
    * build runs on the service's only thread and would stall it for minutes.
    */
-  /** Graceful shutdown: how long in-flight requests may run after SIGTERM before connections are cut. */
-  shutdownGraceMs: z.coerce.number().int().min(0).default(10_000),
   pgvectorAnnIndexAbove: z.union([z.literal('off'), z.coerce.number().int().min(0)]).optional(),
 });
 
@@ -75,6 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     outboxMaxAttempts: env.ENGRAM_OUTBOX_MAX_ATTEMPTS || undefined,
     pgvectorAnnIndexAbove: env.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE || undefined,
     shutdownGraceMs: env.ENGRAM_SHUTDOWN_GRACE_MS || undefined,
+    webDir: env.ENGRAM_WEB_DIR || undefined,
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) {

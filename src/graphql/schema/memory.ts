@@ -16,6 +16,7 @@ export const MentionRef = builder.objectRef<Mention>('Mention').implement({
     attribution: t.string({ resolve: (m) => attribution(m.saidAt, m.quote) }),
     tier: t.field({ type: MentionTierEnum, resolve: (m) => m.tier }),
     score: t.float({ nullable: true, resolve: (m) => m.score }),
+    conversationId: t.exposeID('conversationId', { nullable: true, description: 'The conversation this wording was said in (null once that conversation is gone).' }),
   }),
 });
 
