@@ -4,7 +4,8 @@
  * that server. Changes are made through the API, as an assistant would, and through the
  * page, as an operator would.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -39,9 +40,17 @@ async function openAs(token: string): Promise<Page> {
 const textOf = async (l: Locator) => ((await l.count()) ? (await l.first().textContent())?.trim() ?? '' : '');
 const row = (page: Page, text: string) => page.locator('[data-testid=memory-row]', { hasText: text });
 
+/**
+ * docs/screenshots/<name>: written when missing or when ENGRAM_SCREENSHOTS=1 (after a UI
+ * change); otherwise the run still takes it, into a temporary folder, so an ordinary test
+ * run leaves the work tree clean (the dates on the page differ at every run).
+ */
 async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, name), fullPage: false });
+  const refresh = process.env.ENGRAM_SCREENSHOTS === '1' || !existsSync(join(SCREENSHOTS, name));
+  const dir = refresh ? SCREENSHOTS : join(tmpdir(), 'engram-screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.locator('.toast').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+  await page.screenshot({ path: join(dir, name), fullPage: false });
 }
 
 describe.skipIf(!hasChromium)('the memory page in Chromium', () => {
@@ -242,6 +251,37 @@ describe.skipIf(!hasChromium)('the memory page in Chromium', () => {
     expect(mineB.id).not.toBe(inA.id);
     expect(foreign(browser.requested, origin)).toEqual([]);
     expect(browser.blocked).toEqual([]);
+  });
+
+  it("inferences are reviewed in their own list, never mixed with the person's words", async () => {
+    const p1 = pages[0];
+    const { conv } = await say(a, 'I have been reading about Ramanujan all week.');
+    const guess = 'The person probably likes number theory.';
+    const r = await t.gql(a.assistant, `mutation($c: ID!, $x: String!, $b: String) { infer(conversationId: $c, text: $x, type: PREFERENCE, basis: $b) {
+      __typename ... on Memory { id } } }`, { c: conv, x: guess, b: 'reading about Ramanujan' });
+    expect(r.data.infer.__typename).toBe('Memory');
+    await row(p1, 'I have been reading about Ramanujan all week.').waitFor({ timeout: 20_000 });
+    expect(await p1.content()).not.toContain(guess);
+    await p1.goto(`${origin}/#/inferences`);
+    const inf = p1.locator('[data-testid=inference-row]', { hasText: guess });
+    await inf.waitFor({ timeout: 20_000 });
+    expect(await textOf(inf)).toContain('reading about Ramanujan');
+    await inf.locator('button', { hasText: 'Accept' }).click();
+    await inf.waitFor({ state: 'detached', timeout: 20_000 });
+    const after = await t.gql(a.operator, `query($id: ID!) { memory(id: $id) { ... on Memory { review kind } } }`, { id: r.data.infer.id });
+    expect(after.data.memory).toEqual({ review: 'ACCEPTED', kind: 'INFERENCE' });
+    await p1.goto(`${origin}/#/`);
+  });
+
+  it('an admin token chooses the space to look after', async () => {
+    const page = await browser.page();
+    await page.goto(`${origin}/#token=${encodeURIComponent(t.adminToken)}`);
+    await page.locator('select[aria-label=Space]').waitFor({ timeout: 20_000 });
+    const hannah = await page.locator('select[aria-label=Space] option', { hasText: 'Hannah' }).getAttribute('value');
+    await page.selectOption('select[aria-label=Space]', hannah!);
+    await row(page, 'My brother Owen lives in Bristol.').waitFor({ timeout: 20_000 });
+    expect(await page.content()).not.toContain('I keep bees on the roof.');
+    await page.close();
   });
 });
 

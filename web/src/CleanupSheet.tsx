@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CleanUpMutation } from './operations.js';
+import { useChanges } from './live.js';
 import { useSession } from './session.js';
 import { lower, TYPES, type MemoryType } from './format.js';
 
@@ -24,9 +25,8 @@ export function CleanupSheet() {
   const chosen = TYPES.filter((t) => categories.has(t));
   const key = `${scope}:${chosen.join(',')}`;
 
-  useEffect(() => {
-    setDone(null);
-    setError(null);
+  /** The dry run for the current choice: again whenever the space changes, so the counts stay true. */
+  function count() {
     if (!chosen.length) { setDry(null); return; }
     const mine = ++seq.current;
     void client.mutation(CleanUpMutation, { categories: chosen, scope, dryRun: true, spaceId }).toPromise().then((r) => {
@@ -35,10 +35,18 @@ export function CleanupSheet() {
       if (p?.__typename === 'CleanUpResult') setDry({ key, result: p });
       else setError(p && 'message' in p ? p.message : r.error?.message ?? 'the dry run failed');
     });
+  }
+  useEffect(() => {
+    setDone(null);
+    setError(null);
+    count();
   }, [key]);
+  // A change elsewhere (another tab, the assistant) may change what the sweep would take.
+  useChanges(() => { if (!done && !busy) count(); }, () => { if (!done && !busy) count(); });
 
   async function confirm() {
     setBusy(true);
+    seq.current++; // a dry run still on its way must not replace the real counts
     try {
       const r = await client.mutation(CleanUpMutation, { categories: chosen, scope, confirm: true, spaceId }).toPromise();
       const p = r.data?.cleanUp;
