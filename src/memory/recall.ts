@@ -23,7 +23,12 @@ export interface RecallResult {
 
 /** Fusion and weighting knobs (defaults measured on LoCoMo dev, see docs/recall.md). */
 export interface RecallTuning {
+  /** `calibrated`: scores scaled to the best of each list and added; `rrf`: reciprocal rank fusion. */
+  fusion: 'calibrated' | 'rrf';
   rrfK: number;
+  /** Calibrated fusion: weight of the scaled cosine and of the scaled BM25. */
+  calibratedVector: number;
+  calibratedLexical: number;
   pool: number;
   vectorWeight: number;
   lexicalWeight: number;
@@ -32,7 +37,7 @@ export interface RecallTuning {
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
-  rrfK: 20, pool: 100, vectorWeight: 1, lexicalWeight: 3, strengthWeight: 0.1, recencyWeight: 0.05,
+  fusion: 'calibrated', rrfK: 20, calibratedVector: 0.5, calibratedLexical: 4, pool: 100, vectorWeight: 1, lexicalWeight: 3, strengthWeight: 0.1, recencyWeight: 0.05,
 };
 
 /**
@@ -104,6 +109,7 @@ async function search(
     cur.li = i;
     fused.set(h.memoryId, cur);
   });
+  if (t.fusion === 'calibrated') calibrate(fused, floor, t);
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
   // the floor, except when the question is about someone or something the space never heard of.
   const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own])], statuses) : new Set<string>();
@@ -144,4 +150,25 @@ async function search(
   });
   hits.sort((a, b) => b.score - a.score || b.memory.seq - a.memory.seq);
   return hits.slice(0, first);
+}
+
+/**
+ * Score calibration instead of rank-only fusion: each list's score is scaled to its best hit
+ * (cosine from half the floor up to the best cosine; BM25 over the best BM25) and the two are
+ * added with their weights. Rank fusion gives the 1st of a flat list as much as the 1st of a
+ * list with one clear winner; calibrated scores keep how far ahead a hit is.
+ */
+function calibrate(fused: Map<string, { score: number; v: number | null; l: number | null }>, floor: number, t: RecallTuning): void {
+  let vmax = -1;
+  let lmax = 0;
+  for (const f of fused.values()) {
+    if (f.v !== null) vmax = Math.max(vmax, f.v);
+    if (f.l !== null) lmax = Math.max(lmax, f.l);
+  }
+  const lo = floor / 2;
+  for (const f of fused.values()) {
+    const sv = f.v !== null && vmax > lo ? Math.max(0, f.v - lo) / (vmax - lo) : 0;
+    const sl = f.l !== null && lmax > 0 ? f.l / lmax : 0;
+    f.score = t.calibratedVector * sv + t.calibratedLexical * sl;
+  }
 }
