@@ -37,7 +37,7 @@ export interface RecallTuning {
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
-  fusion: 'calibrated', rrfK: 20, calibratedVector: 0.5, calibratedLexical: 4, pool: 100, vectorWeight: 1, lexicalWeight: 3, strengthWeight: 0.1, recencyWeight: 0.05,
+  fusion: 'calibrated', rrfK: 20, calibratedVector: 0.5, calibratedLexical: 6, pool: 100, vectorWeight: 1, lexicalWeight: 3, strengthWeight: 0.1, recencyWeight: 0.05,
 };
 
 /**
