@@ -273,13 +273,31 @@ describe.skipIf(!hasChromium)('the memory page in Chromium', () => {
     await p1.goto(`${origin}/#/`);
   });
 
+  it('more rows load when the end of the list scrolls into view (cursor pagination)', async () => {
+    const names = ['Alma', 'Bruno', 'Chiara', 'Dmitri', 'Esme', 'Farid', 'Greta', 'Hiro', 'Ines', 'Jonas', 'Kofi', 'Lena',
+      'Mateo', 'Nadia', 'Oskar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tomas', 'Uma', 'Viktor', 'Wanda', 'Xavi', 'Yara', 'Zeno'];
+    const things = ['the violin', 'chess', 'the allotment', 'pottery', 'the night shift', 'rowing', 'Portuguese', 'the choir',
+      'birdwatching', 'the bakery', 'karate', 'the library', 'sailing'];
+    for (let i = 0; i < names.length; i++) await say(a, `${names[i]} from my book club took up ${things[i % things.length]} in ${1990 + i}.`);
+    const total = (await t.gql(a.operator, `query { space { ... on Space { memoryCount } } }`)).data.space.memoryCount as number;
+    expect(total).toBeGreaterThan(30);
+    const page = await openAs(a.operator);
+    const rows = page.locator('[data-testid=memory-row]');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(30);
+    await page.locator('.sentinel').scrollIntoViewIfNeeded();
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(total);
+    await expect.poll(() => textOf(page.locator('.sentinel'))).toBe('End of the list.');
+    await page.close();
+  });
+
   it('an admin token chooses the space to look after', async () => {
     const page = await browser.page();
     await page.goto(`${origin}/#token=${encodeURIComponent(t.adminToken)}`);
     await page.locator('select[aria-label=Space]').waitFor({ timeout: 20_000 });
     const hannah = await page.locator('select[aria-label=Space] option', { hasText: 'Hannah' }).getAttribute('value');
     await page.selectOption('select[aria-label=Space]', hannah!);
-    await row(page, 'My brother Owen lives in Bristol.').waitFor({ timeout: 20_000 });
+    // Hannah's newest (the list is newest first; older ones are a scroll away).
+    await row(page, 'Zeno from my book club').waitFor({ timeout: 20_000 });
     expect(await page.content()).not.toContain('I keep bees on the roof.');
     await page.close();
   });
