@@ -16,6 +16,7 @@ import { EngramMetrics, watchOutbox } from './ops/metrics.js';
 import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
 import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
+import { PgliteClient } from './store/pglite-client.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -98,6 +99,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
       const port = (server.address() as AddressInfo).port;
       const url = `http://${config.host}:${port}/graphql`;
+      // CLI commands find the server that owns the embedded store here (docs/ownership.md).
+      if (engram.db instanceof PgliteClient) engram.db.setAddress(port, url);
       deps.log.info({ url, engine: deps.index.name, embedder: deps.embedder.id }, 'engram listening');
       return { url, port, adminToken };
     },

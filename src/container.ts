@@ -36,6 +36,13 @@ export interface ContainerOptions {
   db?: SqlClient;
   /** Report the embedder's latency and failures here (the server's /metrics; src/ops/metrics.ts). */
   metrics?: EngramMetrics;
+  /** Who opens an embedded store ('server' or the CLI command): named in its lock (docs/ownership.md). */
+  owner?: string;
+  /**
+   * Background work (outbox drain, consolidation schedule, statistics, engine rebuilds):
+   * on for the server, off for one-shot CLI commands (`outbox status` only reads).
+   */
+  background?: boolean;
 }
 
 export function embedderFor(config: AppConfig): Embedder {
@@ -49,8 +56,8 @@ export function embedderFor(config: AppConfig): Embedder {
   return createEmbedder({ kind: 'builtin' } as never);
 }
 
-export async function openDatabase(config: AppConfig): Promise<SqlClient> {
-  return config.databaseUrl ? new PgClient(config.databaseUrl) : PgliteClient.open(config.dataDir);
+export async function openDatabase(config: AppConfig, owner = 'server'): Promise<SqlClient> {
+  return config.databaseUrl ? new PgClient(config.databaseUrl) : PgliteClient.open(config.dataDir, { owner });
 }
 
 /**
@@ -59,11 +66,17 @@ export async function openDatabase(config: AppConfig): Promise<SqlClient> {
  */
 export async function createEngram(config: AppConfig, opts: ContainerOptions = {}): Promise<Engram> {
   const log: Logger = opts.logger ?? (pino({ level: config.logLevel }) as unknown as Logger);
+  // The store first: a data directory owned by another process is refused before the embedder loads.
+  const db = opts.db ?? (await openDatabase(config, opts.owner));
   const chosen = opts.embedder ?? embedderFor(config);
   const embedder = opts.metrics ? new MeteredEmbedder(chosen, opts.metrics) : chosen;
-  await embedder.init();
-  const db = opts.db ?? (await openDatabase(config));
-  await migrate(db, { dimensions: embedder.dimensions });
+  try {
+    await embedder.init();
+    await migrate(db, { dimensions: embedder.dimensions });
+  } catch (e) {
+    if (!opts.db) await db.close();
+    throw e;
+  }
   const store = new SqlStore(db);
   let index: VectorIndex;
   let outbox: SqlOutbox | null = null;
@@ -82,9 +95,10 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     store, index, embedder, clock: opts.clock ?? systemClock, bus: opts.bus ?? { publish: () => {} }, log,
     thresholds: { ...embedder.thresholds, ...Object.fromEntries(Object.entries(config.thresholds).filter(([, v]) => v !== undefined)) }, outbox, candidateK: config.candidateK,
   };
-  outbox?.start();
-  const consolidation = scheduleConsolidation(deps, config.consolidateEvery);
-  const statistics = db instanceof PgliteClient ? keepStatistics(db, log) : { stop() {} };
+  const background = opts.background ?? true;
+  if (background) outbox?.start();
+  const consolidation = scheduleConsolidation(deps, background ? config.consolidateEvery : 0);
+  const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log) : { stop() {} };
   return {
     deps, db, store,
     async close() {

@@ -1,15 +1,28 @@
 import { buildApp } from './app.js';
 import { configFromEnv } from './config.js';
+import { DataDirLockedError } from './store/data-dir-lock.js';
+import { ownerOnlyUmask } from './store/pglite-client.js';
 
+// Everything the service writes (PGlite, LanceDB) is its owner's alone: 0700 / 0600.
+ownerOnlyUmask();
 const config = configFromEnv();
-const app = await buildApp(config);
-const { url, adminToken } = await app.start();
-process.stdout.write(`Engram is running: the memory page at ${url.replace(/graphql$/, '')}, GraphiQL at ${url}\n`);
-if (adminToken) {
-  process.stdout.write(`First start: an admin token was created. It is shown once, keep it:\n  ${adminToken}\n` +
-    `Use it as "Authorization: Bearer <token>" (in GraphiQL: the Headers tab). The memory page takes an\n` +
-    `operator token of a space (createToken(role: operator, spaceId: ...)), or this one to choose a space.\n`);
+let app;
+try {
+  app = await buildApp(config, { owner: 'server' });
+} catch (e) {
+  if (e instanceof DataDirLockedError) {
+    process.stderr.write(`engram: not starting: ${e.message}. Stop it first, or set ENGRAM_DATA_DIR to another directory.\n`);
+    process.exit(3);
+  }
+  throw e;
 }
+const { url, adminToken } = await app.start();
+// One write: whoever reads the first line gets the token with it.
+process.stdout.write(`Engram is running: the memory page at ${url.replace(/graphql$/, '')}, GraphiQL at ${url}\n` + (adminToken
+  ? `First start: an admin token was created. It is shown once, keep it:\n  ${adminToken}\n` +
+    `Use it as "Authorization: Bearer <token>" (in GraphiQL: the Headers tab). The memory page takes an\n` +
+    `operator token of a space (createToken(role: operator, spaceId: ...)), or this one to choose a space.\n`
+  : ''));
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
     void app.stop().finally(() => process.exit(0));

@@ -3,21 +3,46 @@ import { dirname, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import type { Queryable, QueryResult, SqlClient } from './sql-client.js';
+import { DataDirLock, restrictPermissions } from './data-dir-lock.js';
+
+export interface PgliteOpenOptions {
+  /** Who takes the data directory's lock ('server', or the CLI command): docs/ownership.md. */
+  owner?: string;
+}
+
+/** Files created from here on are the owner's alone (0600 / 0700). Not settable in worker threads. */
+export function ownerOnlyUmask(): void {
+  try {
+    process.umask(0o077);
+  } catch {
+    // worker thread: the permissions walk on open and close still applies
+  }
+}
 
 /** PGlite (embedded PostgreSQL with pgvector) behind `SqlClient`. `:memory:` keeps nothing on disk. */
 export class PgliteClient implements SqlClient {
   readonly driver = 'pglite' as const;
   private count = 0;
-  private constructor(private db: PGlite) {}
+  private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null) {}
 
-  static async open(dataDir: string): Promise<PgliteClient> {
+  static async open(dataDir: string, opts: PgliteOpenOptions = {}): Promise<PgliteClient> {
+    if (dataDir === ':memory:' || dataDir.includes('://')) {
+      const db = dataDir === ':memory:' ? await PGlite.create({ extensions: { vector } }) : await PGlite.create(dataDir, { extensions: { vector } });
+      return new PgliteClient(db, null, null);
+    }
+    ownerOnlyUmask();
     // PGlite creates the data directory itself but not its parents (`.engram/data` on a fresh clone).
-    if (dataDir !== ':memory:' && !dataDir.includes('://')) await mkdir(dirname(resolve(dataDir)), { recursive: true });
-    const db =
-      dataDir === ':memory:'
-        ? await PGlite.create({ extensions: { vector } })
-        : await PGlite.create(dataDir, { extensions: { vector } });
-    return new PgliteClient(db);
+    await mkdir(dirname(resolve(dataDir)), { recursive: true, mode: 0o700 });
+    // One process owns the directory: a second PGlite on it would corrupt the store.
+    const lock = DataDirLock.acquire(dataDir, opts.owner ?? 'server');
+    try {
+      const db = await PGlite.create(dataDir, { extensions: { vector } });
+      restrictPermissions(resolve(dataDir));
+      return new PgliteClient(db, resolve(dataDir), lock);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
 
   get statementCount(): number {
@@ -48,7 +73,18 @@ export class PgliteClient implements SqlClient {
     });
   }
 
+  /** Records the server's address in the data directory's lock (CLI commands reach it there). */
+  setAddress(port: number, url: string): void {
+    this.lock?.setAddress(port, url);
+  }
+
   async close(): Promise<void> {
-    await this.db.close();
+    try {
+      await this.db.close();
+    } finally {
+      if (this.dataDir) restrictPermissions(this.dataDir);
+      this.lock?.release();
+      this.lock = null;
+    }
   }
 }

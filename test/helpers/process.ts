@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/** The repository root (child processes run the real entry points from here). */
+export const ROOT = resolve(import.meta.dirname, '../..');
+/** `node --import tsx`: one process (the tsx binary would wrap node in a second one, and a kill -9 would miss it). */
+const NODE = process.execPath;
+const TSX_ARGS = ['--import', 'tsx'];
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Env for a child Engram: embedded store in `dataDir`, the fast builtin embedder, no server database. */
+export function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env, DATABASE_URL: '', ENGRAM_DATA_DIR: dataDir, ENGRAM_EMBEDDER: 'builtin', PORT: '0',
+    LOG_LEVEL: 'warn', ENGRAM_ADMIN_TOKEN: '', ...extra,
+  };
+}
+
+/** `npm run engram -- <args>`, the way README runs it. */
+export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
+  return new Promise((res, rej) => {
+    const child = spawn(NODE, [...TSX_ARGS, 'src/cli/index.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rej(new Error(`engram ${args.join(' ')} timed out: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  adminToken: string | null;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM and wait for the exit (a clean stop). */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait for the exit. */
+  kill(): Promise<void>;
+}
+
+/** `npm start` (src/main.ts) as a child process; resolves once it listens. */
+export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServerProcess> {
+  return new Promise((res, rej) => {
+    const child = spawn(NODE, [...TSX_ARGS, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rej(new Error(`server did not start: ${err}`));
+    }, timeoutMs);
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = out.match(/GraphiQL at (\S+)\n/);
+      if (!m) return;
+      clearTimeout(timer);
+      const token = out.match(/keep it:\n {2}(\S+)\n/)?.[1] ?? null;
+      res({
+        child, url: m[1], adminToken: token, stdout: () => out, stderr: () => err,
+        async stop() {
+          child.kill('SIGTERM');
+          return exited;
+        },
+        async kill() {
+          child.kill('SIGKILL');
+          await exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      rej(new Error(`server exited with ${code} before listening: ${err}`));
+    });
+  });
+}
+
+/** Waits for a child server that should refuse to start; returns its exit. */
+export function runServerToExit(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
+  return new Promise((res, rej) => {
+    const child = spawn(NODE, [...TSX_ARGS, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rej(new Error(`second server kept running: ${stdout}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr });
+    });
+  });
+}
+
+export async function gqlAt(url: string, token: string | null, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return res.json();
+}
