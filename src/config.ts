@@ -6,6 +6,12 @@ export const ConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   /** A PostgreSQL server; when absent the embedded PGlite in `dataDir` is used. */
   databaseUrl: z.string().url().optional(),
+  /**
+   * The tables' owner on a PostgreSQL server: migrations, grants to the service role of
+   * DATABASE_URL, and erasure's VACUUM FULL run as it (docs/append-only.md). Defaults to
+   * DATABASE_URL (one role: append-only then rests on the triggers alone).
+   */
+  databaseOwnerUrl: z.string().url().optional(),
   /** PGlite data directory, or ':memory:'. */
   dataDir: z.string().default('.engram/data'),
   engine: z.enum(['pgvector', 'lancedb', 'qdrant']).default('pgvector'),
@@ -55,6 +61,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     port: env.PORT ?? env.ENGRAM_PORT,
     host: env.ENGRAM_HOST,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     dataDir: env.ENGRAM_DATA_DIR,
     engine: env.ENGRAM_VECTOR_ENGINE,
     lancedbDir: env.ENGRAM_LANCEDB_DIR,

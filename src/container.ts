@@ -10,7 +10,7 @@ import { PgClient } from './store/pg-client.js';
 import { PgliteClient } from './store/pglite-client.js';
 import type { SqlClient } from './store/sql-client.js';
 import { SqlStore } from './store/sql-store.js';
-import { migrate } from './store/migrations.js';
+import { grantServiceRole, migrate } from './store/migrations.js';
 import { createEmbedder } from './embed/index.js';
 import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
 import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
@@ -70,14 +70,19 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   const db = opts.db ?? (await openDatabase(config, opts.owner));
   const chosen = opts.embedder ?? embedderFor(config);
   const embedder = opts.metrics ? new MeteredEmbedder(chosen, opts.metrics) : chosen;
+  let owner: SqlClient | null = null;
   try {
     await embedder.init();
-    await migrate(db, { dimensions: embedder.dimensions });
+    owner = !opts.db && config.databaseUrl && config.databaseOwnerUrl && config.databaseOwnerUrl !== config.databaseUrl
+      ? new PgClient(config.databaseOwnerUrl, 2) : null;
+    await migrate(owner ?? db, { dimensions: embedder.dimensions });
+    if (owner) await grantServiceRole(owner, db);
   } catch (e) {
+    await owner?.close();
     if (!opts.db) await db.close();
     throw e;
   }
-  const store = new SqlStore(db);
+  const store = new SqlStore(db, owner ?? db, log);
   let index: VectorIndex;
   let outbox: SqlOutbox | null = null;
   if (config.engine === 'pgvector') {
@@ -107,6 +112,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       await outbox?.stop();
       await index.close();
       if (!opts.db) await db.close();
+      await owner?.close();
       if (!opts.embedder) await embedder.close();
     },
   };

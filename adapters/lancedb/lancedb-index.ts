@@ -169,12 +169,25 @@ export class LanceDbIndex implements VectorIndex {
   async remove(memoryIds: string[]): Promise<void> {
     if (memoryIds.length === 0) return;
     await this.serial(() => this.tbl().delete(sqlIn('memory_id', memoryIds)), 'remove failed');
-    this.wrote();
+    await this.erase();
   }
 
   async removeSpace(spaceId: string): Promise<void> {
     await this.serial(() => this.tbl().delete(`space_id = ${sqlString(spaceId)}`), 'removeSpace failed');
-    this.wrote();
+    await this.erase();
+  }
+
+  /**
+   * Erasure that erases (docs/erasure.md): a delete only marks rows in a deletion file;
+   * the rows, their ids and vectors, stay in the data files of this and every older
+   * version. Compacting rewrites the fragments without them, and pruning every version
+   * but the current one, unverified files included (this process owns the directory:
+   * docs/ownership.md), removes the files that held them.
+   */
+  private async erase(): Promise<void> {
+    await this.serial(async () => {
+      await this.tbl().optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
+    }, 'erasure compaction failed');
   }
 
   async search(s: VectorSearch): Promise<VectorHit[]> {

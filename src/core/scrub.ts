@@ -16,3 +16,35 @@ export function scrubContext(context: string, ownQuote: string, forgotten: reado
   if (!text || normalizeForQuote(text) === normalizeForQuote(ownQuote)) return null;
   return text;
 }
+
+/** What takes a forgotten sentence's place in its message (docs/erasure.md). */
+export const REDACTION_MARK = '[forgotten]';
+
+/**
+ * A message once some of its sentences are forgotten for good: each sentence of a
+ * forgotten wording becomes the redaction mark, every other sentence stays as typed
+ * (still quotable). Null when nothing but forgotten sentences was said.
+ */
+export function redactSentences(text: string, forgotten: readonly string[]): string | null {
+  const gone = forgotten.map(normalizeForQuote).filter(Boolean);
+  // The mark stands on a line of its own: a line break ends a sentence, so the sentences
+  // around it stay whole (quotable), whatever punctuation they have.
+  const own = (gap: string) => (/[\r\n]/.test(gap) ? gap : '\n');
+  let out = '';
+  let last = 0;
+  let kept = false;
+  let prevDropped = false;
+  const spans = splitSentences(text);
+  for (const s of spans) {
+    const n = normalizeForQuote(s.text);
+    const drop = n !== '' && gone.some((g) => g.includes(n));
+    const gap = text.slice(last, s.start);
+    out += (drop || prevDropped) && out !== '' ? own(gap) : gap;
+    out += drop ? REDACTION_MARK : s.text;
+    last = s.end;
+    prevDropped = drop;
+    if (!drop && n !== '') kept = true;
+  }
+  out += text.slice(last);
+  return kept ? out : null;
+}

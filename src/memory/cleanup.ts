@@ -2,7 +2,7 @@ import { selectForCleanup, type CleanupScope } from '../core/cleanup-selection.j
 import { MEMORY_TYPES, type MemoryType } from '../core/types.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { ConfirmationRequiredError, InvalidInputError, NotFoundError } from './errors.js';
-import { removeForGood } from './statuses.js';
+import { eraseEverywhere, removeForGood } from './statuses.js';
 
 export interface CleanUpInput {
   categories: readonly MemoryType[];
@@ -46,8 +46,8 @@ export async function cleanUp(deps: MemoryDeps, actor: Actor, spaceId: string, i
   });
 
   if (!input.dryRun) {
-    deps.outbox?.kick();
     deps.bus.publish(events);
+    if (events.length) await eraseEverywhere(deps);
   }
   deps.log.info(
     { spaceId, categories: input.categories, scope: input.scope, dryRun: input.dryRun, total: selection.ids.length },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Space } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
+import { eraseEverywhere } from './statuses.js';
 import { ConfirmationRequiredError, InvalidInputError, InvalidStateError, NotFoundError } from './errors.js';
 
 export function validTimeZone(tz: string): boolean {
@@ -35,5 +36,5 @@ export async function dropSealedSpace(deps: MemoryDeps, spaceId: string, confirm
     // After dropSpace (which clears the space's outbox rows): the engine forgets the space when it can.
     else await deps.outbox!.enqueue(tx, [{ memoryId: spaceId, op: 'remove_space' }]);
   });
-  deps.outbox?.kick();
+  await eraseEverywhere(deps);
 }

@@ -1,4 +1,4 @@
-import { scrubContext } from '../core/scrub.js';
+import { scrubContext, redactSentences } from '../core/scrub.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
 import type { MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
@@ -104,12 +104,26 @@ export async function markErroneous(
 export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
   const references = await deps.store.releaseMerges(tx, spaceId, ids);
   const near = await deps.store.forgetNeighbours(tx, spaceId, ids);
-  const gone = await deps.store.forget(tx, spaceId, ids);
+  // A message loses only the forgotten sentences (redaction mark); the rest stays quotable.
+  const messages = (await deps.store.forgottenMessages(tx, spaceId, ids)).map((m) => ({ id: m.id, text: redactSentences(m.text, m.forgotten) }));
+  const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, m.forgotten) }));
+  const gone = await deps.store.forget(tx, spaceId, ids, { messages, contexts });
   await indexRemove(deps, tx, gone);
-  await deps.store.scrubContexts(tx, near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, m.forgotten) })));
   const goneSet = new Set(gone);
   await rebuildLexicon(deps, tx, [...near.siblings.map((m) => m.id), ...near.followers, ...references].filter((id) => !goneSet.has(id)));
   return gone;
+}
+
+/**
+ * After a forget, sweep or drop committed: the outside engine applies the removals now
+ * (and erases its old versions), and the system of record rewrites the files that held
+ * the words (docs/erasure.md). An engine that is down gets them from the outbox later.
+ */
+export async function eraseEverywhere(deps: MemoryDeps): Promise<void> {
+  if (deps.outbox) {
+    await deps.outbox.drain().catch((e) => deps.log.warn({ cause: String(e) }, 'erasure: the engine will apply the removals when it accepts writes'));
+  }
+  await deps.store.eraseResidue();
 }
 
 export async function forget(
@@ -127,8 +141,8 @@ export async function forget(
     })));
     return { gone, events };
   });
-  deps.outbox?.kick();
   deps.bus.publish(events);
+  if (gone.length) await eraseEverywhere(deps);
   deps.log.info({ spaceId, forgotten: gone.length }, 'memories forgotten');
   const goneSet = new Set(gone);
   return { results: unique.map((id) => ({ id, outcome: goneSet.has(id) ? 'DONE' : 'NOT_FOUND' })), changed: gone.length };

@@ -213,13 +213,19 @@ export interface MemoryStore {
   lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
   /** The word keys that some memory of the space and kind, with one of the statuses, holds in its lexicon. */
   heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>>;
-  forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
+  /** Forget for good: removes the memories and applies the rewrites (redacted messages, scrubbed contexts), which may only remove words. */
+  forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites?: ForgetRewrites): Promise<string[]>;
+  /**
+   * After a forget, sweep or drop has committed: rewrites the files that still hold the
+   * old row versions (docs/erasure.md). Never throws; what could not run is logged.
+   */
+  eraseResidue(): Promise<void>;
+  /** The messages the memories were said in, with the wordings of those memories said there. */
+  forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{ id: string; text: string; forgotten: string[] }[]>;
   /** Surviving memories a forget touches: said in a message that goes, or right after one. */
   forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
     siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
   }>;
-  /** Rewrites source-message contexts; only inside a forget. */
-  scrubContexts(tx: Tx, items: readonly { id: string; context: string | null }[]): Promise<void>;
 
   // ---- tidy: cleanup sweeps, resolution, consolidation (docs/cleanup.md, docs/consolidation.md)
   /** Every memory of a space (both kinds, every status) with what a cleanup sweep looks at. */
@@ -255,4 +261,10 @@ export interface AppliedMerge {
   added: number;
   tier: string | null;
   score: number | null;
+}
+
+/** What a forget rewrites besides deleting: each message without its forgotten sentences (null: deleted), each surviving context. */
+export interface ForgetRewrites {
+  messages: { id: string; text: string | null }[];
+  contexts: { id: string; context: string | null }[];
 }

@@ -1,5 +1,6 @@
 import type { SqlClient } from './sql-client.js';
 import { StoreError } from './sql-client.js';
+import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -318,6 +319,12 @@ create trigger memory_lexicon_postings_del after delete on memory_lexicon
 update memory_lexicon set doc = doc;
 `,
   },
+  {
+    version: 5,
+    name: 'privileges',
+    // Append-only enforced by the database: src/store/migration-privileges.ts, docs/append-only.md.
+    sql: () => PRIVILEGES_SQL,
+  },
 ];
 
 /**
@@ -353,6 +360,19 @@ export async function migrate(db: SqlClient, opts: MigrationOptions): Promise<nu
     );
   });
   return applied;
+}
+
+/**
+ * Grants the service role (the user of `service`) what it may do on the owner's tables
+ * (src/store/migration-privileges.ts). Run by the owner at every start, after `migrate`.
+ */
+export async function grantServiceRole(owner: SqlClient, service: SqlClient): Promise<string> {
+  const role = (await service.query<{ u: string }>(`select current_user as u`)).rows[0].u;
+  const me = (await owner.query<{ u: string; s: string; su: boolean }>(
+    `select current_user as u, current_schema() as s, (select rolsuper from pg_roles where rolname = current_user) as su`)).rows[0];
+  if (role === me.u) return role;
+  for (const stmt of splitStatements(serviceGrantsSql(role, me.s))) await owner.query(stmt);
+  return role;
 }
 
 /** Splits a migration into statements, keeping `$$ ... $$` bodies whole. */

@@ -1,12 +1,14 @@
 import type {
   Conversation, LexicalHit, ListFilter, ListOrder, MemoryEvent, MemoryRecord, MemoryStore, Mention, Message,
-  NewEvent, NewMemory, Reinforcement, Space, TokenRecord, Tx,
+  NewEvent, NewMemory, Reinforcement, Space, TokenRecord, Tx, ForgetRewrites,
 } from '../ports/memory-store.js';
 import type { AppliedMerge, MergeRequest, Resolution } from '../ports/memory-store.js';
 import type { SweepItem } from '../core/cleanup-selection.js';
 import { parseVector, toPgVectorText } from '../core/vectors.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { Queryable, SqlClient } from './sql-client.js';
+import type { Logger } from '../ports/logger.js';
+import { eraseResidue } from './erasure.js';
 
 type Row = Record<string, any>;
 
@@ -108,7 +110,22 @@ function groupInOrder<T>(keys: readonly string[], items: T[], keyOf: (t: T) => s
  * caller's transaction; the others run on their own.
  */
 export class SqlStore implements MemoryStore {
-  constructor(readonly db: SqlClient) {}
+  /**
+   * `maintenance`: a client of the tables' owner (DATABASE_OWNER_URL) for what the service
+   * role may not do (VACUUM FULL after a forget); the service's own client otherwise.
+   */
+  constructor(readonly db: SqlClient, private readonly maintenance: SqlClient = db, private readonly log?: Logger) {}
+
+  /** One erasure at a time; a forget waits for its own. */
+  private erasing: Promise<void> = Promise.resolve();
+
+  eraseResidue(): Promise<void> {
+    const run = this.erasing.then(async () => {
+      await eraseResidue(this.maintenance, this.log);
+    });
+    this.erasing = run.catch(() => undefined);
+    return run;
+  }
 
   get statementCount(): number {
     return this.db.statementCount;
@@ -128,11 +145,6 @@ export class SqlStore implements MemoryStore {
       await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`space:${spaceId}`]);
       return fn(tx);
     });
-  }
-
-  /** Opens the forget-for-good path for this transaction only. */
-  async allowForget(tx: Tx): Promise<void> {
-    await this.q(tx).query(`set local engram.forget = 'on'`);
   }
 
   // ---- spaces -------------------------------------------------------------
@@ -159,12 +171,9 @@ export class SqlStore implements MemoryStore {
     await this.db.query(`update spaces set time_zone = $2 where id = $1`, [id, timeZone]);
   }
 
-  /** Drops a space with everything in it (the caller has checked it is sealed). */
+  /** Drops a sealed space with everything in it, through the database's function (it refuses a person's space). */
   async dropSpace(id: string, tx: Tx): Promise<void> {
-    await this.allowForget(tx);
-    await this.q(tx).query(`delete from memory_events where space_id = $1`, [id]);
-    await this.q(tx).query(`delete from vector_outbox where memory_id in (select id from memories where space_id = $1)`, [id]);
-    await this.q(tx).query(`delete from spaces where id = $1`, [id]);
+    await this.q(tx).query(`select engram_drop_sealed_space($1)`, [id]);
   }
 
   async countMemories(spaceId: string, kind: MemoryKind | null = null): Promise<number> {
@@ -606,31 +615,30 @@ export class SqlStore implements MemoryStore {
     };
   }
 
-  /** Rewrites source-message contexts inside a forget (the only path allowed to change content). */
-  async scrubContexts(tx: Tx, items: readonly { id: string; context: string | null }[]): Promise<void> {
-    if (items.length === 0) return;
-    await this.allowForget(tx);
-    await this.q(tx).query(
-      `update memories m set context = x.c from unnest($1::text[], $2::text[]) as x(id, c) where m.id = x.id`,
-      [items.map((i) => i.id), items.map((i) => i.context)],
+  /** The messages memories `ids` were said in, with the wordings of those memories said there (what a forget redacts). */
+  async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{ id: string; text: string; forgotten: string[] }[]> {
+    const r = await this.q(tx).query<Row>(
+      `select g.id, g.text, array(select x.quote from mentions x where x.message_id = g.id and x.memory_id = any($1::text[])) as forgotten
+       from messages g where g.space_id = $2 and g.id in (${MESSAGES_OF_MEMORIES})`,
+      [ids, spaceId],
     );
+    return r.rows.map((x) => ({ id: x.id, text: x.text, forgotten: arr(x.forgotten) }));
   }
 
   /**
-   * Forget for good: removes the memories, their mentions, vectors, lexicon rows and
-   * the messages they were said in. Only this path may delete content.
+   * Forget for good, through the database's SECURITY DEFINER function (migration 5):
+   * removes the memories (their mentions, state, vectors and lexicon rows go with them),
+   * rewrites the messages they were said in (forgotten sentences redacted; a message
+   * with nothing else is deleted) and the contexts of memories said in those messages.
+   * The function refuses any rewrite that adds a word. Only this path deletes content.
    */
-  async forget(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
-    await this.allowForget(tx);
-    const q = this.q(tx);
-    const msgs = await q.query<{ message_id: string }>(MESSAGES_OF_MEMORIES, [ids, spaceId]);
-    const del = await q.query<{ id: string }>(
-      `delete from memories where id = any($1::text[]) and space_id = $2 returning id`,
-      [ids, spaceId],
+  async forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites: ForgetRewrites = { messages: [], contexts: [] }): Promise<string[]> {
+    const r = await this.q(tx).query<{ id: string }>(
+      `select engram_forget($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as id`,
+      [spaceId, ids, rewrites.messages.map((m) => m.id), rewrites.messages.map((m) => m.text),
+        rewrites.contexts.map((c) => c.id), rewrites.contexts.map((c) => c.context)],
     );
-    const messageIds = msgs.rows.map((x) => x.message_id);
-    if (messageIds.length) await q.query(`delete from messages where id = any($1::text[])`, [messageIds]);
-    return del.rows.map((x) => x.id);
+    return r.rows.map((x) => x.id);
   }
 
   // ---- tidy: cleanup sweeps, resolution, consolidation ---------------------

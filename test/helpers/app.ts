@@ -31,9 +31,11 @@ export async function createTestApp(opts: {
   db?: SqlClient; clock?: Clock; engine?: 'pgvector' | 'lancedb' | 'qdrant'; env?: Record<string, string>;
   /** Another embedder (e.g. a wrapper around the real one that fails on demand). */
   embedder?: Embedder;
+  /** A PGlite data directory on disk (default: in memory). */
+  dataDir?: string;
 } = {}): Promise<TestApp> {
   const config = configFromEnv({ ...process.env, DATABASE_URL: '', ...(opts.env ?? {}) }, {
-    dataDir: ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0, ...(opts.engine ? { engine: opts.engine } : {}),
+    dataDir: opts.dataDir ?? ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0, ...(opts.engine ? { engine: opts.engine } : {}),
     // Suites share the server's tables: none of them builds pgvector's HNSW index on them by
     // the way (test/store/pgvector-ann-build.test.ts tests the build in a schema of its own).
     ...(opts.env?.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE ? {} : { pgvectorAnnIndexAbove: 'off' as const }),

@@ -35,7 +35,7 @@ function modes(dir: string): { dirs: Set<string>; files: Set<string> } {
 }
 
 describe('one owner per embedded store', () => {
-  it('README commands during `npm start` go through the server or refuse; a restart keeps every reported write', async () => {
+  it('README commands during `npm start` go through the server or refuse; a restart keeps every reported write', { timeout: 900_000 }, async () => {
     const env = childEnv(dataDir);
     server = await startServer(env);
     const admin = server.adminToken!;
@@ -99,7 +99,7 @@ describe('one owner per embedded store', () => {
     server = null;
   });
 
-  it('a stale lock (its process is gone, e.g. after kill -9) is taken over', async () => {
+  it('a stale lock (its process is gone, e.g. after kill -9) is taken over', { timeout: 600_000 }, async () => {
     const dir = join(root, 'stale');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
     const env = childEnv(dir);

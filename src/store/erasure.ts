@@ -1,0 +1,45 @@
+import type { Logger } from '../ports/logger.js';
+import type { SqlClient } from './sql-client.js';
+
+/**
+ * Erasure that erases (docs/erasure.md). A DELETE or UPDATE in PostgreSQL leaves the old
+ * row version's bytes in the table and index files (until the page is reused) and in the
+ * write-ahead log (until its segment is recycled, and a recycled segment keeps its old
+ * bytes). After forget for good, a cleanup sweep or a space drop commits, this rewrites
+ * what held the words:
+ * - VACUUM FULL of every table that holds a person's words or a derived form of them
+ *   (a fresh copy of each table and its indexes, the old files unlinked);
+ * - a WAL switch then a CHECKPOINT with `wal_recycle = off`: the segments that held the
+ *   statements are removed instead of renamed for reuse.
+ * memory_vectors is vacuumed (not rewritten: its HNSW index would be rebuilt, minutes at
+ * 100K vectors); a vector is not text. Measured by test/process/erasure.test.ts (grep of
+ * every byte under the data directory).
+ */
+export const CONTENT_TABLES = ['messages', 'memories', 'mentions', 'memory_state', 'memory_lexicon', 'memory_terms'] as const;
+
+export interface ErasureReport {
+  done: string[];
+  failed: { step: string; error: string }[];
+}
+
+export async function eraseResidue(db: SqlClient, log?: Logger): Promise<ErasureReport> {
+  const report: ErasureReport = { done: [], failed: [] };
+  const step = async (name: string, sql: string) => {
+    try {
+      await db.query(sql);
+      report.done.push(name);
+    } catch (e) {
+      report.failed.push({ step: name, error: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  // Superuser-only on a server (PGlite's one user is one): without it a segment may be renamed for reuse, bytes intact.
+  await step('wal_recycle off', `set wal_recycle = off`);
+  await step('vacuum full', `vacuum full ${CONTENT_TABLES.join(', ')}`);
+  await step('vacuum vectors', `vacuum memory_vectors`);
+  await step('wal switch', `select pg_switch_wal()`);
+  await step('checkpoint', `checkpoint`);
+  if (report.failed.length) {
+    log?.warn({ failed: report.failed }, 'erasure: some steps could not run with this role (docs/erasure.md says what remains)');
+  }
+  return report;
+}
