@@ -12,7 +12,9 @@
 #   3. create/start cluster 15/main on 127.0.0.1:$PG_PORT (pg_createcluster /
 #      pg_ctlcluster; the server daemonises and outlives this script)
 #   4. role engram/engram (SUPERUSER, tests create the vector extension),
-#      databases engram_test and engram (UTF8), extension vector in both
+#      databases engram_test and engram (UTF8), extension vector in both;
+#      in engram, roles engram_owner (migrations) and engram_app (the service):
+#      scripts/ci/engram-roles.sql
 #
 # Afterwards: DATABASE_URL=postgres://engram:engram@127.0.0.1:5432/engram_test
 #
@@ -208,6 +210,10 @@ for db in "${DB_NAMES[@]}"; do
   # (ALTER ... UPDATE: a database may hold an older vector from a previous install)
   psql_admin -d "${db}" -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS vector; ALTER EXTENSION vector UPDATE"
 done
+
+# The owner and service roles for the dev database (docs/append-only.md); tests create their own.
+log "roles engram_owner (migrations) and engram_app (service) in database engram"
+psql_admin -d engram -f "$(dirname "${BASH_SOURCE[0]}")/engram-roles.sql" >/dev/null
 
 if [[ ${ENGRAM_PG_FAST:-0} == 1 ]]; then
   log "ENGRAM_PG_FAST=1: fsync, synchronous_commit, full_page_writes off (throwaway data)"
