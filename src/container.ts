@@ -17,12 +17,15 @@ import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-i
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
 import { scheduleConsolidation } from './memory/consolidate.js';
+import { watchEngine } from './engine-epoch.js';
 import { MeteredEmbedder, type EngramMetrics } from './ops/metrics.js';
 
 export interface Engram {
   deps: MemoryDeps;
   db: SqlClient;
   store: SqlStore;
+  /** The background rebuild of an outside engine found lost or older at start (src/engine-epoch.ts); null when none. */
+  rebuild?: Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -101,12 +104,19 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     thresholds: { ...embedder.thresholds, ...Object.fromEntries(Object.entries(config.thresholds).filter(([, v]) => v !== undefined)) }, outbox, candidateK: config.candidateK,
   };
   const background = opts.background ?? true;
+  // An outside engine lost or older than the store is rebuilt from PostgreSQL in the background.
+  const rebuilds = opts.metrics?.counter('engram_engine_rebuilds_total',
+    'Outside vector engines found lost or older than the store at start and rebuilt from PostgreSQL', ['engine', 'reason']);
+  const rebuild = background && outbox
+    ? ((await watchEngine(db, index, outbox, embedder.dimensions, log, (reason) => rebuilds?.inc({ engine: index.name, reason })))?.done ?? null)
+    : null;
   if (background) outbox?.start();
   const consolidation = scheduleConsolidation(deps, background ? config.consolidateEvery : 0);
   const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log) : { stop() {} };
   return {
-    deps, db, store,
+    deps, db, store, rebuild,
     async close() {
+      await rebuild;
       consolidation.stop();
       statistics.stop();
       await outbox?.stop();

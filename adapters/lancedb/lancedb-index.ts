@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
@@ -11,6 +11,9 @@ import { VectorIndexError } from '../../src/ports/vector-index.js';
 import type { MemoryStatus } from '../../src/core/types.js';
 import { sqlIn, sqlString, tableNameFor, toRow, vectorSchema } from './lancedb-schema.js';
 import { CompactionSchedule, DEFAULT_COMPACTION, type CompactionPolicy } from './lancedb-compaction.js';
+
+/** The epoch marker's file in the LanceDB directory (src/engine-epoch.ts). */
+const EPOCH_FILE = 'engram-epoch.json';
 
 export interface LanceDbOptions {
   /** Database directory; null means a temporary directory removed on close (for ':memory:' data dirs). */
@@ -103,6 +106,23 @@ export class LanceDbIndex implements VectorIndex {
     await t.createIndex('status', { config: lancedb.Index.bitmap() });
     await t.createIndex('kind', { config: lancedb.Index.bitmap() });
     return t;
+  }
+
+  /** The epoch marker lives beside the table, in the same directory: deleting the directory deletes it. */
+  async readEpoch(): Promise<string | null> {
+    if (!this.dir) return null;
+    try {
+      return (JSON.parse(await readFile(join(this.dir, EPOCH_FILE), 'utf8')) as { epoch?: string }).epoch ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  async writeEpoch(epoch: string): Promise<void> {
+    if (!this.dir) throw new VectorIndexError(this.name, 'not initialised (or closed)');
+    const path = join(this.dir, EPOCH_FILE);
+    await writeFile(path + '.tmp', JSON.stringify({ epoch, at: new Date().toISOString() }) + '\n', { mode: 0o600 });
+    await rename(path + '.tmp', path);
   }
 
   /** Drops and recreates the table (reindex). */

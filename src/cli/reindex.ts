@@ -4,6 +4,7 @@ import { createEngineIndex, type EngineName } from '../engines.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { EXACT_SCAN_BELOW, HNSW_INDEX, PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { readIndexedVectors, SqlOutbox } from '../store/sql-outbox.js';
+import { markEngine } from '../engine-epoch.js';
 
 const ENGINES: EngineName[] = ['pgvector', 'lancedb', 'qdrant'];
 const BATCH = 1_000;
@@ -58,6 +59,8 @@ export async function reindex(config: AppConfig, engram: Engram, engineName: str
       n += page.length;
       after = page[page.length - 1].memoryId;
     }
+    // The engine is the store's again (src/engine-epoch.ts): the next start does not rebuild it.
+    await markEngine(db, index);
     // Rows queued meanwhile (or before), parked ones included, are replayed from the present state: harmless and complete.
     const requeued = (await outbox?.retryParked()) ?? 0;
     if (requeued) deps.log.info({ engine, rows: requeued }, 'parked outbox rows put back in line');

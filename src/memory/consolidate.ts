@@ -50,10 +50,11 @@ async function neighboursOf(deps: MemoryDeps, tx: Tx, spaceId: string, items: Me
     return out;
   }
   for (const m of withVec) {
-    const hits = await deps.index.search(
-      { spaceId, vector: vectors.get(m.id)!, k: k + 1, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true },
-      deps.index.capabilities.transactional ? tx : undefined,
-    );
+    const search = { spaceId, vector: vectors.get(m.id)!, k: k + 1, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
+    // While an outside engine is rebuilt it holds only part of the store: exact PostgreSQL path.
+    const hits = deps.outbox?.rebuilding
+      ? await deps.outbox.fallbackHits(search, tx)
+      : await deps.index.search(search, deps.index.capabilities.transactional ? tx : undefined);
     out.set(m.id, hits.filter((h) => h.memoryId !== m.id).map((h) => ({ id: h.memoryId, score: h.score })));
   }
   return out;

@@ -41,6 +41,8 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
  */
 export async function searchVectors(deps: MemoryDeps, search: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
   if (deps.index.capabilities.transactional || !deps.outbox) return deps.index.search(search, tx);
+  // The engine is being rebuilt from PostgreSQL (it was lost or older than the store): exact scan meanwhile.
+  if (deps.outbox.rebuilding) return deps.outbox.fallbackHits(search, tx);
   const pending = await deps.outbox.pendingHits(search, tx);
   let hits: VectorHit[];
   try {

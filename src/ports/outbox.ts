@@ -32,6 +32,8 @@ export interface OutboxStatus {
  * still read through `pendingHits`, skipped by the drain) until `retryParked`.
  */
 export interface Outbox {
+  /** True while the engine is rebuilt from PostgreSQL: searches then use `fallbackHits` (docs/engines.md). */
+  readonly rebuilding?: boolean;
   enqueue(tx: Tx, items: { memoryId: string; op: OutboxOp }[]): Promise<void>;
   /** Called after the transaction committed: apply what is pending, never throws. */
   kick(): void;

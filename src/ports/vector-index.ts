@@ -55,6 +55,17 @@ export interface VectorIndex {
   removeSpace(spaceId: string, tx?: TxHandle): Promise<void>;
   search(q: VectorSearch, tx?: TxHandle): Promise<VectorHit[]>;
   close(): Promise<void>;
+  /**
+   * Engines outside PostgreSQL: the epoch marker written with the store when the engine
+   * was (re)built from it; a missing or other one means the engine is not the store's
+   * (lost, restored from elsewhere) and is rebuilt (src/engine-epoch.ts).
+   */
+  readEpoch?(): Promise<string | null>;
+  writeEpoch?(epoch: string): Promise<void>;
+  /** Rows held, optionally of one space (an engine holding fewer or more than the store is older). */
+  count?(spaceId?: string): Promise<number>;
+  /** Drops and recreates the engine's table or collection (rebuilds). */
+  reset?(): Promise<void>;
 }
 
 export class VectorIndexError extends Error {

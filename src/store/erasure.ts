@@ -1,5 +1,5 @@
 import type { Logger } from '../ports/logger.js';
-import type { SqlClient } from './sql-client.js';
+import type { Queryable, SqlClient } from './sql-client.js';
 
 /**
  * Erasure that erases (docs/erasure.md). A DELETE or UPDATE in PostgreSQL leaves the old
@@ -23,6 +23,11 @@ export interface ErasureReport {
 }
 
 export async function eraseResidue(db: SqlClient, log?: Logger): Promise<ErasureReport> {
+  const run = (q: Queryable) => eraseOn(q, db.driver, log);
+  return db.session ? db.session(run) : run(db);
+}
+
+async function eraseOn(db: Queryable, driver: SqlClient['driver'], log?: Logger): Promise<ErasureReport> {
   const report: ErasureReport = { done: [], failed: [] };
   const step = async (name: string, sql: string) => {
     try {
@@ -33,7 +38,11 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
     }
   };
   // Superuser-only on a server (PGlite's one user is one): without it a segment may be renamed for reuse, bytes intact.
-  await step('wal_recycle off', `set wal_recycle = off`);
+  // PGlite: this session is also the checkpointer. A server's checkpointer reads its own
+  // configuration: `ALTER SYSTEM SET wal_recycle = off` (scripts/ci/engram-roles.sql).
+  if (driver === 'pglite') await step('wal_recycle off', `set wal_recycle = off`);
+  // On a shared server: never queue behind (and in front of) the service's own traffic for long.
+  else await step('lock timeout', `set lock_timeout = '3s'`);
   await step('vacuum full', `vacuum full ${CONTENT_TABLES.join(', ')}`);
   await step('vacuum vectors', `vacuum memory_vectors`);
   await step('wal switch', `select pg_switch_wal()`);

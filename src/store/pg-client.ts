@@ -50,6 +50,22 @@ export class PgClient implements SqlClient {
     }
   }
 
+  async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await fn({
+        query: async <R>(sql: string, params: unknown[] = []) => {
+          this.count++;
+          const r = await client.query(sql, params as unknown[]);
+          return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+        },
+      });
+    } finally {
+      // Session settings must not leak into the pool: the connection is discarded.
+      client.release(true);
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

@@ -19,6 +19,8 @@ export interface SqlClient extends Queryable {
   /** Runs `fn` in one transaction; every query of the transaction must go through `tx`. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Runs `fn` on one connection outside a transaction (session settings hold for its statements; VACUUM may run). */
+  session?<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Statements sent so far (tests count them to catch N+1 patterns). */
   readonly statementCount: number;
 }

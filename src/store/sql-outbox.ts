@@ -132,8 +132,52 @@ export class SqlOutbox implements Outbox {
 
   constructor(
     private readonly db: SqlClient, private readonly index: VectorIndex, private readonly log: Logger,
-    private readonly opts: { dimensions: number; intervalMs?: number; batch?: number; maxAttempts?: number },
+    private readonly opts: { dimensions: number; intervalMs?: number; batch?: number; maxAttempts?: number; probeParkedMs?: number },
   ) {}
+
+  /**
+   * While an engine is rebuilt from PostgreSQL (src/engine-epoch.ts) nothing is applied
+   * to it (its rows wait) and searches use the exact scan of PostgreSQL.
+   */
+  rebuilding = false;
+  private nextProbe = 0;
+  private probeDelay = 0;
+  private probing = false;
+
+  /**
+   * Parked rows are tried again by themselves once the engine may accept them (a
+   * directory made writable again, a full disk freed): every `probeParkedMs` (30 s,
+   * doubling up to 5 minutes while the engine still refuses them), the background
+   * loop gives each parked row one more attempt. Applied ones are gone; refused
+   * ones are parked again at once (one attempt, not `maxAttempts`).
+   */
+  private async probeParked(): Promise<void> {
+    const base = this.opts.probeParkedMs ?? 30_000;
+    if (this.probing || this.rebuilding || base <= 0 || Date.now() < this.nextProbe) return;
+    this.probing = true;
+    try {
+      const requeued = (await this.db.query(
+        `update vector_outbox set attempts = $2 - 1 where engine = $1 and attempts >= $2`, [this.index.name, this.maxAttempts])).rowCount ?? 0;
+      if (requeued === 0) {
+        this.probeDelay = base;
+      } else {
+        await this.drain().catch(() => 0);
+        const stillParked = (await this.status(0)).parked;
+        if (stillParked < requeued) {
+          this.log.info({ engine: this.index.name, applied: requeued - stillParked, parked: stillParked },
+            'parked outbox rows applied: the engine accepts writes again');
+          this.probeDelay = base;
+        } else {
+          this.probeDelay = Math.min(5 * 60_000, Math.max(base, this.probeDelay * 2));
+        }
+      }
+      this.nextProbe = Date.now() + (this.probeDelay || base);
+    } catch (e) {
+      this.log.warn({ engine: this.index.name, cause: String(e) }, 'outbox: probing parked rows failed');
+    } finally {
+      this.probing = false;
+    }
+  }
 
   /** Failed attempts after which a row is parked. */
   get maxAttempts(): number {
@@ -150,7 +194,11 @@ export class SqlOutbox implements Outbox {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.kick(), this.opts.intervalMs ?? 1_000);
+    this.nextProbe = Date.now() + (this.opts.probeParkedMs ?? 30_000);
+    this.timer = setInterval(() => {
+      this.kick();
+      void this.probeParked();
+    }, this.opts.intervalMs ?? 1_000);
     this.timer.unref();
     this.kick();
   }
@@ -161,8 +209,13 @@ export class SqlOutbox implements Outbox {
     await this.running;
   }
 
+  /** Whether the background loop runs (a rebuild stops it and starts it again). */
+  get started(): boolean {
+    return this.timer !== null;
+  }
+
   kick(): void {
-    if (Date.now() < this.retryAt) return;
+    if (this.rebuilding || Date.now() < this.retryAt) return;
     if (this.running) {
       this.again = true;
       return;
