@@ -32,7 +32,7 @@ export function warmDerivation(): void {
 /** Entity types of the model kept as derived entities (a bare duration like "month" names nothing). */
 const KEPT_TYPES = new Set(['DATE', 'TIME', 'MONEY', 'PERCENT', 'CARDINAL', 'ORDINAL', 'EMAIL', 'URL', 'MENTION', 'HASHTAG', 'MEASURE']);
 
-const cache = new Map<string, string[]>();
+const cache = new Map<string, { all: string[]; names: string[] }>();
 const CACHE_MAX = 5000;
 
 /**
@@ -41,6 +41,19 @@ const CACHE_MAX = 5000;
  * Compared with the caller's entities case-insensitively (src/core/recognition.ts).
  */
 export function deriveEntities(text: string): string[] {
+  return derive(text).all;
+}
+
+/**
+ * Only the names, dates and quantities (no common nouns): what may let two wordings meet as one
+ * fact. Common nouns ("dog", "ball") are shared by contradictory sentences too ("A dog is
+ * running" / "A dog is resting"), so they only say two statements are about the same thing.
+ */
+export function deriveNames(text: string): string[] {
+  return derive(text).names;
+}
+
+function derive(text: string): { all: string[]; names: string[] } {
   const t = text.slice(0, DERIVE_MAX_CHARS);
   const hit = cache.get(t);
   if (hit) return hit;
@@ -48,6 +61,7 @@ export function deriveEntities(text: string): string[] {
   const its = n.its;
   const doc = n.readDoc(t);
   const out: string[] = [];
+  const names: string[] = [];
   const seen = new Set<string>();
   const add = (x: string, keepCase = false) => {
     const v = (keepCase ? x : x.toLowerCase()).replace(/[.,;:!?]+$/, '').trim();
@@ -58,7 +72,10 @@ export function deriveEntities(text: string): string[] {
   };
   let run: string[] = [];
   const flush = () => {
-    if (run.length) add(run.join(' '), true);
+    if (run.length) {
+      add(run.join(' '), true);
+      names.push(run.join(' '));
+    }
     run = [];
   };
   doc.tokens().each((tok: ItemToken) => {
@@ -76,9 +93,13 @@ export function deriveEntities(text: string): string[] {
   });
   flush();
   for (const e of doc.entities().out(its.detail) as unknown as Array<{ value: string; type: string }>) {
-    if (KEPT_TYPES.has(e.type)) add(e.value);
+    if (KEPT_TYPES.has(e.type)) {
+      add(e.value);
+      names.push(e.value.toLowerCase().replace(/[.,;:!?]+$/, '').trim());
+    }
   }
+  const r = { all: out, names };
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(t, out);
-  return out;
+  cache.set(t, r);
+  return r;
 }

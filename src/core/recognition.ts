@@ -25,6 +25,8 @@ export interface Incoming {
   themes: string[];
   /** Entities the server read from the quote itself (src/core/derive.ts), kept apart from the caller's. */
   derivedEntities?: string[];
+  /** Of those, the names, dates and quantities only: what may let two wordings meet as one fact. */
+  derivedNames?: string[];
   /** The sentence just before the quote in the same message (next-sentence corrections). */
   previousSentence: string | null;
   messageId: string | null;
@@ -39,6 +41,7 @@ export interface Candidate {
   themes: string[];
   /** Entities the server read from the memory's quote (src/core/derive.ts). */
   derivedEntities?: string[];
+  derivedNames?: string[];
   messageId: string | null;
   /** Vector similarity with the incoming statement; null when only found another way. */
   score: number | null;
@@ -121,10 +124,14 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     }
     const score = c.score ?? 0;
     const sameType = c.type === incoming.type;
-    const shared = sharesEntityOrTheme(c, incoming);
-    // About the same thing: close enough on its own, or sharing an entity, a theme or a single-valued
-    // slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
-    const topical = sameType && (score >= t.topic || ((shared || sharedSlot(c.text, incoming.text) !== null) && score >= t.recallFloor));
+    // Reinforcement meets by the caller's entities and themes and the derived names only: derived
+    // common nouns are shared by contradictions too ("A dog is running" / "A dog is resting").
+    const named = (x: Candidate | Incoming) => ({ entities: x.entities, themes: x.themes, derivedEntities: x.derivedNames });
+    const shared = sharesEntityOrTheme(named(c), named(incoming));
+    // About the same thing: close enough on its own, or sharing an entity (derived ones included), a
+    // theme or a single-valued slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
+    const about = shared || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null;
+    const topical = sameType && (score >= t.topic || (about && score >= t.recallFloor));
     const rel = relate(toStatement(c), next, topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
     if (rel.kind === 'corrects') {
@@ -135,7 +142,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     let tier: Tier | null = null;
     if (score >= t.close) tier = 'CLOSE';
     else if (score >= t.related && shared) tier = 'RELATED';
-    else if (score >= t.recallFloor && sharesEntity(c, incoming) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
+    else if (score >= t.recallFloor && sharesEntity(named(c), named(incoming)) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (!best || tierRank[tier] > tierRank[best.tier] || (tierRank[tier] === tierRank[best.tier] && score > best.score)) {
       best = { c, tier, score };

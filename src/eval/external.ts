@@ -5,7 +5,7 @@
  * function (`decide()`: one candidate, same type FACT, no entities or themes), so
  * that the correction and conflict rules count.
  */
-import { deriveEntities } from '../core/derive.js';
+import { deriveEntities, deriveNames } from '../core/derive.js';
 import { readFileSync } from 'node:fs';
 import type { MemoryDeps } from '../memory/deps.js';
 import type { RecognitionThresholds } from '../ports/embedder.js';
@@ -139,8 +139,8 @@ export async function pairCosines(deps: MemoryDeps, pairs: readonly TextPair[], 
 /** What recognition would do when `next` arrives and `old` is the only memory: the real decision function, with the entities remember derives. */
 export function wouldReinforce(old: string, next: string, score: number, t: RecognitionThresholds): { reinforce: boolean; action: string; rule?: string } {
   const d = decide(
-    { text: next, normalized: normalizeText(next), type: 'FACT', entities: [], themes: [], derivedEntities: deriveEntities(next), previousSentence: null, messageId: null },
-    [{ id: 'old', text: old, normalized: normalizeText(old), type: 'FACT', entities: [], themes: [], derivedEntities: deriveEntities(old), messageId: null, score }],
+    { text: next, normalized: normalizeText(next), type: 'FACT', entities: [], themes: [], derivedEntities: deriveEntities(next), derivedNames: deriveNames(next), previousSentence: null, messageId: null },
+    [{ id: 'old', text: old, normalized: normalizeText(old), type: 'FACT', entities: [], themes: [], derivedEntities: deriveEntities(old), derivedNames: deriveNames(old), messageId: null, score }],
     t,
   );
   return { reinforce: d.action === 'reinforce', action: d.action, rule: d.action === 'correct' ? d.rule : d.considered[0]?.rule };

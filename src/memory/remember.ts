@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkQuote } from '../core/quote-check.js';
 import { normalizeText } from '../core/normalize.js';
-import { deriveEntities } from '../core/derive.js';
+import { deriveEntities, deriveNames } from '../core/derive.js';
 import { decide, type Candidate, type Decision } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
 import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
@@ -110,7 +110,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     const candidates = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence);
     const decision = decide(
       {
-        text: check.quote, normalized, type: input.type, entities, themes, derivedEntities: deriveEntities(check.quote),
+        text: check.quote, normalized, type: input.type, entities, themes, derivedEntities: deriveEntities(check.quote), derivedNames: deriveNames(check.quote),
         previousSentence: check.previousSentence, messageId: check.messageId,
       },
       candidates, deps.thresholds,
@@ -184,7 +184,7 @@ export async function gatherCandidates(
     .filter((m): m is MemoryRecord => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
     .map((m) => ({
       id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-      derivedEntities: deriveEntities(m.quote), messageId: m.messageId, score: scores.get(m.id) ?? null,
+      derivedEntities: deriveEntities(m.quote), derivedNames: deriveNames(m.quote), messageId: m.messageId, score: scores.get(m.id) ?? null,
     }));
 }
 
