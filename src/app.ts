@@ -17,6 +17,7 @@ import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
 import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
 import { PgliteClient } from './store/pglite-client.js';
+import { createLiveEvents } from './graphql/pg-events.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -36,7 +37,10 @@ export interface App {
 export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): Promise<App> {
   const { pubsub, bus } = createEventPubSub();
   const metrics = opts.metrics ?? new EngramMetrics({ processMetrics: true });
-  const engram = await createEngram(config, { ...opts, bus, metrics });
+  // Events across instances through PostgreSQL on a server, in process on PGlite (docs/live-updates.md).
+  const live = createLiveEvents(bus);
+  const engram = await createEngram(config, { ...opts, bus: live.bus, metrics });
+  const liveEvents = await live.attach(engram, (e) => pubsub.publish(`space:${e.spaceId}`, e));
   let accepting = true;
   watchOutbox(metrics, engram.deps.outbox);
   const deps = engram.deps;
@@ -69,6 +73,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       loaders: createLoaders(deps),
       pubsub,
       metrics,
+      liveEvents,
     }),
   });
 
@@ -91,7 +96,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           context: async (ctx) => {
             const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
             const token = (params.authorization ?? params.Authorization ?? params.token) as string | undefined;
-            return { deps, actor: await authenticate(deps, token), loaders: createLoaders(deps), pubsub, metrics } as GraphQLContext;
+            return { deps, actor: await authenticate(deps, token), loaders: createLoaders(deps), pubsub, metrics, liveEvents } as GraphQLContext;
           },
         },
         wss,
@@ -110,6 +115,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       if (server) await drainServer(server, disposeWs, deps.log, config.shutdownGraceMs);
       else await disposeWs?.dispose();
       wss?.close();
+      await live.stop();
       await engram.close();
     },
   };

@@ -2,6 +2,7 @@ import type { Actor, MemoryDeps } from '../memory/deps.js';
 import type { Loaders } from './loaders.js';
 import type { EventPubSub } from './pubsub.js';
 import type { EngramMetrics } from '../ops/metrics.js';
+import type { LiveEventSource } from './pg-events.js';
 
 /** Per-request context: the use-case dependencies, who is asking, and this request's DataLoaders. */
 export interface GraphQLContext {
@@ -11,4 +12,6 @@ export interface GraphQLContext {
   pubsub: EventPubSub;
   /** The service's Prometheus series (absent outside the server). */
   metrics?: EngramMetrics;
+  /** Events across instances (PostgreSQL server): subscriptions register their space here. */
+  liveEvents?: LiveEventSource | null;
 }

@@ -325,6 +325,29 @@ update memory_lexicon set doc = doc;
     // Append-only enforced by the database: src/store/migration-privileges.ts, docs/append-only.md.
     sql: () => PRIVILEGES_SQL,
   },
+  {
+    version: 10,
+    name: 'event-notify',
+    // Events across instances (docs/live-updates.md): each statement that writes events
+    // notifies, per space, the space and its last event id on channel engram_events, at
+    // commit and in commit order. Never the rows (no text, and no payload near NOTIFY's
+    // 8000-byte limit): listeners read the rows after their cursor. A space id too long for
+    // a payload is left out; listeners then re-read every space they watch.
+    sql: () => `
+create or replace function engram_notify_events() returns trigger language plpgsql as $$
+declare r record;
+begin
+  for r in select space_id, max(id) as last, count(*) as n from new_events group by space_id loop
+    perform pg_notify('engram_events', json_build_object(
+      's', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'last', r.last, 'n', r.n)::text);
+  end loop;
+  return null;
+end $$;
+
+create trigger memory_events_notify after insert on memory_events
+  referencing new table as new_events for each statement execute function engram_notify_events();
+`,
+  },
 ];
 
 /**

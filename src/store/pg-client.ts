@@ -7,7 +7,8 @@ export class PgClient implements SqlClient {
   private pool: pg.Pool;
   private count = 0;
 
-  constructor(connectionString: string, max = 10) {
+  /** The server's address (a LISTEN connection of its own is opened from it: src/graphql/pg-events.ts). */
+  constructor(readonly connectionString: string, max = 10) {
     this.pool = new pg.Pool({ connectionString, max });
     // An idle client error must not crash the process; the next query reports it.
     this.pool.on('error', () => {});

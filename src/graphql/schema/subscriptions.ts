@@ -3,7 +3,8 @@ import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
 import { createLoaders } from '../loaders.js';
 import type { GraphQLContext } from '../context.js';
-import { DomainError, NotFoundError } from '../../memory/errors.js';
+import { DomainError, InvalidInputError, NotFoundError } from '../../memory/errors.js';
+import { memoryEventStream } from '../event-stream.js';
 import type { MemoryEvent } from '../../ports/memory-store.js';
 import { MemoryEventRef, MemoryRef } from './memory.js';
 
@@ -43,18 +44,32 @@ function asGraphQLError(e: unknown): unknown {
   return e instanceof DomainError ? new GraphQLError(e.message, { extensions: { code: e.code } }) : e;
 }
 
+/** An event id (`after`): a whole number, or nothing. */
+function eventIdArg(v: unknown): number | null {
+  if (v == null || v === '') return null;
+  const s = String(v);
+  if (!/^\d{1,15}$/.test(s)) throw new InvalidInputError('after', 'an event id (a whole number) from MemoryEvent.id');
+  return Number(s);
+}
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
   memoryEvents: t.field({
     type: MemoryChangeRef,
     description: 'Every change in a space, in order, over graphql-ws (or SSE): enough for a client holding a list to stay consistent.',
-    args: { spaceId: t.arg.id({ required: false, description: 'Admin only: a space-bound token listens to its own space.' }) },
+    args: {
+      spaceId: t.arg.id({ required: false, description: 'Admin only: a space-bound token listens to its own space.' }),
+      after: t.arg.id({
+        required: false,
+        description: 'Resume: first every event of the space after this event id (the last one received), then the live ones.',
+      }),
+    },
     subscribe: async (_r, a, ctx: GraphQLContext) => {
       try {
         const spaceId = spaceOf(authorize(ctx, 'memoryEvents'), a.spaceId);
         if (!(await ctx.loaders.space.load(spaceId))) throw new NotFoundError('Space', spaceId);
-        return ctx.pubsub.subscribe(`space:${spaceId}`);
+        return memoryEventStream(ctx, spaceId, eventIdArg(a.after));
       } catch (e) {
         throw asGraphQLError(e);
       }

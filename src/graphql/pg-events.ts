@@ -1,0 +1,195 @@
+import pg from 'pg';
+import type { MemoryEvent, MemoryStore } from '../ports/memory-store.js';
+import type { Logger } from '../ports/logger.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { Queryable } from '../store/sql-client.js';
+import { PgClient } from '../store/pg-client.js';
+import type { Engram } from '../container.js';
+
+/** The channel migration 10's trigger notifies on. */
+export const EVENTS_CHANNEL = 'engram_events';
+const PAGE = 500;
+
+/** What a subscription registers: interest in a space, until the returned function is called. */
+export interface LiveEventSource {
+  watch(spaceId: string): Promise<() => void>;
+}
+
+/**
+ * Events across instances on one PostgreSQL (docs/live-updates.md). A trigger on
+ * memory_events notifies `{s: space, last: event id, n}` at commit, in commit order; this
+ * hub LISTENs on a connection of its own and, for each space a local subscription
+ * watches, reads the rows after the space's cursor and publishes them to the in-process
+ * pub/sub. The payload never carries rows, so no write is too large to announce, and
+ * reading after a cursor (ids of one space increase in commit order: every writer holds
+ * the space's lock) means a missed or merged notification loses nothing. When the LISTEN
+ * connection drops, it reconnects with backoff and catches up every watched space.
+ */
+export class PgEventHub implements LiveEventSource {
+  private client: pg.Client | null = null;
+  private readonly watchers = new Map<string, { count: number; cursor: number }>();
+  private chain: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private retryMs = 250;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  /** Notifications handled and events published by this instance (metrics, tests). */
+  readonly stats = { notifications: 0, published: 0, reconnects: 0 };
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly store: Pick<MemoryStore, 'spaceEvents'>,
+    private readonly db: Queryable,
+    private readonly publish: (e: MemoryEvent) => void,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (m) => {
+      if (m.channel === EVENTS_CHANNEL) this.enqueue(() => this.onNotification(m.payload ?? ''));
+    });
+    const lost = (e?: unknown) => {
+      if (this.client !== client) return;
+      this.client = null;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => {});
+      if (this.stopped) return;
+      this.log.warn({ err: e, retryMs: this.retryMs }, 'event listener lost its connection; reconnecting');
+      this.scheduleReconnect();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.client = client;
+    this.retryMs = 250;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer || this.stopped) return;
+    this.reconnectTimer = setTimeout(async () => {
+      this.reconnectTimer = null;
+      try {
+        await this.connect();
+        this.stats.reconnects++;
+        // Whatever was committed while nobody listened.
+        this.enqueue(() => this.catchUp([...this.watchers.keys()]));
+      } catch (e) {
+        this.retryMs = Math.min(this.retryMs * 2, 5_000);
+        this.log.warn({ err: e, retryMs: this.retryMs }, 'event listener could not reconnect; retrying');
+        this.scheduleReconnect();
+      }
+    }, this.retryMs);
+    this.reconnectTimer.unref();
+  }
+
+  /** One notification at a time, in arrival (= commit) order. */
+  private enqueue(fn: () => Promise<void>): void {
+    this.chain = this.chain.then(fn).catch((e) => {
+      this.log.warn({ err: e }, 'reading events failed; catching up at the next notification or reconnect');
+    });
+  }
+
+  private async onNotification(payload: string): Promise<void> {
+    this.stats.notifications++;
+    let note: { s?: string | null; last?: number };
+    try {
+      note = JSON.parse(payload);
+    } catch {
+      note = {};
+    }
+    if (typeof note.s === 'string') {
+      const w = this.watchers.get(note.s);
+      if (!w || (typeof note.last === 'number' && note.last <= w.cursor)) return;
+      await this.catchUp([note.s]);
+    } else {
+      await this.catchUp([...this.watchers.keys()]);
+    }
+  }
+
+  private async catchUp(spaces: string[]): Promise<void> {
+    for (const spaceId of spaces) {
+      for (;;) {
+        const w = this.watchers.get(spaceId);
+        if (!w) break;
+        const rows = await this.store.spaceEvents(spaceId, w.cursor, PAGE);
+        for (const e of rows) {
+          w.cursor = Math.max(w.cursor, Number(e.id));
+          this.publish(e);
+          this.stats.published++;
+        }
+        if (rows.length < PAGE) break;
+      }
+    }
+  }
+
+  /**
+   * Registers a local subscription's interest in a space. The first watcher of a space
+   * starts its cursor at the space's last event now; the subscription itself reads any
+   * backlog it asks for (`after`) from the store.
+   */
+  async watch(spaceId: string): Promise<() => void> {
+    const w = this.watchers.get(spaceId);
+    if (w) w.count++;
+    else {
+      const entry = { count: 1, cursor: Number.MAX_SAFE_INTEGER };
+      this.watchers.set(spaceId, entry);
+      // The cursor is set inside the chain, so no notification is read against a cursor not yet known.
+      await new Promise<void>((resolve) => this.enqueue(async () => {
+        try {
+          entry.cursor = Number((await this.db.query<{ last: number }>(
+            `select coalesce(max(id), 0) as last from memory_events where space_id = $1`, [spaceId])).rows[0].last);
+        } finally {
+          resolve();
+        }
+      }));
+    }
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const cur = this.watchers.get(spaceId);
+      if (cur && --cur.count <= 0) this.watchers.delete(spaceId);
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => {});
+    await this.chain;
+  }
+}
+
+/**
+ * The event bus the use cases publish on, and the live source subscriptions watch. On the
+ * embedded default (PGlite, one process) events go straight to the in-process pub/sub after
+ * commit. On a PostgreSQL server they go only through the database (the hub), so every
+ * instance — the writer included — hears them once, in commit order.
+ */
+export function createLiveEvents(local: EventBus) {
+  let hub: PgEventHub | null = null;
+  return {
+    bus: { publish: (events: MemoryEvent[]) => { if (!hub) local.publish(events); } } as EventBus,
+    get hub(): PgEventHub | null {
+      return hub;
+    },
+    /** Starts listening when the system of record is a PostgreSQL server; returns the hub or null. */
+    async attach(engram: Engram, publish: (e: MemoryEvent) => void): Promise<PgEventHub | null> {
+      if (!(engram.db instanceof PgClient)) return null;
+      const h = new PgEventHub(engram.db.connectionString, engram.store, engram.db, publish, engram.deps.log);
+      await h.start();
+      hub = h;
+      return h;
+    },
+    async stop(): Promise<void> {
+      await hub?.stop();
+    },
+  };
+}
