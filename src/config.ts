@@ -45,6 +45,8 @@ export const ConfigSchema = z.object({
   shutdownGraceMs: z.coerce.number().int().min(0).default(10_000),
   /** The built web app served at `/` (default: web/dist of this checkout). */
   webDir: z.string().optional(),
+  /** Outbox engines: how often the background loop drains (one instance at a time drains). */
+  outboxIntervalMs: z.coerce.number().int().min(10).default(1_000),
   /**
    * pgvector: build the HNSW index once the vectors outnumber this ('off': never by
    * itself; `engram reindex --engine pgvector` builds it). Default: 20000 on a
@@ -82,6 +84,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     },
     consolidateEvery: env.ENGRAM_CONSOLIDATE_EVERY,
     outboxMaxAttempts: env.ENGRAM_OUTBOX_MAX_ATTEMPTS || undefined,
+    outboxIntervalMs: env.ENGRAM_OUTBOX_INTERVAL_MS || undefined,
     pgvectorAnnIndexAbove: env.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE || undefined,
     shutdownGraceMs: env.ENGRAM_SHUTDOWN_GRACE_MS || undefined,
     webDir: env.ENGRAM_WEB_DIR || undefined,

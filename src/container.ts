@@ -16,8 +16,10 @@ import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
 import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
-import { scheduleConsolidation } from './memory/consolidate.js';
 import { watchEngine } from './engine-epoch.js';
+import { consolidate } from './memory/consolidate.js';
+import { systemActor } from './memory/deps.js';
+import { JobRunner } from './ops/jobs.js';
 import { MeteredEmbedder, type EngramMetrics } from './ops/metrics.js';
 
 export interface Engram {
@@ -26,6 +28,8 @@ export interface Engram {
   store: SqlStore;
   /** The background rebuild of an outside engine found lost or older at start (src/engine-epoch.ts); null when none. */
   rebuild?: Promise<void> | null;
+  /** Background work once across instances (src/ops/jobs.ts). */
+  jobs?: JobRunner;
   close(): Promise<void>;
 }
 
@@ -86,6 +90,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     throw e;
   }
   const store = new SqlStore(db, owner ?? db, log);
+  const jobs = new JobRunner(db, log, opts.metrics);
   let index: VectorIndex;
   let outbox: SqlOutbox | null = null;
   if (config.engine === 'pgvector') {
@@ -95,8 +100,15 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       embedder: embedder.id, annIndexAbove: above === 'off' ? Number.POSITIVE_INFINITY : above, concurrentBuild: !embedded,
     });
   } else {
-    index = await createEngineIndex(config, embedder);
-    outbox = new SqlOutbox(db, index, log, { dimensions: embedder.dimensions, maxAttempts: config.outboxMaxAttempts });
+    // LanceDB compaction: one instance at a time on a shared directory; the others skip it.
+    index = await createEngineIndex(config, embedder, config.engine, {
+      exclusive: async (job, fn) => { await jobs.exclusive(job, fn); },
+    });
+    const name = index.name;
+    outbox = new SqlOutbox(db, index, log, {
+      dimensions: embedder.dimensions, maxAttempts: config.outboxMaxAttempts, intervalMs: config.outboxIntervalMs,
+      exclusive: (fn, wait) => jobs.exclusive(`outbox:${name}`, fn, { wait }),
+    });
   }
   await index.init();
   const deps: MemoryDeps = {
@@ -111,14 +123,15 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     ? ((await watchEngine(db, index, outbox, embedder.dimensions, log, (reason) => rebuilds?.inc({ engine: index.name, reason })))?.done ?? null)
     : null;
   if (background) outbox?.start();
-  const consolidation = scheduleConsolidation(deps, background ? config.consolidateEvery : 0);
-  const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log) : { stop() {} };
+  const consolidation = jobs.every('consolidate', background ? config.consolidateEvery * 1000 : 0, () => consolidateAll(deps));
+  const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop() {} };
   return {
-    deps, db, store, rebuild,
+    deps, db, store, rebuild, jobs,
     async close() {
       await rebuild;
       consolidation.stop();
       statistics.stop();
+      await jobs.stop();
       await outbox?.stop();
       await index.close();
       if (!opts.db) await db.close();
@@ -134,10 +147,21 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
  * start and then every ten minutes (a sample of each table: well under a second at 100K
  * memories).
  */
-function keepStatistics(db: SqlClient, log: Logger, everyMs = 10 * 60_000): { stop(): void } {
-  const run = () => db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
-  void run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 10 * 60_000): { stop(): void } {
+  void db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
+  return jobs.every('analyze', everyMs, async () => { await db.query('analyze'); });
+}
+
+/**
+ * A consolidation pass over every space (ENGRAM_CONSOLIDATE_EVERY), run by one instance per
+ * due time; a space that fails is logged and the others go on.
+ */
+async function consolidateAll(deps: MemoryDeps): Promise<void> {
+  for (const s of await deps.store.listSpaces()) {
+    try {
+      await consolidate(deps, systemActor, s.id, false);
+    } catch (err) {
+      deps.log.error({ err, spaceId: s.id }, 'scheduled consolidation failed');
+    }
+  }
 }

@@ -40,7 +40,10 @@ export function lancedbDirFor(config: AppConfig): string | null {
 export type EngineName = AppConfig['engine'];
 
 /** Engines fed through the outbox; loaded lazily so their drivers are only required when chosen. */
-export async function createEngineIndex(config: AppConfig, embedder: Embedder, engine: EngineName = config.engine): Promise<VectorIndex> {
+export async function createEngineIndex(
+  config: AppConfig, embedder: Embedder, engine: EngineName = config.engine,
+  hooks: { exclusive?: (job: string, fn: () => Promise<void>) => Promise<void> } = {},
+): Promise<VectorIndex> {
   if (engine === 'lancedb') {
     const { LanceDbIndex } = await import('../adapters/lancedb/lancedb-index.js');
     const t = lanceTuning();
@@ -49,6 +52,7 @@ export async function createEngineIndex(config: AppConfig, embedder: Embedder, e
       compaction: { everyWrites: t.optimizeEveryWrites, everyMs: t.optimizeEverySeconds * 1000, keepVersionsMs: t.keepVersionsSeconds * 1000 },
       annIndexAbove: t.annIndexAbove,
       onWarning: (message, cause) => process.emitWarning(`${message}: ${String(cause)}`),
+      exclusive: hooks.exclusive,
     });
   }
   if (engine === 'qdrant') {

@@ -28,6 +28,11 @@ export interface LanceDbOptions {
   annIndexAbove?: number;
   /** Told about background failures (compaction). */
   onWarning?: (message: string, cause: unknown) => void;
+  /**
+   * Runs a compaction under a lock shared by every instance on the same directory
+   * (src/ops/jobs.ts); a compaction another instance is running is skipped.
+   */
+  exclusive?: (job: string, fn: () => Promise<void>) => Promise<void>;
 }
 
 /** Rows per mergeInsert call: bounds the Arrow buffer built for one write. */
@@ -254,6 +259,12 @@ export class LanceDbIndex implements VectorIndex {
   }
 
   private async compact(): Promise<void> {
+    const ex = this.opts.exclusive;
+    if (ex) await ex('lancedb:compact', () => this.compactHere());
+    else await this.compactHere();
+  }
+
+  private async compactHere(): Promise<void> {
     await this.serial(async () => {
       const t = this.tbl();
       if (!this.hasAnn && this.annAbove > 0 && (await t.countRows()) >= this.annAbove) {

@@ -327,7 +327,7 @@ update memory_lexicon set doc = doc;
   },
   {
     version: 10,
-    name: 'event-notify',
+    name: 'event-notify-and-job-runs',
     // Events across instances (docs/live-updates.md): each statement that writes events
     // notifies, per space, the space and its last event id on channel engram_events, at
     // commit and in commit order. Never the rows (no text, and no payload near NOTIFY's
@@ -346,6 +346,18 @@ end $$;
 
 create trigger memory_events_notify after insert on memory_events
   referencing new table as new_events for each statement execute function engram_notify_events();
+
+-- Scheduled background jobs, once per due time across instances (src/ops/jobs.ts): the
+-- instance that inserts the (job, due_at) row runs it.
+create table job_runs (
+  job text not null,
+  due_at timestamptz not null,
+  instance text not null,
+  started_at timestamptz not null default now(),
+  finished_at timestamptz,
+  result text,
+  primary key (job, due_at)
+);
 `,
   },
 ];

@@ -132,7 +132,14 @@ export class SqlOutbox implements Outbox {
 
   constructor(
     private readonly db: SqlClient, private readonly index: VectorIndex, private readonly log: Logger,
-    private readonly opts: { dimensions: number; intervalMs?: number; batch?: number; maxAttempts?: number; probeParkedMs?: number },
+    private readonly opts: {
+      dimensions: number; intervalMs?: number; batch?: number; maxAttempts?: number; probeParkedMs?: number;
+      /**
+       * One drainer across instances (src/ops/jobs.ts): runs the pass under a lock; with
+       * `wait: false` (the background loop) it skips while another instance drains.
+       */
+      exclusive?: (fn: () => Promise<number>, wait: boolean) => Promise<{ ran: true; value: number } | { ran: false }>;
+    },
   ) {}
 
   /**
@@ -220,7 +227,7 @@ export class SqlOutbox implements Outbox {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    this.running = this.drainOnce(false)
       .then(() => undefined)
       .catch((e) => this.log.warn({ engine: this.index.name, cause: String(e) }, 'outbox drain failed; will retry'))
       .finally(() => {
@@ -241,8 +248,13 @@ export class SqlOutbox implements Outbox {
    * shutdown) regardless of the retry backoff.
    */
   drain(): Promise<number> {
+    return this.drainOnce(true);
+  }
+
+  private drainOnce(wait: boolean): Promise<number> {
     // One drain at a time: two interleaved ones could land an older state after a newer one.
-    const run = this.serial.then(() => this.drainNow());
+    const ex = this.opts.exclusive;
+    const run = this.serial.then(() => (ex ? ex(() => this.drainNow(), wait).then((r) => (r.ran ? r.value : 0)) : this.drainNow()));
     this.serial = run.catch(() => undefined);
     return run;
   }
