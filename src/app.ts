@@ -10,7 +10,7 @@ import { buildSchema } from './graphql/schema/index.js';
 import { createLoaders } from './graphql/loaders.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { createEventPubSub, type EventPubSub } from './graphql/pubsub.js';
-import { authenticate, bootstrapAdmin } from './memory/tokens.js';
+import { authenticateBearer, bootstrapAdmin } from './memory/tokens.js';
 import { DomainError } from './memory/errors.js';
 import { EngramMetrics, watchOutbox } from './ops/metrics.js';
 import { readinessPlugin } from './ops/health.js';
@@ -42,6 +42,10 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   const engram = await createEngram(config, { ...opts, bus: live.bus, metrics });
   const liveEvents = await live.attach(engram, (e) => pubsub.publish(`space:${e.spaceId}`, e));
   let accepting = true;
+  const authAs = async (header: string | null | undefined) => {
+    const r = await authenticateBearer(deps, header);
+    return { actor: r.actor, authProblem: r.problem };
+  };
   watchOutbox(metrics, engram.deps.outbox);
   const deps = engram.deps;
   const schema = buildSchema();
@@ -69,7 +73,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     },
     context: async ({ request }) => ({
       deps,
-      actor: await authenticate(deps, request.headers.get('authorization')),
+      ...(await authAs(request.headers.get('authorization'))),
       loaders: createLoaders(deps),
       pubsub,
       metrics,
@@ -95,8 +99,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           schema,
           context: async (ctx) => {
             const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-            const token = (params.authorization ?? params.Authorization ?? params.token) as string | undefined;
-            return { deps, actor: await authenticate(deps, token), loaders: createLoaders(deps), pubsub, metrics, liveEvents } as GraphQLContext;
+            const header = (params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined)) as string | undefined;
+            return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents } as GraphQLContext;
           },
         },
         wss,

@@ -51,12 +51,29 @@ export const PERMISSIONS: Record<string, readonly Role[]> = {
   memoryEvents: ['admin', 'operator'],
 };
 
+/** Each operation as a refusal names it: "the assistant role cannot list memories". */
+export const GESTURES: Record<string, string> = {
+  viewer: 'see who it is', spaces: 'list spaces', space: 'read a space', memory: 'read a memory', memories: 'list memories',
+  profile: 'read the profile', inferences: 'list inferences', conversation: 'read a conversation', recall: 'recall',
+  recallSpace: 'recall across a space', spaceEvents: "read a space's event log", createSpace: 'create spaces',
+  dropSpace: 'drop spaces', createToken: 'create tokens', revokeToken: 'revoke tokens', openConversation: 'open conversations',
+  recordMessage: 'record messages', remember: 'remember', infer: 'store inferences', correct: 'correct memories',
+  mute: 'mute memories', unmute: 'unmute memories', retract: 'retract memories', muteMemories: 'mute memories',
+  unmuteMemories: 'unmute memories', markErroneous: 'mark memories erroneous', forget: 'forget memories',
+  forgetMemories: 'forget memories', reviewInference: 'review inferences', reembed: 're-embed memories',
+  duplicateClusters: 'list duplicate clusters', cleanUp: 'clean up memories', consolidate: 'consolidate memories',
+  unmerge: 'unmerge memories', resolveMemory: 'resolve memories', reopenMemory: 'reopen memories',
+  setSpaceTimeZone: "set a space's time zone", memoryEvents: 'subscribe to memory events', node: 'fetch objects by id',
+};
+
 /** Refuses the call unless the actor's role may perform `operation`. */
 export function authorize(ctx: GraphQLContext, operation: string): Actor {
   const allowed = PERMISSIONS[operation];
   if (!allowed) throw new ForbiddenError(`${operation} has no authorisation rule`);
-  if (!ctx.actor) throw new ForbiddenError('a bearer token is required');
-  if (!allowed.includes(ctx.actor.role)) throw new ForbiddenError(`the ${ctx.actor.role} role cannot ${operation}`);
+  if (!ctx.actor) throw new ForbiddenError(ctx.authProblem ?? 'a bearer token is required');
+  if (!allowed.includes(ctx.actor.role)) {
+    throw new ForbiddenError(`the ${ctx.actor.role} role cannot ${GESTURES[operation] ?? `use ${operation}`}`);
+  }
   return ctx.actor;
 }
 

@@ -8,6 +8,8 @@ import type { LiveEventSource } from './pg-events.js';
 export interface GraphQLContext {
   deps: MemoryDeps;
   actor: Actor | null;
+  /** Why there is no actor (no token, no `Bearer `, malformed, unknown, revoked): the refusal says it. */
+  authProblem?: string | null;
   loaders: Loaders;
   pubsub: EventPubSub;
   /** The service's Prometheus series (absent outside the server). */

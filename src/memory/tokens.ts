@@ -36,6 +36,34 @@ export async function authenticate(deps: MemoryDeps, secret: string | null | und
   return t ? { role: t.role, tokenId: t.id, spaceId: t.spaceId } : null;
 }
 
+/** What a secret made by `createToken` looks like: `egm_` and 32 base64url characters. */
+const TOKEN_SHAPE = /^egm_[A-Za-z0-9_-]{32}$/;
+
+/**
+ * The actor an `Authorization` value stands for, or why there is none, in words a client
+ * can act on (docs/roles.md): no token, a header without the `Bearer ` scheme (a raw token
+ * is refused), a malformed token, an unknown one, or a revoked one.
+ */
+export async function authenticateBearer(
+  deps: MemoryDeps, header: string | null | undefined,
+): Promise<{ actor: Actor; problem: null } | { actor: null; problem: string }> {
+  const value = (header ?? '').trim();
+  if (!value) return { actor: null, problem: 'a bearer token is required' };
+  const m = /^Bearer\s+(\S+)$/i.exec(value);
+  if (!m) {
+    return { actor: null, problem: TOKEN_SHAPE.test(value)
+      ? 'the token must be sent as "Authorization: Bearer <token>", not on its own'
+      : 'the authorization header must read "Bearer <token>"' };
+  }
+  const secret = m[1];
+  if (!TOKEN_SHAPE.test(secret)) return { actor: null, problem: 'the bearer token is malformed (expected egm_ and 32 characters)' };
+  const hash = hashToken(secret);
+  const t = await deps.store.findToken(hash);
+  if (t) return { actor: { role: t.role, tokenId: t.id, spaceId: t.spaceId }, problem: null };
+  if (await deps.store.isRevokedToken(hash)) return { actor: null, problem: 'the bearer token was revoked' };
+  return { actor: null, problem: 'the bearer token is not valid (unknown token)' };
+}
+
 /** On first start of an empty installation, an admin token is created so that someone can administer it. */
 export async function bootstrapAdmin(deps: MemoryDeps): Promise<string | null> {
   if ((await deps.store.countTokens()) > 0) return null;

@@ -179,6 +179,8 @@ export interface MemoryStore {
 
   insertToken(t: { id: string; hash: string; role: string; spaceId: string | null; label: string | null }): Promise<void>;
   findToken(hash: string): Promise<TokenRecord | null>;
+  /** Whether a token with this hash existed and was revoked (so a refusal can say so). */
+  isRevokedToken(hash: string): Promise<boolean>;
   countTokens(): Promise<number>;
   revokeToken(id: string): Promise<boolean>;
 

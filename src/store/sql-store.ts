@@ -207,6 +207,10 @@ export class SqlStore implements MemoryStore {
     return x ? { id: x.id, role: x.role, spaceId: x.space_id ?? null, label: x.label ?? null } : null;
   }
 
+  async isRevokedToken(hash: string): Promise<boolean> {
+    return (await this.db.query(`select 1 from tokens where hash = $1 and revoked_at is not null`, [hash])).rows.length > 0;
+  }
+
   async countTokens(): Promise<number> {
     return Number((await this.db.query<{ n: number }>(`select count(*)::int as n from tokens where revoked_at is null`)).rows[0].n);
   }

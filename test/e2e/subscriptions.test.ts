@@ -96,10 +96,10 @@ describe('memoryEvents over graphql-ws', () => {
     expect(JSON.stringify(wrongSpace.errors)).toMatch(/Space .* not found/);
     const chat = listen(ws(sp.chat));
     await chat.done;
-    expect(JSON.stringify(chat.errors)).toMatch(/chat role cannot memoryEvents/);
+    expect(JSON.stringify(chat.errors)).toMatch(/the chat role cannot subscribe to memory events/);
     const anonymous = listen(ws('not-a-token'));
     await anonymous.done;
-    expect(JSON.stringify(anonymous.errors)).toMatch(/bearer token is required/);
+    expect(JSON.stringify(anonymous.errors)).toMatch(/bearer token is malformed/);
   });
 
   it('delivers every kind of change, in order, and nothing to another space', async () => {

@@ -154,8 +154,8 @@ builder.mutationFields((t) => ({
       memoryId: String(a.memoryId), conversationId: String(a.conversationId), quote: a.quote, type: a.type,
     }),
   }),
-  ...statusMutation(t, 'mute', 'mute'),
-  ...statusMutation(t, 'unmute', 'unmute'),
+  ...statusMutation(t, 'mute', 'mute', 'Use muteMemories(ids: [id]): one mutation per gesture.'),
+  ...statusMutation(t, 'unmute', 'unmute', 'Use unmuteMemories(ids: [id]): one mutation per gesture.'),
   ...statusMutation(t, 'retract', 'retract'),
   muteMemories: bulkMutation(t, 'muteMemories', 'mute'),
   unmuteMemories: bulkMutation(t, 'unmuteMemories', 'unmute'),
@@ -167,7 +167,8 @@ builder.mutationFields((t) => ({
       return markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
     },
   }),
-  forget: forgetField(t, 'forget', 'Forget for good: permanent, only with confirm: true. Leaves an event without content.'),
+  forget: forgetField(t, 'forget', 'Forget for good: permanent, only with confirm: true. Leaves an event without content.',
+    'Use forgetMemories: the same operation (it takes the same ids list).'),
   forgetMemories: forgetField(t, 'forgetMemories', 'Forget many memories for good in one operation (up to 10,000 ids).'),
   reviewInference: t.field({
     type: MemoryRef, errors: { types: COMMON_ERRORS },
@@ -185,10 +186,10 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-function statusMutation(t: any, name: string, action: StatusAction) {
+function statusMutation(t: any, name: string, action: StatusAction, deprecationReason?: string) {
   return {
     [name]: t.field({
-      type: MemoryRef, errors: { types: ERR_WITH_STATE },
+      type: MemoryRef, errors: { types: ERR_WITH_STATE }, deprecationReason,
       args: { memoryId: idArg(t) },
       resolve: async (_r: unknown, a: { memoryId: string }, ctx: any) => {
         const actor = authorize(ctx, name);
@@ -202,9 +203,9 @@ function statusMutation(t: any, name: string, action: StatusAction) {
   };
 }
 
-function forgetField(t: any, name: string, description: string) {
+function forgetField(t: any, name: string, description: string, deprecationReason?: string) {
   return t.field({
-    type: BulkResultRef, errors: { types: [...COMMON_ERRORS, ConfirmationRequiredError] }, description,
+    type: BulkResultRef, errors: { types: [...COMMON_ERRORS, ConfirmationRequiredError] }, description, deprecationReason,
     args: { ids: t.arg.idList({ required: true }), confirm: t.arg.boolean({ required: false }), spaceId: t.arg.id({ required: false }) },
     resolve: (_r: unknown, a: { ids: string[]; confirm?: boolean | null; spaceId?: string | null }, ctx: any) => {
       const actor = authorize(ctx, name);
