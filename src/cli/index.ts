@@ -11,6 +11,7 @@ import { ownerOnlyUmask } from '../store/pglite-client.js';
 import { createSpaceThroughServer, createTokenThroughServer } from './through-server.js';
 
 const USAGE = `usage: engram <command>
+  serve                                   start the GraphQL server (same as npm start; docs/operations.md)
   eval pairs <file.jsonl> [--json] [--no-hints]  duplicate recognition on labelled pairs
   eval sts|mrpc|sick <file> [--json]      embedder and recognition on public paraphrase sets
   eval scenarios <file.json> [--json] [--repeat N] [--no-hints]
