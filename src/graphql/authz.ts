@@ -19,6 +19,7 @@ export const PERMISSIONS: Record<string, readonly Role[]> = {
   recall: ['assistant'],
   recallSpace: ['admin', 'operator'],
   spaceEvents: ['admin', 'operator'],
+  node: ['admin', 'operator'],
   // mutations
   createSpace: ['admin'],
   dropSpace: ['admin'],

@@ -54,6 +54,7 @@ const CASES: Record<string, Case> = {
   recall: { doc: `query($c: ID!) { r: recall(conversationId: $c, query: "bicycle") { ${E} } }`, vars: (f) => ({ c: f.conversationId }), cross: true },
   recallSpace: { doc: `query($s: ID) { r: recallSpace(spaceId: $s, query: "bicycle") { ${E} } }`, vars: (f) => ({ s: f.spaceId }), cross: true },
   spaceEvents: { doc: `query($s: ID) { r: spaceEvents(spaceId: $s) { ${E} } }`, vars: (f) => ({ s: f.spaceId }), cross: true },
+  node: { doc: `query($m: ID!) { r: node(id: $m) { __typename id } }`, vars: (f) => ({ m: f.memoryId }), cross: true },
   // ---- mutations
   createSpace: { doc: `mutation { r: createSpace(name: "matrix", sealed: true) { ${E} } }` },
   dropSpace: { doc: `mutation($s: ID!) { r: dropSpace(id: $s) { ${E} } }`, vars: (f) => ({ s: f.sealedSpaceId }) },

@@ -8,6 +8,7 @@ import './queries.js';
 import './mutations.js';
 import './tidy.js';
 import './subscriptions.js';
+import './node.js';
 
 let schema: GraphQLSchema | null = null;
 

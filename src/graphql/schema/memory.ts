@@ -6,6 +6,7 @@ import {
   EmbeddingStatusEnum, MemoryKindEnum, MemoryStatusEnum, MemoryTypeEnum, MentionTierEnum, ResolutionEnum, ReviewEnum,
 } from './enums.js';
 import { ConversationRef } from './space.js';
+import { NodeRef } from './node-interface.js';
 
 export const MentionRef = builder.objectRef<Mention>('Mention').implement({
   description: 'One wording a memory was said in: its own quote, time, tier and score.',
@@ -39,6 +40,7 @@ export const MemoryEventRef = builder.objectRef<MemoryEvent>('MemoryEvent').impl
 export const MemoryRef = builder.objectRef<MemoryRecord>('Memory');
 
 MemoryRef.implement({
+  interfaces: [NodeRef],
   description: "A memory: the person's own words (STATEMENT) or the assistant's conclusion (INFERENCE).",
   fields: (t) => ({
     id: t.exposeID('id'),

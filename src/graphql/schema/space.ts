@@ -1,8 +1,10 @@
 import { builder } from '../builder.js';
 import type { Conversation, Message, Space } from '../../ports/memory-store.js';
 import { MessageRoleEnum } from './enums.js';
+import { NodeRef } from './node-interface.js';
 
 export const SpaceRef = builder.objectRef<Space>('Space').implement({
+  interfaces: [NodeRef],
   description: 'A memory space: one person\'s memories behind one wall.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -27,6 +29,7 @@ export const MessageRef = builder.objectRef<Message>('Message').implement({
 });
 
 export const ConversationRef = builder.objectRef<Conversation>('Conversation').implement({
+  interfaces: [NodeRef],
   description: 'A conversation, walled into one space for its whole life.',
   fields: (t) => ({
     id: t.exposeID('id'),
