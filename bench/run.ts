@@ -15,6 +15,7 @@ import { LookupEmbedder } from './lookup-embedder.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { renderMarkdown } from './report.js';
 import { renderSvg } from './svg.js';
+import { runQuick } from './quick.js';
 import { coldStart, embedderCost } from './startup.js';
 import { buildDataset } from './workload.js';
 import {
@@ -166,6 +167,17 @@ export async function writeResults(r: BenchResults, outDir: string): Promise<str
 }
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--quick')) {
+    const num = (flag: string, d: number) => {
+      const i = argv.indexOf(flag);
+      return i >= 0 ? Number(argv[i + 1]) : d;
+    };
+    const r = await runQuick({ n: num('--n', 10_000), samples: num('--samples', 50), planted: num('--planted', 200), server: argv.includes('--server') });
+    if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(r)}\n`);
+    else for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
+    process.exit(0);
+  }
   let o: BenchOptions;
   try {
     o = parseArgs(process.argv.slice(2));

@@ -43,7 +43,7 @@ const memoryId = (i: number) => `bench-m${i}`;
 const typeOf = (i: number) => (i % 10 === 0 ? 'MEMO' : MEMORY_TYPES[i % 2]);
 
 /** Creates the spaces (createSpace) and bulk-loads N memories (see preload.ts), then rebuilds the HNSW index and lets the engine settle. */
-export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progress?: (msg: string) => void): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
+export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progress?: (msg: string) => void, opts: { hnsw?: boolean } = {}): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
   const deps = e.engram.deps;
   const spaceIds: string[] = [];
   for (let s = 0; s < spec.spaces; s++) spaceIds.push((await createSpace(deps, { name: `bench:${s}`, sealed: true })).id);
@@ -70,7 +70,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
     if (progress && done % 10_000 === 0) progress(`${done} rows, ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const ms = performance.now() - t;
-  const h = pg ? await timed(() => e.engram.db.transaction(async (tx) => {
+  const h = pg && opts.hnsw !== false ? await timed(() => e.engram.db.transaction(async (tx) => {
     await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
     await tx.query(`create index ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
   })) : { ms: 0 };

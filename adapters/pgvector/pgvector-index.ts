@@ -19,6 +19,10 @@ export interface PgvectorOptions {
    * (several ms each on PGlite's WebAssembly build).
    */
   annIndexAbove?: number;
+  /** Spaces above this many vectors get the quantised first pass (see QUANTISED_ABOVE); Infinity turns it off. */
+  quantisedAbove?: number;
+  /** Minimum rows of the quantised first pass reranked exactly. */
+  quantisedWindow?: number;
   /** Build with CREATE INDEX CONCURRENTLY (a server: writes go on meanwhile); not on PGlite. */
   concurrentBuild?: boolean;
 }
@@ -34,6 +38,19 @@ export const EXACT_SCAN_BELOW = 20_000;
  * written in the caller's transaction; status lives in `memory_state`, so a
  * status change never touches the HNSW index.
  */
+/** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
+export function signBits(v: Float32Array | number[]): string {
+  let out = '';
+  for (let i = 0; i < v.length; i++) out += v[i] > 0 ? '1' : '0';
+  return out;
+}
+
+/** Spaces above this many vectors are searched through the quantised first pass (below, one exact scan costs less). */
+export const QUANTISED_ABOVE = 1_000;
+
+/** Rows of the quantised first pass reranked exactly (at least; 20 k for exact requests, 4 k otherwise). */
+export const QUANTISED_WINDOW = 200;
+
 export class PgvectorIndex implements VectorIndex {
   readonly name = 'pgvector';
   readonly capabilities: VectorIndexCapabilities = { transactional: true, exactSearch: true, metrics: ['cosine', 'l2'] };
@@ -41,6 +58,8 @@ export class PgvectorIndex implements VectorIndex {
   private readonly exactBelow: number;
   private readonly efSearch: number;
   private readonly annAbove: number;
+  private readonly quantisedAbove: number;
+  private readonly window: number;
   private annReady = false;
   private upsertsSinceCheck = 0;
   private building: Promise<void> | null = null;
@@ -50,6 +69,8 @@ export class PgvectorIndex implements VectorIndex {
     this.exactBelow = opts.exactScanBelow ?? EXACT_SCAN_BELOW;
     this.efSearch = opts.efSearch ?? 100;
     this.annAbove = opts.annIndexAbove ?? this.exactBelow;
+    this.quantisedAbove = opts.quantisedAbove ?? QUANTISED_ABOVE;
+    this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
   }
 
   /** Whether the HNSW index exists (approximate scans need it). */
@@ -188,40 +209,87 @@ export class PgvectorIndex implements VectorIndex {
     const op = metric === 'cosine' ? '<=>' : '<->';
     const statuses = s.statuses ?? ['ACTIVE'];
     const kind = s.kind ?? 'STATEMENT';
-    const run = async (q: Queryable): Promise<VectorHit[]> => {
-      const small = (await this.spaceSize(s.spaceId, q)) <= this.exactBelow;
+    const toHits = (rows: { memory_id: string; d: number }[]): VectorHit[] => rows
+      .map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }))
+      // relaxed_order lets an iterative HNSW scan return rows slightly out of order: sort them again.
+      .sort((a, b) => b.score - a.score);
+    try {
+      const q = this.q(tx);
+      const size = await this.spaceSize(s.spaceId, q);
+      const small = size <= this.exactBelow;
       // A large space without the HNSW index yet: build it in the background (after this
-      // transaction), and scan exactly meanwhile.
+      // transaction), and scan meanwhile.
       if (!small && !this.annReady) void this.ensureAnnIndex().catch(() => {});
       const exact = s.exact === true || metric !== 'cosine' || !this.annReady || small;
-      // "+ 0" hides the operator from the planner, so the exact scan uses the space index, not HNSW.
-      const orderBy = exact ? `(v.embedding ${op} $1::vector) + 0` : `v.embedding ${op} $1::vector`;
-      const r = await q.query<{ memory_id: string; d: number }>(
-        `select v.memory_id, v.embedding ${op} $1::vector as d
-         from memory_vectors v join memory_state st on st.memory_id = v.memory_id
-         where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
-         order by ${orderBy} limit $5`,
-        [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
-      );
-      // relaxed_order lets an iterative HNSW scan return rows slightly out of order: sort them again.
-      return r.rows
-        .map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }))
-        .sort((a, b) => b.score - a.score);
-    };
-    try {
-      if (tx) {
-        await this.q(tx).query(`set local hnsw.iterative_scan = relaxed_order`);
-        await this.q(tx).query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
-        return await run(this.q(tx));
+      if (!exact) return toHits(await this.hnsw(s, op, kind, statuses, tx));
+      if (metric === 'cosine' && size > this.quantisedAbove) {
+        const hits = await this.quantised(q, s, kind, statuses);
+        if (hits) return toHits(hits);
       }
-      return await this.db.transaction(async (t) => {
-        await t.query(`set local hnsw.iterative_scan = relaxed_order`);
-        await t.query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
-        return run(t);
-      });
+      return toHits(await this.scan(q, s, op, kind, statuses));
     } catch (e) {
       throw new VectorIndexError(this.name, 'search failed', e);
     }
+  }
+
+  /**
+   * The exact scan: every vector of the space and kind, the distance computed once
+   * (the subquery is kept apart by OFFSET 0, so the planner neither computes the
+   * distance twice nor walks the HNSW index).
+   */
+  private async scan(q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[]): Promise<{ memory_id: string; d: number }[]> {
+    const r = await q.query<{ memory_id: string; d: number }>(
+      `select memory_id, d from (
+         select v.memory_id, v.embedding ${op} $1::vector as d
+         from memory_vectors v join memory_state st on st.memory_id = v.memory_id
+         where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[]) offset 0
+       ) x order by d limit $5`,
+      [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
+    );
+    return r.rows;
+  }
+
+  /**
+   * Quantised first pass, exact rerank: the space's sign bits (`bq`, migration 9:
+   * 64 bytes at 512-d, kept in the row while the vector itself lives out of line)
+   * ranked by Hamming distance, then the exact cosine of the best `window` of them,
+   * the status checked on those rows only. Returns null (the caller scans exactly)
+   * when the window holds fewer than k rows of the wanted statuses, e.g. a space
+   * mostly muted.
+   */
+  private async quantised(q: Queryable, s: VectorSearch, kind: string, statuses: string[]): Promise<{ memory_id: string; d: number }[] | null> {
+    const window = Math.max(this.window, (s.exact ? 20 : 4) * s.k);
+    const r = await q.query<{ memory_id: string; d: number; n: number }>(
+      `select c.memory_id, c.d, c.n from (
+         select c.memory_id, c.embedding <=> $1::vector as d, count(*) over () as n from (
+           select v.memory_id, v.embedding from memory_vectors v
+           where v.space_id = $2 and v.kind = $3 order by v.bq <~> $4::bit(${s.vector.length}) limit $5
+         ) c
+       ) c
+       where (select st.status from memory_state st where st.memory_id = c.memory_id) = any($6::text[])
+       order by c.d limit $7`,
+      [toPgVectorText(s.vector), s.spaceId, kind, signBits(s.vector), window, statuses, s.k],
+    );
+    const windowFull = r.rows.length > 0 && Number(r.rows[0].n) >= window;
+    if (r.rows.length < s.k && (windowFull || r.rows.length === 0)) return null;
+    return r.rows;
+  }
+
+  /** Approximate: the HNSW index, iterative scan (filters applied during the walk). */
+  private async hnsw(s: VectorSearch, op: string, kind: string, statuses: string[], tx?: TxHandle): Promise<{ memory_id: string; d: number }[]> {
+    const run = async (t: Queryable) => {
+      await t.query(`set local hnsw.iterative_scan = relaxed_order`);
+      await t.query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
+      const r = await t.query<{ memory_id: string; d: number }>(
+        `select v.memory_id, v.embedding ${op} $1::vector as d
+         from memory_vectors v join memory_state st on st.memory_id = v.memory_id
+         where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
+         order by v.embedding ${op} $1::vector limit $5`,
+        [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
+      );
+      return r.rows;
+    };
+    return tx ? run(this.q(tx)) : this.db.transaction((t) => run(t));
   }
 
   async close(): Promise<void> {}

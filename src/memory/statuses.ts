@@ -1,7 +1,7 @@
 import { scrubContext, redactSentences } from '../core/scrub.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
-import type { MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
+import type { MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { ConfirmationRequiredError, InvalidInputError, NotFoundError } from './errors.js';
 import { indexRemove, indexStatus } from './indexing.js';
@@ -46,12 +46,9 @@ export async function changeStatus(
   const t = TRANSITIONS[action];
   const unique = checkIds(ids);
   const { changed, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const changed = await deps.store.setStatus(tx, spaceId, unique, t.to, { from: t.from });
-    await indexStatus(deps, tx, changed, t.to);
-    const evs: NewEvent[] = changed.map((id) => ({
-      spaceId, memoryId: id, kind: t.event, actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null,
-    }));
-    return { changed, events: await deps.store.addEvents(tx, evs) };
+    const done = await deps.store.setStatusLogged(tx, spaceId, unique, t.to, t.from, { kind: t.event, actor: actorLabel(actor) });
+    await indexStatus(deps, tx, done.changed, t.to);
+    return done;
   });
   deps.outbox?.kick();
   const changedSet = new Set(changed);

@@ -201,6 +201,10 @@ export interface MemoryStore {
     tx: Tx | undefined, spaceId: string, ids: readonly string[], status: MemoryStatus,
     opts?: { from?: MemoryStatus[]; supersededBy?: string | null; correctedBy?: string | null; mergedInto?: string | null },
   ): Promise<string[]>;
+  /** A status change of many memories and one event per changed memory, in one statement. */
+  setStatusLogged(
+    tx: Tx, spaceId: string, ids: readonly string[], status: MemoryStatus, from: MemoryStatus[], event: { kind: string; actor: string },
+  ): Promise<{ changed: string[]; events: MemoryEvent[] }>;
   setReview(spaceId: string, id: string, review: 'ACCEPTED' | 'DISMISSED'): Promise<boolean>;
   setEmbeddingStatus(tx: Tx, id: string, status: EmbeddingStatus): Promise<void>;
   missingEmbeddings(spaceId: string | null, limit: number): Promise<MemoryRecord[]>;

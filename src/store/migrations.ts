@@ -326,6 +326,17 @@ update memory_lexicon set doc = doc;
     sql: () => PRIVILEGES_SQL,
   },
   {
+    version: 9,
+    name: 'vector-sign-bits',
+    // The sign bits of every vector (pgvector's binary_quantize: dimensions / 8 bytes), kept
+    // in the row: the quantised first pass of recognition ranks a space by Hamming distance
+    // over them and reranks the best few by exact cosine (adapters/pgvector, docs/bench.md).
+    sql: ({ dimensions }) => `
+alter table memory_vectors add column if not exists bq bit(${dimensions})
+  generated always as (binary_quantize(embedding)::bit(${dimensions})) stored;
+`,
+  },
+  {
     version: 10,
     name: 'event-notify-and-job-runs',
     // Events across instances (docs/live-updates.md): each statement that writes events

@@ -9,6 +9,7 @@ import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { Queryable, SqlClient } from './sql-client.js';
 import type { Logger } from '../ports/logger.js';
 import { eraseResidue } from './erasure.js';
+import { setStatusLogged } from './bulk-sql.js';
 
 type Row = Record<string, any>;
 
@@ -377,6 +378,12 @@ export class SqlStore implements MemoryStore {
         opts.mergedInto !== undefined, opts.mergedInto ?? null],
     );
     return r.rows.map((x) => x.memory_id);
+  }
+
+  setStatusLogged(
+    tx: Tx, spaceId: string, ids: readonly string[], status: MemoryStatus, from: MemoryStatus[], event: { kind: string; actor: string },
+  ): Promise<{ changed: string[]; events: MemoryEvent[] }> {
+    return setStatusLogged(this.q(tx), spaceId, ids, status, from, event);
   }
 
   async setReview(spaceId: string, id: string, review: 'ACCEPTED' | 'DISMISSED'): Promise<boolean> {

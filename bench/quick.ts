@@ -1,0 +1,168 @@
+/**
+ * `npm run bench -- --quick [--json]`: the fast-path figures in a few minutes, on
+ * the embedded default (PGlite + pgvector + the default embedder, USE-lite 512-d):
+ * N memories of the embedder's dimension in one space, then medians of the
+ * per-request paths beside the in-process brute-force floor of the same space.
+ * Prints one JSON object (`--json`) or one line per figure.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { configFromEnv } from '../src/config.js';
+import { createEngram, embedderFor } from '../src/container.js';
+import { PgliteClient } from '../src/store/pglite-client.js';
+import { PgClient } from '../src/store/pg-client.js';
+import type { SqlClient } from '../src/store/sql-client.js';
+import { openConversation, recordMessage } from '../src/memory/conversations.js';
+import { remember } from '../src/memory/remember.js';
+import { recall } from '../src/memory/recall.js';
+import { changeStatus } from '../src/memory/statuses.js';
+import type { Actor } from '../src/memory/deps.js';
+import { BuiltinEmbedder } from '../src/embed/builtin-embedder.js';
+import { buildDataset, templateSentence } from './workload.js';
+import { Floor } from './floor.js';
+import { preload, floorPreload, type CaseSpec } from './workloads.js';
+import type { OpenEngine } from './engines.js';
+import { benchDatabaseUrl, recreateBenchDatabase } from './engines.js';
+import { summarize } from './stats.js';
+
+export interface QuickOptions { n: number; samples: number; planted: number; server: boolean }
+
+export interface QuickResult {
+  store: 'pglite' | 'pg';
+  n: number;
+  dim: number;
+  floor_p50_ms: number;
+  embed_p50_ms: number;
+  remember_p50_ms: number;
+  remember_client_vector_p50_ms: number;
+  recall_p50_ms: number;
+  duplicates_missed: number;
+  bulk_mute_10k_ms: number;
+  raw_update_10k_ms: number;
+  samples: number;
+  outcomes: Record<string, number>;
+  preload_s: number;
+  total_s: number;
+}
+
+const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
+const log = (m: string) => process.stderr.write(`[bench --quick] ${m}\n`);
+const p50 = (xs: number[]) => summarize(xs).p50;
+const round = (x: number) => Math.round(x * 100) / 100;
+
+export async function runQuick(o: QuickOptions): Promise<QuickResult> {
+  const started = performance.now();
+  const embedder = embedderFor(configFromEnv({}, {}));
+  await embedder.init();
+  const dim = embedder.dimensions;
+  const sif = new BuiltinEmbedder();
+  const ds = await buildDataset(dim, { n: o.n, fresh: 3 * o.samples, queries: o.samples, planted: o.planted }, 42, sif);
+  await sif.close();
+
+  let db: SqlClient;
+  let cleanup = async () => {};
+  const overrides: Record<string, unknown> = { logLevel: 'silent', engine: 'pgvector' };
+  if (o.server) {
+    const url = benchDatabaseUrl();
+    await recreateBenchDatabase(url);
+    db = new PgClient(url, 4);
+    overrides.databaseUrl = url;
+  } else {
+    const dir = await mkdtemp(join(tmpdir(), 'engram-quick-'));
+    db = await PgliteClient.open(dir);
+    overrides.dataDir = dir;
+    cleanup = () => rm(dir, { recursive: true, force: true });
+  }
+  const engram = await createEngram(configFromEnv({}, overrides), { embedder, db });
+  const deps = engram.deps;
+  const open: OpenEngine = {
+    name: o.server ? 'pgvector' : 'pgvector-pglite', store: o.server ? 'pg' : 'pglite', engram,
+    settle: async () => 0, maintain: async () => {}, close: async () => {},
+  };
+  try {
+    const spec: CaseSpec = { dim, n: o.n, spaces: 1, data: 'random' };
+    const pre = await preload(open, ds, spec, (m) => log(`preload ${m}`), { hnsw: false });
+    log(`preloaded ${o.n} x ${dim}-d in ${(pre.ms / 1000).toFixed(1)} s`);
+    const spaceId = pre.spaceIds[0];
+    const floor = new Floor(dim);
+    floorPreload(floor, ds, spec, pre.spaceIds);
+
+    // The floor: brute-force top 10 of the space, in process.
+    const floorMs: number[] = [];
+    for (const f of ds.fresh) {
+      const t = performance.now();
+      floor.search(spaceId, f.vector, deps.candidateK);
+      floorMs.push(performance.now() - t);
+    }
+
+    // The embedder alone, one sentence at a time (texts nobody embeds again here).
+    const embedMs: number[] = [];
+    for (let j = 0; j < o.samples; j++) {
+      const t = performance.now();
+      await embedder.embed([templateSentence(7_000_000 + j)]);
+      embedMs.push(performance.now() - t);
+    }
+
+    // remember(): with the client's vector, then with the default embedder (other sentences).
+    const outcomes: Record<string, number> = {};
+    let conv = { id: '', used: 20 };
+    const rememberOne = async (quote: string, vector: Float32Array | undefined) => {
+      if (conv.used >= 20) conv = { id: (await openConversation(deps, spaceId)).id, used: 0 };
+      conv.used++;
+      await recordMessage(deps, admin, { conversationId: conv.id, role: 'USER', text: quote });
+      const t = performance.now();
+      const r = await remember(deps, admin, { conversationId: conv.id, quote, type: 'FACT', vector });
+      const ms = performance.now() - t;
+      outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+      return ms;
+    };
+    const clientMs: number[] = [];
+    for (let j = 0; j < o.samples; j++) clientMs.push(await rememberOne(ds.fresh[j].quote, ds.fresh[j].vector));
+    log(`remember (client vector) p50 ${p50(clientMs).toFixed(1)} ms`);
+    const embeddedMs: number[] = [];
+    for (let j = o.samples; j < 2 * o.samples; j++) embeddedMs.push(await rememberOne(ds.fresh[j].quote, undefined));
+    log(`remember (default embedder) p50 ${p50(embeddedMs).toFixed(1)} ms`);
+
+    // recall(): the whole use case, the question embedded by the default embedder.
+    const recallMs: number[] = [];
+    for (let j = 0; j < o.samples; j++) {
+      const t = performance.now();
+      await recall(deps, spaceId, `Who ${ds.queries[j].text.toLowerCase().replace(/\.$/, '')}?`, 10);
+      recallMs.push(performance.now() - t);
+    }
+    log(`recall p50 ${p50(recallMs).toFixed(1)} ms`);
+
+    // Recognition's search: planted restatements (cosine ~0.98) of known memories.
+    let missed = 0;
+    for (const p of ds.planted) {
+      const hits = await deps.index.search({ spaceId, vector: p.vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+      if (!hits.some((h) => h.memoryId === `bench-m${p.of}`)) missed++;
+    }
+
+    // Bulk: a raw UPDATE of the same rows (then put back), against changeStatus(mute).
+    const ids = Array.from({ length: Math.min(10_000, o.n) }, (_, i) => `bench-m${i}`);
+    const t0 = performance.now();
+    await db.query(`update memory_state set status = 'MUTED' where memory_id = any($1::text[])`, [ids]);
+    const rawMs = performance.now() - t0;
+    await db.query(`update memory_state set status = 'ACTIVE' where memory_id = any($1::text[])`, [ids]);
+    const t1 = performance.now();
+    await changeStatus(deps, admin, spaceId, 'mute', ids);
+    const muteMs = performance.now() - t1;
+
+    return {
+      store: o.server ? 'pg' : 'pglite', n: o.n, dim,
+      floor_p50_ms: round(p50(floorMs)), embed_p50_ms: round(p50(embedMs)), remember_p50_ms: round(p50(embeddedMs)),
+      remember_client_vector_p50_ms: round(p50(clientMs)), recall_p50_ms: round(p50(recallMs)),
+      duplicates_missed: ds.planted.length ? missed / ds.planted.length : 0,
+      bulk_mute_10k_ms: round(muteMs), raw_update_10k_ms: round(rawMs),
+      samples: o.samples, outcomes, preload_s: round(pre.ms / 1000), total_s: round((performance.now() - started) / 1000),
+    };
+  } finally {
+    await engram.close();
+    await db.close();
+    await embedder.close();
+    await cleanup();
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * pgvector's quantised first pass (sign bits ranked by Hamming distance, then an
+ * exact rerank): past QUANTISED_ABOVE vectors in a space, recognition's searches
+ * go through it. It must return every planted restatement, exact distances, the
+ * same nearest neighbours as the exact scan, and fall back to the exact scan when
+ * the statuses asked for are rare in the space.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/store/migrations.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { testDatabases } from '../helpers/db.js';
+import { cosineOf, near, Seeder, unitVectors } from '../contract/harness.js';
+
+const DIM = 512;
+const N = 1_500;
+
+for (const target of testDatabases()) {
+  describe(`pgvector quantised search (${target.name})`, () => {
+    let db: SqlClient;
+    let quantised: PgvectorIndex;
+    let exact: PgvectorIndex;
+    let seed: Seeder;
+    beforeAll(async () => {
+      db = await target.open();
+      await migrate(db, { dimensions: DIM });
+      // No HNSW build here (shared tables on the server); quantised from 1,000 vectors, and the same store scanned exactly.
+      quantised = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: 1_000 });
+      exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY });
+      seed = new Seeder(db, quantised);
+    }, 120_000);
+    afterAll(async () => {
+      await db?.close();
+    });
+
+    it('misses no planted restatement, and finds every neighbour recognition weighs, with exact distances', async () => {
+      const space = await seed.space();
+      const vs = unitVectors(N, 15, DIM);
+      const items = await seed.put(space, vs);
+      let missed = 0;
+      for (let j = 0; j < 40; j++) {
+        const of = Math.floor(((j + 0.5) * N) / 40);
+        const q = near(vs[of], 0.2, 1000 + j); // cosine ~0.98: a restatement
+        const hits = await quantised.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+        if (hits[0]?.memoryId !== items[of].memoryId) missed++;
+        expect(hits[0].score).toBeCloseTo(cosineOf(q, vs[of]), 4);
+      }
+      expect(missed).toBe(0);
+      // Neighbours at the cosines the recognition thresholds weigh (0.95 down to 0.6), among the random rest.
+      for (let j = 0; j < 5; j++) {
+        const q = unitVectors(1, 500 + j, DIM)[0];
+        const planted = await seed.put(space, [0.33, 0.62, 0.88, 1.15, 1.33].map((noise, i) => near(q, noise, 600 + 10 * j + i)));
+        const hits = await quantised.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+        const truth = await exact.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+        expect(hits.slice(0, 5).map((h) => h.memoryId)).toEqual(planted.map((p) => p.memoryId));
+        expect(hits.slice(0, 5).map((h) => h.memoryId)).toEqual(truth.slice(0, 5).map((h) => h.memoryId));
+        hits.slice(0, 5).forEach((h, i) => expect(h.score).toBeCloseTo(truth[i].score, 5));
+      }
+    }, 120_000);
+
+    it('falls back to the exact scan when the wanted statuses are rare in the space', async () => {
+      const space = await seed.space();
+      const vs = unitVectors(N, 16, DIM);
+      const items = await seed.put(space, vs);
+      const keep = [items[3], items[700], items[1400]];
+      await seed.setStatus(items.filter((i) => !keep.includes(i)).map((i) => i.memoryId), 'MUTED');
+      const hits = await quantised.search({ spaceId: space, vector: near(vs[5], 0.2, 7), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+      expect(hits.map((h) => h.memoryId).sort()).toEqual(keep.map((i) => i.memoryId).sort());
+    }, 120_000);
+  });
+}
