@@ -165,7 +165,11 @@ export class PgvectorIndex implements VectorIndex {
     } catch (e) {
       throw new VectorIndexError(this.name, 'upsert failed', e);
     }
-    for (const i of items) this.sizes.delete(i.spaceId);
+    // Counted, not forgotten: a recount of the space on every remember would cost a scan.
+    for (const i of items) {
+      const hit = this.sizes.get(i.spaceId);
+      if (hit) hit.n++;
+    }
     this.upsertsSinceCheck += items.length;
     if (!this.annReady && this.upsertsSinceCheck >= 1_000) {
       this.upsertsSinceCheck = 0;

@@ -120,30 +120,28 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     if (decision.action === 'reinforce') {
       const [old] = await deps.store.getMemories([decision.targetId], spaceId, tx);
       const merged = mergeInto(old!, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
-        await deps.store.reinforce(tx, {
+      const memory = await deps.store.reinforce(tx, {
         memoryId: old!.id, ...merged,
         lexicalText: lexicalText([...wording, ...entities, ...themes]),
         mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
       }, spaceId);
       const ev = await deps.store.addEvents(tx, [{ ...base, memoryId: old!.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }]);
-      const [memory] = await deps.store.getMemories([old!.id], spaceId, tx);
-      return { result: { outcome: 'REINFORCED', memory: memory!, tier: decision.tier, score: decision.score } as RememberResult, events: ev };
+      return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev };
     }
 
     const supersedes = decision.action === 'correct'
       ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
-    const { id, events: evs } = await storeNewStatement(deps, tx, {
+    const { memory, events: evs } = await storeNewStatement(deps, tx, {
       spaceId, actor: base.actor, detail: base.detail, input, quote: check.quote, normalized, conversationId: conversation.id,
       messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags, vector,
       embedError: (embedded as { error?: unknown }).error, supersedes,
     });
     const ev = await deps.store.addEvents(tx, evs);
-    const [memory, superseded] = await deps.store.getMemories(
-      decision.action === 'correct' ? [id, decision.targetId] : [id], spaceId, tx,
-    );
+    // The new memory is returned as written; only a superseded one is read again (its status changed).
+    const [superseded] = decision.action === 'correct' ? await deps.store.getMemories([decision.targetId], spaceId, tx) : [];
     const result: RememberResult = decision.action === 'correct'
-      ? { outcome: 'CORRECTED', memory: memory!, superseded: superseded!, rule: decision.rule, score: decision.score }
-      : { outcome: 'CREATED', memory: memory! };
+      ? { outcome: 'CORRECTED', memory, superseded: superseded!, rule: decision.rule, score: decision.score }
+      : { outcome: 'CREATED', memory };
     return { result, events: ev };
   });
 
@@ -197,10 +195,10 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
   importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
   vector: Float32Array | null; embedError?: unknown;
   supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
-}): Promise<{ id: string; events: NewEvent[] }> {
+}): Promise<{ id: string; memory: MemoryRecord; events: NewEvent[] }> {
   const id = randomUUID();
   const { spaceId } = a;
-  await deps.store.insertMemory(tx, {
+  const memory = await deps.store.insertMemory(tx, {
     id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
     messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
     endsAt: a.input.endsAt ?? null, dueAt: a.input.dueAt ?? null, allDay: a.input.allDay ?? false, importance: a.importance,
@@ -222,7 +220,7 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
       { ...base, memoryId: s.id, kind: 'SUPERSEDED', tier: null, score: s.score, rule: s.rule, relatedId: id },
     );
   }
-  return { id, events: evs };
+  return { id, memory, events: evs };
 }
 
 function logDecision(deps: MemoryDeps, r: RememberResult, embedded: { vector: Float32Array | null; error?: unknown }): void {

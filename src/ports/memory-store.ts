@@ -190,13 +190,15 @@ export interface MemoryStore {
   listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
-  insertMemory(tx: Tx, m: NewMemory): Promise<void>;
+  /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
+  insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord>;
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
   activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
-  reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<void>;
+  /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
+  reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord>;
   setStatus(
     tx: Tx | undefined, spaceId: string, ids: readonly string[], status: MemoryStatus,
     opts?: { from?: MemoryStatus[]; supersededBy?: string | null; correctedBy?: string | null; mergedInto?: string | null },

@@ -263,31 +263,33 @@ export class SqlStore implements MemoryStore {
 
   // ---- memories -------------------------------------------------------------
 
-  async insertMemory(tx: Tx, m: NewMemory): Promise<void> {
-    const q = this.q(tx);
-    await q.query(
-      `insert into memories (id, space_id, kind, type, quote, normalized, conversation_id, message_id, context, basis,
-         said_at, starts_at, ends_at, due_at, all_day)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
+  /**
+   * One statement writes the memory, its state, its original mention and its lexicon
+   * entry (data-modifying CTEs; foreign keys are checked at the statement's end), and
+   * returns the record as written, so the caller need not read it back.
+   */
+  async insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord> {
+    const r = await this.q(tx).query<Row>(
+      `with m as (
+         insert into memories (id, space_id, kind, type, quote, normalized, conversation_id, message_id, context, basis,
+           said_at, starts_at, ends_at, due_at, all_day)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) returning *
+       ), s as (
+         insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, importance, valence, entities, themes,
+           tags, embedding_status, review)
+         values ($1,$2,$3,$4,$11,$16,$17,$18::text[],$19::text[],$20::text[],$21,$22) returning *
+       ), mn as (
+         insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
+         values ($1 || ':0',$1,$2,$5,$7,$8,$11,'ORIGINAL',null)
+       ), lx as (
+         insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $23))
+       )
+       select ${MEMORY_COLUMNS} from m join s on s.memory_id = m.id`,
       [m.id, m.spaceId, m.kind, m.type, m.quote, m.normalized, m.conversationId, m.messageId, m.context, m.basis,
-        m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false],
+        m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false,
+        m.importance, m.valence, m.entities, m.themes, m.tags, m.embeddingStatus, m.review, m.lexicalText],
     );
-    await q.query(
-      `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, importance, valence, entities, themes,
-         tags, embedding_status, review)
-       values ($1,$2,$3,$4,$5,$6,$7,$8::text[],$9::text[],$10::text[],$11,$12)`,
-      [m.id, m.spaceId, m.kind, m.type, m.saidAt, m.importance, m.valence, m.entities, m.themes, m.tags,
-        m.embeddingStatus, m.review],
-    );
-    await q.query(
-      `insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
-       values ($1,$2,$3,$4,$5,$6,$7,'ORIGINAL',null)`,
-      [`${m.id}:0`, m.id, m.spaceId, m.quote, m.conversationId, m.messageId, m.saidAt],
-    );
-    await q.query(
-      `insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $3))`,
-      [m.id, m.spaceId, m.lexicalText],
-    );
+    return toMemory(r.rows[0]);
   }
 
   /** The system-of-record copy of a vector (every engine can be rebuilt from it). */
@@ -338,23 +340,27 @@ export class SqlStore implements MemoryStore {
     return ids.map((id) => by.get(id) ?? null);
   }
 
-  async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<void> {
-    const q = this.q(tx);
-    await q.query(
-      `update memory_state set mention_count = mention_count + 1,
-         last_mentioned_at = greatest(last_mentioned_at, $2), importance = $3, valence = $4,
-         entities = $5::text[], themes = $6::text[], tags = $7::text[], updated_at = now()
-       where memory_id = $1`,
-      [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags],
+  /** One statement: the counters and lists, the new mention, the new wording in the lexicon; returns the record as updated. */
+  async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord> {
+    const x = await this.q(tx).query<Row>(
+      `with s as (
+         update memory_state set mention_count = mention_count + 1,
+           last_mentioned_at = greatest(last_mentioned_at, $2), importance = $3, valence = $4,
+           entities = $5::text[], themes = $6::text[], tags = $7::text[], updated_at = now()
+         where memory_id = $1 returning *
+       ), mn as (
+         insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
+         values ($8,$1,$9,$10,$11,$12,$13,$14,$15)
+       ), lx as (
+         -- The new wording is added to what the memory was already found by.
+         update memory_lexicon set doc = doc || to_tsvector('simple', $16) where memory_id = $1
+       )
+       select ${MEMORY_COLUMNS} from memories m join s on s.memory_id = m.id`,
+      [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags,
+        r.mention.id, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
+        r.mention.saidAt, r.mention.tier, r.mention.score, r.lexicalText],
     );
-    await q.query(
-      `insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
-      [r.mention.id, r.memoryId, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
-        r.mention.saidAt, r.mention.tier, r.mention.score],
-    );
-    // The new wording is added to what the memory was already found by.
-    await q.query(`update memory_lexicon set doc = doc || to_tsvector('simple', $2) where memory_id = $1`, [r.memoryId, r.lexicalText]);
+    return toMemory(x.rows[0]);
   }
 
   /**
