@@ -13,7 +13,7 @@ import { configFromEnv } from '../src/config.js';
 import { createEngram, embedderFor } from '../src/container.js';
 import { PgliteClient } from '../src/store/pglite-client.js';
 import { PgClient } from '../src/store/pg-client.js';
-import type { SqlClient } from '../src/store/sql-client.js';
+import type { Queryable, SqlClient } from '../src/store/sql-client.js';
 import { openConversation, recordMessage } from '../src/memory/conversations.js';
 import { remember } from '../src/memory/remember.js';
 import { recall } from '../src/memory/recall.js';
@@ -27,7 +27,7 @@ import type { OpenEngine } from './engines.js';
 import { benchDatabaseUrl, recreateBenchDatabase } from './engines.js';
 import { summarize } from './stats.js';
 
-export interface QuickOptions { n: number; samples: number; planted: number; server: boolean }
+export interface QuickOptions { n: number; samples: number; planted: number; server: boolean; profile?: boolean }
 
 export interface QuickResult {
   store: 'pglite' | 'pg';
@@ -45,6 +45,34 @@ export interface QuickResult {
   outcomes: Record<string, number>;
   preload_s: number;
   total_s: number;
+}
+
+/** Times every statement (by its first words) while `on`: where a remember's time goes, per statement. */
+class Profiled implements SqlClient {
+  on = false;
+  readonly stats = new Map<string, { n: number; ms: number }>();
+  constructor(private readonly inner: SqlClient) {}
+  get driver() { return this.inner.driver; }
+  get statementCount() { return this.inner.statementCount; }
+  private async timed<T>(sql: string, run: () => Promise<T>): Promise<T> {
+    if (!this.on) return run();
+    const t = performance.now();
+    try {
+      return await run();
+    } finally {
+      const key = sql.replace(/\s+/g, ' ').trim().slice(0, 70);
+      const s = this.stats.get(key) ?? { n: 0, ms: 0 };
+      s.n++;
+      s.ms += performance.now() - t;
+      this.stats.set(key, s);
+    }
+  }
+  query<T>(sql: string, params?: unknown[]) { return this.timed(sql, () => this.inner.query<T>(sql, params)); }
+  exec(sql: string) { return this.inner.exec(sql); }
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.timed('BEGIN..COMMIT (whole transaction)', () => this.inner.transaction((tx) => fn({ query: (sql, params) => this.timed(sql, () => tx.query(sql, params)) })));
+  }
+  close() { return this.inner.close(); }
 }
 
 const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
@@ -75,7 +103,8 @@ export async function runQuick(o: QuickOptions): Promise<QuickResult> {
     overrides.dataDir = dir;
     cleanup = () => rm(dir, { recursive: true, force: true });
   }
-  const engram = await createEngram(configFromEnv({}, overrides), { embedder, db });
+  const prof = new Profiled(db);
+  const engram = await createEngram(configFromEnv({}, overrides), { embedder, db: prof });
   const deps = engram.deps;
   const open: OpenEngine = {
     name: o.server ? 'pgvector' : 'pgvector-pglite', store: o.server ? 'pg' : 'pglite', engram,
@@ -119,7 +148,12 @@ export async function runQuick(o: QuickOptions): Promise<QuickResult> {
       return ms;
     };
     const clientMs: number[] = [];
+    prof.on = !!o.profile;
     for (let j = 0; j < o.samples; j++) clientMs.push(await rememberOne(ds.fresh[j].quote, ds.fresh[j].vector));
+    prof.on = false;
+    if (o.profile) {
+      for (const [k, v] of [...prof.stats].sort((a, b) => b[1].ms - a[1].ms)) log(`  ${(v.ms / o.samples).toFixed(2)} ms/remember  x${(v.n / o.samples).toFixed(1)}  ${k}`);
+    }
     log(`remember (client vector) p50 ${p50(clientMs).toFixed(1)} ms`);
     const embeddedMs: number[] = [];
     for (let j = o.samples; j < 2 * o.samples; j++) embeddedMs.push(await rememberOne(ds.fresh[j].quote, undefined));

@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       const i = argv.indexOf(flag);
       return i >= 0 ? Number(argv[i + 1]) : d;
     };
-    const r = await runQuick({ n: num('--n', 10_000), samples: num('--samples', 50), planted: num('--planted', 200), server: argv.includes('--server') });
+    const r = await runQuick({ n: num('--n', 10_000), samples: num('--samples', 50), planted: num('--planted', 200), server: argv.includes('--server'), profile: argv.includes('--profile') });
     if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(r)}\n`);
     else for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
     process.exit(0);
