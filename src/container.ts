@@ -50,6 +50,12 @@ export interface ContainerOptions {
    * on for the server, off for one-shot CLI commands (`outbox status` only reads).
    */
   background?: boolean;
+  /**
+   * Load the embedder's model in the background instead of before the service answers
+   * (the server: /readyz says "not loaded" meanwhile, the first embedding waits for it).
+   * Otherwise it loads while the database opens and migrates, and is awaited.
+   */
+  embedderInBackground?: boolean;
 }
 
 export function embedderFor(config: AppConfig): Embedder {
@@ -78,12 +84,18 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   const chosen = opts.embedder ?? embedderFor(config);
   const embedder = opts.metrics ? new MeteredEmbedder(chosen, opts.metrics) : chosen;
   let owner: SqlClient | null = null;
+  // The model loads while the database migrates (the dimension is known before it loads); the
+  // server (embedderInBackground) answers before it is in: /readyz says "not loaded" meanwhile.
+  const warming = embedder.init();
+  warming.catch((e: unknown) => {
+    if (opts.embedderInBackground) log.warn({ cause: String(e) }, 'embedder failed to load: retried on first use');
+  });
   try {
-    await embedder.init();
     owner = !opts.db && config.databaseUrl && config.databaseOwnerUrl && config.databaseOwnerUrl !== config.databaseUrl
       ? new PgClient(config.databaseOwnerUrl, 2) : null;
     await migrate(owner ?? db, { dimensions: embedder.dimensions });
     if (owner) await grantServiceRole(owner, db);
+    if (!opts.embedderInBackground) await warming;
   } catch (e) {
     await owner?.close();
     if (!opts.db) await db.close();

@@ -8,7 +8,7 @@ ownerOnlyUmask();
 const config = configFromEnv();
 let app;
 try {
-  app = await buildApp(config, { owner: 'server' });
+  app = await buildApp(config, { owner: 'server', embedderInBackground: true });
 } catch (e) {
   if (e instanceof DataDirLockedError) {
     process.stderr.write(`engram: not starting: ${e.message}. Stop it first, or set ENGRAM_DATA_DIR to another directory.\n`);
