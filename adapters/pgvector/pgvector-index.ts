@@ -201,7 +201,8 @@ export class PgvectorIndex implements VectorIndex {
 
   private async spaceSize(spaceId: string, q: Queryable): Promise<number> {
     const hit = this.sizes.get(spaceId);
-    if (hit && Date.now() - hit.at < 5_000) return hit.n;
+    // Only thresholds read it (which search to run): a minute stale costs nothing, a recount per remember a scan.
+    if (hit && Date.now() - hit.at < 60_000) return hit.n;
     const r = await q.query<{ n: number }>(`select count(*)::int as n from memory_vectors where space_id = $1`, [spaceId]);
     const n = Number(r.rows[0].n);
     this.sizes.set(spaceId, { n, at: Date.now() });
