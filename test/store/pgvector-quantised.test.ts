@@ -21,6 +21,12 @@ for (const target of testDatabases()) {
     let quantised: PgvectorIndex;
     let exact: PgvectorIndex;
     let seed: Seeder;
+    /** In batches of 300: one long PGlite statement would hold the test worker's event loop. */
+    const putAll = async (space: string, vs: Float32Array[]) => {
+      const out = [];
+      for (let i = 0; i < vs.length; i += 300) out.push(...(await seed.put(space, vs.slice(i, i + 300))));
+      return out;
+    };
     beforeAll(async () => {
       db = await target.open();
       await migrate(db, { dimensions: DIM });
@@ -36,7 +42,7 @@ for (const target of testDatabases()) {
     it('misses no planted restatement, and finds every neighbour recognition weighs, with exact distances', async () => {
       const space = await seed.space();
       const vs = unitVectors(N, 15, DIM);
-      const items = await seed.put(space, vs);
+      const items = await putAll(space, vs);
       let missed = 0;
       for (let j = 0; j < 40; j++) {
         const of = Math.floor(((j + 0.5) * N) / 40);
@@ -61,7 +67,7 @@ for (const target of testDatabases()) {
     it('falls back to the exact scan when the wanted statuses are rare in the space', async () => {
       const space = await seed.space();
       const vs = unitVectors(N, 16, DIM);
-      const items = await seed.put(space, vs);
+      const items = await putAll(space, vs);
       const keep = [items[3], items[700], items[1400]];
       await seed.setStatus(items.filter((i) => !keep.includes(i)).map((i) => i.memoryId), 'MUTED');
       const hits = await quantised.search({ spaceId: space, vector: near(vs[5], 0.2, 7), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
