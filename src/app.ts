@@ -1,23 +1,26 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import type { GraphQLError } from 'graphql';
 import type { AppConfig } from './config.js';
 import { createEngram, type ContainerOptions, type Engram } from './container.js';
 import { buildSchema } from './graphql/schema/index.js';
 import { createLoaders } from './graphql/loaders.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { createEventPubSub, type EventPubSub } from './graphql/pubsub.js';
-import { authenticateBearer, bootstrapAdmin } from './memory/tokens.js';
-import { DomainError } from './memory/errors.js';
+import { authenticate, authenticateBearer, bootstrapAdmin } from './memory/tokens.js';
 import { EngramMetrics, watchOutbox } from './ops/metrics.js';
 import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
 import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
 import { PgliteClient } from './store/pglite-client.js';
 import { createLiveEvents } from './graphql/pg-events.js';
+import { guardSchema } from './graphql/guard.js';
+import { requestLimits } from './graphql/limits.js';
+import { SocketRegistry } from './graphql/revocation.js';
+import { graphqlWsRules, httpOptions } from './graphql/production.js';
+import { errorMasker } from './graphql/masking.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -48,29 +51,24 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   };
   watchOutbox(metrics, engram.deps.outbox);
   const deps = engram.deps;
-  const schema = buildSchema();
+  const schema = guardSchema(buildSchema());
 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: { subscriptionsProtocol: 'WS', title: 'Engram GraphiQL' },
+    ...httpOptions(config),
     // GraphiQL's scripts, styles and workers come from this server (no CDN: it works offline).
     renderGraphiQL: renderLocalGraphiQL,
     logging: false,
-    // Operations (docs/operations.md): /healthz (process up), /readyz, /metrics.
+    // Operations (docs/operations.md): /healthz (process up), /readyz, /metrics; then the request limits (docs/limits.md).
     healthCheckEndpoint: '/healthz',
     // ... and the web app at `/` with GraphiQL's assets (src/http/static-assets.ts).
     plugins: [
       metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting),
       useStaticAssets({ webDir: config.webDir, graphqlEndpoint: '/graphql' }),
+      ...requestLimits(config, deps),
     ],
-    maskedErrors: {
-      maskError(error, message, isDev) {
-        const original = (error as GraphQLError).originalError;
-        if (original && !(original instanceof DomainError)) deps.log.error({ err: original }, 'unexpected error');
-        return maskError(error, message, isDev);
-      },
-    },
+    maskedErrors: { maskError: errorMasker(deps.log) },
     context: async ({ request }) => ({
       deps,
       ...(await authAs(request.headers.get('authorization'))),
@@ -78,21 +76,33 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       pubsub,
       metrics,
       liveEvents,
+      limits: config.limits,
     }),
   });
 
   let server: Server | null = null;
   let wss: WebSocketServer | null = null;
   let disposeWs: { dispose(): void | Promise<void> } | null = null;
+  let sockets: SocketRegistry | null = null;
 
   return {
     yoga, engram, pubsub, metrics,
     async start() {
       const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
       server = createServer(yoga);
-      wss = new WebSocketServer({ server, path: '/graphql' });
+      wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
+      const registry = (sockets = new SocketRegistry(deps, config.limits.tokenRecheckSeconds));
       disposeWs = useServer(
         {
+          ...graphqlWsRules(config),
+          // Each socket is registered under its token, so that revoking the token closes it.
+          onConnect: async (ctx) => {
+            const secret = tokenOf(ctx.connectionParams);
+            const actor = secret ? await authenticate(deps, secret) : null;
+            if (actor?.tokenId && secret) registry.add(ctx.extra.socket, actor.tokenId, secret);
+            return true;
+          },
+          onClose: (ctx) => registry.remove(ctx.extra.socket),
           // graphql-ws parses, validates and executes with its own import of graphql, the copy Pothos built the
           // schema with; passing this module's functions breaks under a test runner that loads a second copy
           // ("Cannot use GraphQLSchema from another module or realm").
@@ -100,7 +110,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           context: async (ctx) => {
             const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
             const header = (params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined)) as string | undefined;
-            return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents } as GraphQLContext;
+            return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
           },
         },
         wss,
@@ -114,6 +124,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       return { url, port, adminToken };
     },
     async stop() {
+      sockets?.stop();
       // Graceful (SIGTERM): not ready, stop accepting, subscriptions closed with 1001, in-flight requests finish.
       accepting = false;
       if (server) await drainServer(server, disposeWs, deps.log, config.shutdownGraceMs);
@@ -123,4 +134,10 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       await engram.close();
     },
   };
+}
+
+function tokenOf(connectionParams: unknown): string | undefined {
+  const params = (connectionParams ?? {}) as Record<string, unknown>;
+  const token = params.authorization ?? params.Authorization ?? params.token;
+  return typeof token === 'string' ? token : undefined;
 }

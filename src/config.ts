@@ -1,5 +1,44 @@
 import { z } from 'zod';
 
+const int = (min: number, dflt: number) => z.coerce.number().int().min(min).default(dflt);
+
+/** Request limits: defaults, bounds and the setting of each are listed in docs/limits.md. */
+export const LimitsSchema = z.object({
+  /** HTTP request body, bytes (413 above). */
+  bodyBytes: int(1024, 1_000_000),
+  /** Tokens of one GraphQL document (GraphQL Armor max-tokens). */
+  tokens: int(50, 2_000),
+  /** Field nesting depth of one operation (GraphQL Armor max-depth). */
+  depth: int(2, 10),
+  /** Aliases in one operation (GraphQL Armor max-aliases). */
+  aliases: int(0, 15),
+  /** Static cost of one operation (GraphQL Armor cost-limit: objects 2, scalars 1, x1.5 per level). */
+  cost: int(10, 5_000),
+  /** Most list items one `first` may ask for (fields with a lower maximum state it). */
+  first: int(1, 1_000),
+  /** Characters of a quote (remember, correct). */
+  quoteChars: int(100, 20_000),
+  /** Characters of a recall query. */
+  queryChars: int(10, 2_000),
+  /** Characters of a message the chat records (and of an inference's basis). */
+  messageChars: int(1_000, 100_000),
+  /** Characters of any other string argument not bounded by its own rule (names, labels, ids, cursors). */
+  stringChars: int(16, 1_000),
+  /** Characters of a text the embedder reads; longer texts are embedded on their first part. */
+  embedChars: int(100, 2_000),
+  /** Token bucket per token: burst and refill per second. */
+  rateBurst: int(1, 120),
+  ratePerSecond: z.coerce.number().positive().default(20),
+  /** Token bucket for requests without a (valid) token, per client address. */
+  anonBurst: int(1, 20),
+  anonPerSecond: z.coerce.number().positive().default(2),
+  /** PostgreSQL statement_timeout, milliseconds (0: none). */
+  statementTimeoutMs: int(0, 15_000),
+  /** Seconds between re-checks of the token of an open websocket. */
+  tokenRecheckSeconds: z.coerce.number().positive().default(5),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
+
 /** Configuration from the environment, validated once, with safe defaults. */
 export const ConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -54,9 +93,43 @@ export const ConfigSchema = z.object({
    * build runs on the service's only thread and would stall it for minutes.
    */
   pgvectorAnnIndexAbove: z.union([z.literal('off'), z.coerce.number().int().min(0)]).optional(),
+  /** Production mode (NODE_ENV=production or ENGRAM_PRODUCTION=true): docs/limits.md#production-mode. */
+  production: z.coerce.boolean().default(false),
+  /** Introspection and GraphiQL for every caller even in production mode (admin tokens always have them). */
+  exposeSchema: z.coerce.boolean().default(false),
+  /** Origins allowed by CORS (comma-separated); none: CORS off in production, any origin in development. */
+  corsOrigins: z.array(z.string().min(1)).default([]),
+  /** Every request limit, declared once (docs/limits.md). */
+  limits: LimitsSchema.default({}),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
+
+/** The environment variable of each limit. */
+export const LIMIT_ENV: Record<keyof Limits, string> = {
+  bodyBytes: 'ENGRAM_MAX_BODY_BYTES',
+  tokens: 'ENGRAM_MAX_TOKENS',
+  depth: 'ENGRAM_MAX_DEPTH',
+  aliases: 'ENGRAM_MAX_ALIASES',
+  cost: 'ENGRAM_MAX_COST',
+  first: 'ENGRAM_MAX_FIRST',
+  quoteChars: 'ENGRAM_MAX_QUOTE_CHARS',
+  queryChars: 'ENGRAM_MAX_QUERY_CHARS',
+  messageChars: 'ENGRAM_MAX_MESSAGE_CHARS',
+  stringChars: 'ENGRAM_MAX_STRING_CHARS',
+  embedChars: 'ENGRAM_EMBED_CHARS',
+  rateBurst: 'ENGRAM_RATE_BURST',
+  ratePerSecond: 'ENGRAM_RATE_PER_SECOND',
+  anonBurst: 'ENGRAM_ANON_RATE_BURST',
+  anonPerSecond: 'ENGRAM_ANON_RATE_PER_SECOND',
+  statementTimeoutMs: 'ENGRAM_STATEMENT_TIMEOUT_MS',
+  tokenRecheckSeconds: 'ENGRAM_TOKEN_RECHECK_SECONDS',
+};
+
+/** "true"/"1"/"yes" are true; anything else false (z.coerce.boolean would read "false" as true). */
+function bool(v: string): boolean {
+  return /^(1|true|yes|on)$/i.test(v.trim());
+}
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const parsed = ConfigSchema.safeParse({
@@ -88,6 +161,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     pgvectorAnnIndexAbove: env.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE || undefined,
     shutdownGraceMs: env.ENGRAM_SHUTDOWN_GRACE_MS || undefined,
     webDir: env.ENGRAM_WEB_DIR || undefined,
+    production: env.ENGRAM_PRODUCTION ? bool(env.ENGRAM_PRODUCTION) : env.NODE_ENV === 'production',
+    exposeSchema: env.ENGRAM_EXPOSE_SCHEMA ? bool(env.ENGRAM_EXPOSE_SCHEMA) : undefined,
+    corsOrigins: env.ENGRAM_CORS_ORIGINS ? env.ENGRAM_CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
+    limits: Object.fromEntries(Object.entries(LIMIT_ENV).map(([k, name]) => [k, env[name] || undefined])),
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) {

@@ -59,7 +59,7 @@ export interface ContainerOptions {
 }
 
 export function embedderFor(config: AppConfig): Embedder {
-  if (config.embedder === 'use-lite') return new UseLiteEmbedder();
+  if (config.embedder === 'use-lite') return new UseLiteEmbedder({ maxChars: config.limits.embedChars });
   if (config.embedder === 'openai') {
     return createEmbedder({
       kind: 'openai', baseUrl: config.openaiBaseUrl!, model: config.openaiModel!, apiKey: config.openaiApiKey,
@@ -70,7 +70,9 @@ export function embedderFor(config: AppConfig): Embedder {
 }
 
 export async function openDatabase(config: AppConfig, owner = 'server'): Promise<SqlClient> {
-  return config.databaseUrl ? new PgClient(config.databaseUrl) : PgliteClient.open(config.dataDir, { owner });
+  return config.databaseUrl
+    ? new PgClient(config.databaseUrl, 10, { statementTimeoutMs: config.limits.statementTimeoutMs })
+    : PgliteClient.open(config.dataDir, { owner });
 }
 
 /**

@@ -29,7 +29,8 @@ export function vocatives(text: string): Set<string> {
       const ws = part.match(/[\p{L}][\p{L}'-]*/gu) ?? [];
       if (ws.length === 0) continue;
       const caps = ws.filter((w) => /^\p{Lu}/u.test(w) && w !== 'I' && !INTERJECTIONS.has(w.toLowerCase()));
-      const rest = ws.filter((w) => !caps.includes(w));
+      const capSet = new Set(caps); // a set: caps.includes per word was quadratic in a long clause
+      const rest = ws.filter((w) => !capSet.has(w));
       const allInterj = rest.every((w) => INTERJECTIONS.has(w.toLowerCase()));
       if (caps.length > 0 && caps.length <= 2 && allInterj && (rest.length > 0 || prevInterjection)) {
         for (const c of caps) out.add(c.toLowerCase());

@@ -24,7 +24,11 @@ export type Relation =
 
 /** British -our spellings meet the American ones: colour/color, favourite/favorite, harbour/harbor. */
 export function spelling(w: string): string {
-  return w.length >= 6 ? w.replace(/([a-z]{2,})our(?=(?:ite|ites|s|ed|ing|able|ful|less|ly|ed)?$)/, '$1or') : w;
+  if (w.length < 6) return w;
+  // Found from the ending, then two letters checked before it: linear (a leading greedy group retried
+  // every start of a long token, quadratic).
+  const m = /our(?=(?:ite|ites|s|ed|ing|able|ful|less|ly|ed)?$)/.exec(w);
+  return m && m.index >= 2 && /^[a-z]{2}$/.test(w.slice(m.index - 2, m.index)) ? `${w.slice(0, m.index)}or${w.slice(m.index + 3)}` : w;
 }
 
 /** Family and role words said several ways: mum/mom/mother, kid/child, boss/manager. */

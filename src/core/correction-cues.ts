@@ -55,7 +55,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b/, false],
   // "orange, not blue" / "Lyon - not Paris": a contrastive "not" naming the old value at the end of a clause
   ['not-x', /(?:[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],
-  ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]+?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]+?)\s*,?\s*but\b/, false],
+  // The contrasted span is bounded (200 characters): unbounded, every "not" of a long text rescanned the rest of it.
+  ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]{1,200}?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]{1,200}?)\s*,?\s*but\b/, false],
   ['contrast', /\binstead of\s+([^,.;!?]+)|\brather than\s+([^,.;!?]+)|\bin place of\s+([^,.;!?]+)|\binstead\b/, true],
   ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b/, true],
   ['now', /\bnow\b|\bcurrently\b/, true],

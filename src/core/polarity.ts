@@ -65,16 +65,16 @@ export function negatedHeads(text: string): Set<string> {
   const out = new Set<string>();
   const t = withoutContrast(text).replace(CANT_STAND, ' hate ');
   for (const c of clauses(t)) {
-    for (let i = 0; i < c.length; i++) {
-      if (!NEGATIONS.has(c[i]) && !DISLIKE.has(lemma(c[i]))) continue;
-      for (let j = i + 1; j < c.length; j++) {
-        const w = c[j];
-        if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
-        const k = key(w);
-        if (LIKE.has(k) || DISLIKE.has(k) || LIKE.has(lemma(w)) || DISLIKE.has(lemma(w))) continue;
-        out.add(k);
-        break;
-      }
+    // Right to left, carrying the nearest head word seen: one pass (reading on from every negation
+    // was quadratic on "not not not ..."); the set is the same.
+    let head: string | null = null;
+    for (let i = c.length - 1; i >= 0; i--) {
+      const w = c[i]!;
+      if ((NEGATIONS.has(w) || DISLIKE.has(lemma(w))) && head !== null) out.add(head);
+      if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+      const k = key(w);
+      if (LIKE.has(k) || DISLIKE.has(k) || LIKE.has(lemma(w)) || DISLIKE.has(lemma(w))) continue;
+      head = k;
     }
   }
   return out;

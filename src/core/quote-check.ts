@@ -89,14 +89,20 @@ function prepare(msg: TranscriptMessage): Prepared {
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 /** Start offsets of `needle` in `hay` that do not cut a word in two ("cat" is not in "category"). */
-function occurrences(hay: string, needle: string): number[] {
+function occurrences(hay: string, needle: string, limit = Number.POSITIVE_INFINITY): number[] {
   const out: number[] = [];
   if (!needle) return out;
-  for (let s = hay.indexOf(needle); s >= 0; s = hay.indexOf(needle, s + 1)) {
+  const wordStart = isWordChar(needle[0]);
+  for (let s = hay.indexOf(needle); s >= 0; ) {
     const e = s + needle.length;
-    const cutsStart = isWordChar(needle[0]) && isWordChar(hay[s - 1]);
+    const cutsStart = wordStart && isWordChar(hay[s - 1]);
     const cutsEnd = isWordChar(needle[needle.length - 1]) && isWordChar(hay[e]);
-    if (!cutsStart && !cutsEnd) out.push(s);
+    if (!cutsStart && !cutsEnd && out.push(s) >= limit) break;
+    // A needle opening with a word character can only start a word: skip the rest of this one
+    // (retrying every letter of a long word made this quadratic).
+    let next = s + 1;
+    if (wordStart) while (next < hay.length && isWordChar(hay[next]) && isWordChar(hay[next - 1])) next++;
+    s = hay.indexOf(needle, next);
   }
   return out;
 }
@@ -114,22 +120,54 @@ function withoutFinalPunctuation(q: string): string | null {
  * typed none (end of message, end of line).
  */
 function wholeSentences(prep: Prepared, q: string): Match | null {
+  // Only sentence starts can start a match: each is tried once, compared by a rolling hash of the
+  // normalised text (a string comparison confirms), and its end found by binary search. Linear, where
+  // trying every occurrence of a repetitive quote against every sentence was quadratic (issue 12).
+  const text = prep.norm.text;
+  const hashes = charHashes(prep);
   const tryText = (needle: string, mustBeUnterminated: boolean): Match | null => {
-    for (const s of occurrences(prep.norm.text, needle)) {
-      const e = s + needle.length;
-      const first = prep.sentences.findIndex((_, i) => prep.nStart[i] === s || prep.nLead[i] === s);
-      if (first < 0) continue;
-      for (let last = first; last < prep.sentences.length; last++) {
-        if (prep.nEnd[last] > e) break;
-        if (prep.nEnd[last] === e && (!mustBeUnterminated || !prep.sentences[last].terminated)) {
-          return { prep, first, last };
-        }
+    const want = prefixOfChars(needle)[needle.length]!;
+    const firstWord = isWordChar(needle[0]);
+    const lastWord = isWordChar(needle[needle.length - 1]);
+    for (let first = 0; first < prep.sentences.length; first++) {
+      for (const s of prep.nLead[first] === prep.nStart[first] ? [prep.nStart[first]!] : [prep.nLead[first]!, prep.nStart[first]!]) {
+        const e = s + needle.length;
+        if (e > text.length || spanHash(hashes, s, e) !== want || !text.startsWith(needle, s)) continue;
+        if ((firstWord && isWordChar(text[s - 1])) || (lastWord && isWordChar(text[e]))) continue;
+        const last = sentenceEndingAt(prep.nEnd, e, first);
+        if (last >= 0 && (!mustBeUnterminated || !prep.sentences[last].terminated)) return { prep, first, last };
       }
     }
     return null;
   };
   const stripped = withoutFinalPunctuation(q);
   return tryText(q, false) ?? (stripped ? tryText(stripped, true) : null);
+}
+
+const CHAR_HASHES = new WeakMap<Prepared, number[]>();
+function charHashes(prep: Prepared): number[] {
+  let h = CHAR_HASHES.get(prep);
+  if (!h) CHAR_HASHES.set(prep, (h = prefixOfChars(prep.norm.text)));
+  return h;
+}
+/** Polynomial prefix hashes of a string's characters (same base and modulus as prefixHashes). */
+function prefixOfChars(text: string): number[] {
+  const out = new Array<number>(text.length + 1);
+  out[0] = 0;
+  for (let i = 0; i < text.length; i++) out[i + 1] = (out[i]! * HASH_BASE + text.charCodeAt(i) + 1) % HASH_MOD;
+  return out;
+}
+/** The sentence at or after `from` whose normalised end is `e` (ends increase), or -1. */
+function sentenceEndingAt(nEnd: readonly number[], e: number, from: number): number {
+  let lo = from;
+  let hi = nEnd.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (nEnd[mid]! < e) lo = mid + 1;
+    else if (nEnd[mid]! > e) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /** The original text of sentences `first..last` of a message. */
@@ -151,11 +189,8 @@ function tokens(text: string): string[] {
   return [...text.matchAll(/[\p{L}\p{N}]+(?:['.\-][\p{L}\p{N}]+)*/gu)].map((m) => m[0]);
 }
 
-function isSubsequence(needle: string[], hay: string[]): boolean {
-  let k = 0;
-  for (const t of hay) if (k < needle.length && t === needle[k]) k++;
-  return k === needle.length;
-}
+/** Longest quote (in words) for which a left-out-words diagnosis is attempted. */
+const DROPPED_MAX_TOKENS = 400;
 
 /**
  * A run of consecutive sentences whose words contain the quote's words in
@@ -164,14 +199,21 @@ function isSubsequence(needle: string[], hay: string[]): boolean {
  * so that a few common words scattered over a long message do not count.
  */
 function droppedWords(prep: Prepared, qTokens: string[]): string | null {
-  if (qTokens.length < 2) return null;
+  // Bounded work (issue 12): each start reads at most 2 x the quote's tokens, matched greedily as the run
+  // grows (no re-joined runs), and the diagnosis is only tried for quotes of up to DROPPED_MAX_TOKENS words;
+  // a longer quote with words left out is still refused, as NOT_FOUND.
+  const q = qTokens.length;
+  if (q < 2 || q > DROPPED_MAX_TOKENS) return null;
   const sentTokens = prep.sentences.map((s) => tokens(normalizeForQuote(s.text)));
   for (let first = 0; first < sentTokens.length; first++) {
-    let run: string[] = [];
+    let run = 0;
+    let k = 0;
     for (let last = first; last < sentTokens.length; last++) {
-      run = run.concat(sentTokens[last]);
-      if (run.length > 2 * qTokens.length) break;
-      if (run.length > qTokens.length && isSubsequence(qTokens, run)) return spanText(prep, first, last);
+      const ts = sentTokens[last]!;
+      run += ts.length;
+      if (run > 2 * q) break;
+      for (const t of ts) if (k < q && t === qTokens[k]) k++;
+      if (run > q && k === q) return spanText(prep, first, last);
     }
   }
   return null;
@@ -182,15 +224,54 @@ function sameWordsOtherwise(prep: Prepared, qTokens: string[]): string | null {
   const lower = (ts: string[]): string => ts.map((t) => t.toLowerCase()).join(' ');
   const want = lower(qTokens);
   if (!want) return null;
-  const sentTokens = prep.sentences.map((s) => tokens(normalizeForQuote(s.text)));
+  // Runs of whole sentences holding exactly as many tokens as the quote, found with two pointers over
+  // the sentences' token counts and compared by a rolling hash (one string comparison confirms a hit):
+  // linear, where joining every run of every start was cubic on long messages.
+  const sentTokens = prep.sentences.map((s) => tokens(normalizeForQuote(s.text)).map((t) => t.toLowerCase()));
+  const flat = sentTokens.flat();
+  const bound = [0];
+  for (const ts of sentTokens) bound.push(bound[bound.length - 1]! + ts.length);
+  const prefix = prefixHashes(flat);
+  const target = prefixHashes(want.split(' '));
+  const q = qTokens.length;
+  const wantHash = target[target.length - 1]!;
+  let last = 0;
   for (let first = 0; first < sentTokens.length; first++) {
-    let run: string[] = [];
-    for (let last = first; last < sentTokens.length && run.length < qTokens.length; last++) {
-      run = run.concat(sentTokens[last]);
-      if (lower(run) === want) return spanText(prep, first, last);
+    if (last < first) last = first;
+    while (last < sentTokens.length && bound[last + 1]! - bound[first]! < q) last++;
+    if (last >= sentTokens.length) break;
+    if (bound[last + 1]! - bound[first]! !== q) continue;
+    if (spanHash(prefix, bound[first]!, bound[last + 1]!) === wantHash && lower(flat.slice(bound[first], bound[last + 1])) === want) {
+      return spanText(prep, first, last);
     }
   }
   return null;
+}
+
+const HASH_MOD = 67_108_859;
+const HASH_BASE = 131_071;
+/** Polynomial prefix hashes of a token sequence (tokens reduced to a string hash first). */
+function prefixHashes(ts: readonly string[]): number[] {
+  const out = [0];
+  for (const t of ts) {
+    let h = 7;
+    for (let i = 0; i < t.length; i++) h = (h * 31 + t.charCodeAt(i)) % HASH_MOD;
+    out.push((out[out.length - 1]! * HASH_BASE + h + 1) % HASH_MOD);
+  }
+  return out;
+}
+/** Hash of tokens [a, b) from prefix hashes, comparable with a whole sequence's last prefix hash. */
+function spanHash(prefix: readonly number[], a: number, b: number): number {
+  let pow = 1;
+  // HASH_BASE^(b-a) by squaring (spans are compared rarely: once per candidate run).
+  let e = b - a;
+  let base = HASH_BASE;
+  while (e > 0) {
+    if (e & 1) pow = (pow * base) % HASH_MOD;
+    base = (base * base) % HASH_MOD;
+    e >>= 1;
+  }
+  return (((prefix[b]! - prefix[a]! * pow) % HASH_MOD) + HASH_MOD) % HASH_MOD;
 }
 
 /** Each quoted sentence is a whole sentence of the message, but they are not one consecutive run. */
@@ -242,7 +323,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
   const needles = stripped ? [q, stripped] : [q];
   for (const prep of users) {
     for (const needle of needles) {
-      const s = occurrences(prep.norm.text, needle)[0];
+      const s = occurrences(prep.norm.text, needle, 1)[0];
       if (s !== undefined) {
         return refuse('FRAGMENT', `the quote is part of a sentence: "${sentencesAround(prep, s, s + needle.length)}"`);
       }
@@ -255,7 +336,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
   }
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
   for (const prep of assistants) {
-    if (needles.some((n) => occurrences(prep.norm.text, n).length > 0)) {
+    if (needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
       return refuse('ASSISTANT_WORDS', `these are the assistant's words (message ${prep.msg.id}), not the person's; quote what the person wrote`);
     }
   }

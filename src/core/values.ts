@@ -112,7 +112,8 @@ export function extractValues(text: string): Value[] {
   const out: Value[] = [];
   // e-mail addresses, web addresses and phone numbers first, blanked out so their parts are not read again
   let rest = text;
-  for (const re of [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, /\bhttps?:\/\/\S+|\bwww\.\S+/g, /(?<![\w:])\+?\d[\d ()-]{6,}\d(?![\w:])/g]) {
+  // Each pattern starts only where its run starts and the phone run is bounded: linear in the text (issue 12).
+  for (const re of [/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, /\bhttps?:\/\/\S+|\bwww\.\S+/g, /(?<![\w:])\+?\d[\d ()-]{6,24}\d(?![\w:])/g]) {
     rest = rest.replace(re, (m) => {
       const isPhone = /^[+\d]/.test(m);
       const digits = m.replace(/\D/g, '');

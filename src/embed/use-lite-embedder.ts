@@ -12,6 +12,8 @@
  * Thresholds are calibrated by scripts/calibrate-use.ts.
  */
 import { EmbeddingError, type Embedder, type RecognitionThresholds } from '../ports/embedder.js';
+import { EmbedBatcher } from './batcher.js';
+import { UseLiteThread } from './use-lite-thread.js';
 
 /** The part of `@energetic-ai/embeddings`' EmbeddingsModel we use. */
 interface UseModel {
@@ -22,6 +24,15 @@ interface UseModel {
 export interface UseLiteOptions {
   /** Texts per forward pass (memory grows with batch size x longest text). */
   batchSize?: number;
+  /**
+   * 'worker' (default): forward passes run in a worker thread, off the event loop.
+   * 'inline': on the calling thread (scripts, and the offline-load test that watches fetch).
+   */
+  thread?: 'worker' | 'inline';
+  /** Characters of a text that are embedded; a longer text is embedded on its first part (default 2,000). */
+  maxChars?: number;
+  /** Recently embedded texts kept for reuse (default 1,000; 0: none). */
+  cacheSize?: number;
 }
 
 /** Stand-in for texts with no tokens: the model cannot encode an empty token list. */
@@ -41,23 +52,55 @@ export class UseLiteEmbedder implements Embedder {
   readonly thresholds: RecognitionThresholds = { ...USE_LITE_THRESHOLDS };
 
   private readonly batchSize: number;
+  private readonly maxChars: number;
   private model: UseModel | null = null;
   private loading: Promise<UseModel> | null = null;
   /** Forward passes run one at a time (the WASM backend is single-threaded anyway). */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly thread: UseLiteThread | null;
+  private readonly batcher: EmbedBatcher;
 
   constructor(options: UseLiteOptions = {}) {
     const size = options.batchSize ?? 32;
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`batchSize must be a positive integer, got ${size}`);
     this.batchSize = size;
+    this.maxChars = options.maxChars ?? 2_000;
+    this.thread = (options.thread ?? 'worker') === 'worker' ? new UseLiteThread() : null;
+    this.batcher = new EmbedBatcher((texts) => this.pass(texts), size, options.cacheSize ?? 1_000);
+  }
+
+  /** Forward passes made so far (concurrent calls share passes). */
+  get passes(): number {
+    return this.batcher.passes;
   }
 
   async init(): Promise<void> {
+    if (this.thread) {
+      try {
+        await this.thread.init();
+      } catch (cause) {
+        throw cause instanceof EmbeddingError ? cause : new EmbeddingError(`use-lite: failed to load the model: ${message(cause)}`, cause);
+      }
+      return;
+    }
     await this.load();
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
+    // Long inputs are bounded: the encoder's cost grows with the text, its meaning is in the first part.
+    return this.batcher.embed(texts.map((t) => prepareText(typeof t === 'string' && t.length > this.maxChars ? t.slice(0, this.maxChars) : t)));
+  }
+
+  /** One forward pass over already prepared texts (at most batchSize of them). */
+  private async pass(texts: string[]): Promise<Float32Array[]> {
+    if (this.thread) {
+      const raw = await this.thread.run(texts);
+      if (raw.length !== texts.length) {
+        throw new EmbeddingError(`use-lite: model returned ${raw.length} vectors for ${texts.length} texts`);
+      }
+      return raw.map((row) => unit(row, this.dimensions));
+    }
     const model = await this.load();
     const run = this.queue.then(() => this.embedAll(model, texts));
     this.queue = run.catch(() => undefined);
@@ -65,6 +108,7 @@ export class UseLiteEmbedder implements Embedder {
   }
 
   async close(): Promise<void> {
+    await this.thread?.close();
     const pending = this.loading;
     this.loading = null;
     this.model = null;
@@ -101,7 +145,7 @@ export class UseLiteEmbedder implements Embedder {
   private async embedAll(model: UseModel, texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
-      const chunk = texts.slice(start, start + this.batchSize).map(prepareText);
+      const chunk = texts.slice(start, start + this.batchSize);
       let raw: number[][];
       try {
         raw = await model.embed(chunk);
@@ -136,12 +180,12 @@ export function prepareText(text: unknown): string {
 const HAS_UPPER = /\p{Lu}/u;
 const HAS_LOWER = /\p{Ll}/u;
 
-function unit(row: number[], dimensions: number): Float32Array {
+function unit(row: ArrayLike<number>, dimensions: number): Float32Array {
   if (row.length !== dimensions) {
     throw new EmbeddingError(`use-lite: expected ${dimensions} dimensions, got ${row.length}`);
   }
   let sum = 0;
-  for (const x of row) sum += x * x;
+  for (let i = 0; i < row.length; i++) sum += row[i]! * row[i]!;
   const norm = Math.sqrt(sum);
   if (!Number.isFinite(norm) || norm === 0) throw new EmbeddingError('use-lite: model returned a zero or non-finite vector');
   const v = new Float32Array(dimensions);

@@ -3,6 +3,7 @@ import type { Loaders } from './loaders.js';
 import type { EventPubSub } from './pubsub.js';
 import type { EngramMetrics } from '../ops/metrics.js';
 import type { LiveEventSource } from './pg-events.js';
+import type { Limits } from '../config.js';
 
 /** Per-request context: the use-case dependencies, who is asking, and this request's DataLoaders. */
 export interface GraphQLContext {
@@ -16,4 +17,6 @@ export interface GraphQLContext {
   metrics?: EngramMetrics;
   /** Events across instances (PostgreSQL server): subscriptions register their space here. */
   liveEvents?: LiveEventSource | null;
+  /** This service's request limits (docs/limits.md); defaults when absent. */
+  limits?: Limits;
 }

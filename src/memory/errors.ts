@@ -64,3 +64,13 @@ export class InvalidStateError extends DomainError {
     super('INVALID_STATE', message);
   }
 }
+
+/**
+ * The service cannot answer now (the database connection was lost, refused or timed
+ * out): nothing is known to have changed; the same request may be retried.
+ */
+export class UnavailableError extends DomainError {
+  constructor(message: string, readonly retryAfterSeconds = 1) {
+    super('UNAVAILABLE', message);
+  }
+}

@@ -25,7 +25,8 @@ export function lexicalKeys(text: string): string[] {
 export function possessorKeys(text: string): string[] {
   const t = text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'");
   const out: string[] = [];
-  for (const m of t.matchAll(/([\p{L}\p{N}]+)(?:'s|s')(?![\p{L}\p{N}])/gu)) {
+  // A match starts only at a word's start: linear, where an unanchored start retried every letter of a long word.
+  for (const m of t.matchAll(/(?<![\p{L}\p{N}])([\p{L}\p{N}]+)(?:'s|s')(?![\p{L}\p{N}])/gu)) {
     const word = m[0].endsWith("s'") ? m[1]! + 's' : m[1]!;
     out.push(...lexicalKeys(word));
   }
@@ -41,14 +42,14 @@ const OWN = new Set(['my', 'our', 'your']);
  * it ("Where does my sister live?" -> sister, live).
  */
 export function ownPhraseKeys(text: string): string[] {
-  const ws = words(text);
-  const out: string[] = [];
-  ws.forEach((w, i) => {
-    if (!OWN.has(w)) return;
-    for (const next of ws.slice(i + 1)) {
-      if (STOP_WORDS.has(next) || NEGATIONS.has(next)) break;
-      out.push(...lexicalKeys(next));
-    }
-  });
-  return [...new Set(out)];
+  // One pass: a word belongs to an own-phrase when an own word came before it with no stop word
+  // in between (same result as reading on from every own word, without the quadratic rescans).
+  const out = new Set<string>();
+  let inPhrase = false;
+  for (const w of words(text)) {
+    if (STOP_WORDS.has(w) || NEGATIONS.has(w)) inPhrase = false;
+    else if (inPhrase) for (const k of lexicalKeys(w)) out.add(k);
+    if (OWN.has(w)) inPhrase = true;
+  }
+  return [...out];
 }

@@ -326,6 +326,17 @@ update memory_lexicon set doc = doc;
     sql: () => PRIVILEGES_SQL,
   },
   {
+    version: 7,
+    name: 'normalized-hash-index',
+    // A btree entry holds at most ~2,700 bytes: indexing the normalised text itself refused every
+    // quote over ~8,000 characters ("index row size ... exceeds btree maximum"). The exact-restatement
+    // lookup now finds rows by an md5 of the text and compares the text itself on the few it finds.
+    sql: () => `
+drop index if exists memories_normalized;
+create index if not exists memories_normalized_md5 on memories(space_id, md5(normalized));
+  `,
+  },
+  {
     version: 9,
     name: 'vector-sign-bits',
     // The sign bits of every vector (pgvector's binary_quantize: dimensions / 8 bytes), kept

@@ -31,3 +31,18 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
+
+/**
+ * The database cannot answer now: the connection was lost, the server is shutting
+ * down or refusing connections, no connection came free in time, or a statement ran
+ * past the statement timeout. Nothing is known to have been written by the failed
+ * statement; the next request opens a new connection. GraphQL answers it as the
+ * typed `Unavailable` error.
+ */
+export class StoreUnavailableError extends StoreError {
+  readonly code = 'UNAVAILABLE';
+  constructor(message: string, cause?: unknown) {
+    super(message, cause);
+    this.name = 'StoreUnavailableError';
+  }
+}

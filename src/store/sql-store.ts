@@ -323,7 +323,8 @@ export class SqlStore implements MemoryStore {
   async findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]> {
     const r = await this.q(tx).query<Row>(
       `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
-       where m.space_id = $1 and m.kind = $2 and m.normalized = $3 and s.status = 'ACTIVE' order by m.seq`,
+       where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
+       order by m.seq`,
       [spaceId, kind, normalized],
     );
     return r.rows.map(toMemory);
@@ -415,7 +416,13 @@ export class SqlStore implements MemoryStore {
 
   async incrementRecall(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.query(`update memory_state set recall_count = recall_count + 1 where memory_id = any($1::text[])`, [ids]);
+    // Rows are locked in id order, so concurrent recalls over overlapping memories queue instead of
+    // deadlocking (a plain UPDATE ... = any() locks them in scan order); the client retries a victim anyway.
+    await this.db.query(
+      `with locked as (select memory_id from memory_state where memory_id = any($1::text[]) order by memory_id for update)
+       update memory_state s set recall_count = s.recall_count + 1 from locked where s.memory_id = locked.memory_id`,
+      [[...new Set(ids)]],
+    );
   }
 
   async listMemories(

@@ -34,7 +34,9 @@ export async function createTestApp(opts: {
   /** A PGlite data directory on disk (default: in memory). */
   dataDir?: string;
 } = {}): Promise<TestApp> {
-  const config = configFromEnv({ ...process.env, DATABASE_URL: '', ...(opts.env ?? {}) }, {
+  // Suites fire requests far faster than any client should: the rate limits are tested in test/reliability.
+  const unlimited = { ENGRAM_RATE_BURST: '1000000', ENGRAM_RATE_PER_SECOND: '1000000', ENGRAM_ANON_RATE_BURST: '1000000', ENGRAM_ANON_RATE_PER_SECOND: '1000000' };
+  const config = configFromEnv({ ...process.env, DATABASE_URL: '', ...unlimited, ...(opts.env ?? {}) }, {
     dataDir: opts.dataDir ?? ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0, ...(opts.engine ? { engine: opts.engine } : {}),
     // Suites share the server's tables: none of them builds pgvector's HNSW index on them by
     // the way (test/store/pgvector-ann-build.test.ts tests the build in a schema of its own).

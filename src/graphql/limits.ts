@@ -1,0 +1,129 @@
+import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import type { AppConfig } from '../config.js';
+import type { Actor, MemoryDeps } from '../memory/deps.js';
+import { authenticate } from '../memory/tokens.js';
+import { StoreUnavailableError } from '../store/sql-client.js';
+import { RateLimiter } from './rate-limit.js';
+
+/**
+ * Every request limit of the HTTP endpoint, in the order a request meets them
+ * (docs/limits.md):
+ * 1. body size: a Content-Length over the limit is answered 413 before any byte is read;
+ *    a body without one is read up to the limit, then refused;
+ * 2. the caller's token bucket (per token; per client address without a valid token):
+ *    429 with Retry-After, before parsing;
+ * 3. GraphQL Armor on the document: tokens (while parsing), depth, aliases, cost
+ *    (validation rules), each refused with a GraphQL error naming the limit;
+ * 4. per-argument bounds (src/graphql/guard.ts), typed InvalidInput.
+ * Production mode adds: no introspection but for admin tokens (or ENGRAM_EXPOSE_SCHEMA),
+ * no "Did you mean ...?" suggestions.
+ */
+
+/** The actor of each request, authenticated once at the door and reused by the context. */
+const actors = new WeakMap<Request, Actor | null>();
+
+export function actorOf(request: Request): Actor | null | undefined {
+  return actors.get(request);
+}
+
+export function requestLimits(config: AppConfig, deps: MemoryDeps): Plugin[] {
+  const l = config.limits;
+  const limiter = new RateLimiter();
+  const common = { exposeLimits: true, propagateOnRejection: true } as const;
+  const plugins: Plugin[] = [
+    {
+      async onRequest({ request, setRequest, endResponse, serverContext, url }) {
+        if (!url.pathname.endsWith('/graphql')) return;
+        const length = Number(request.headers.get('content-length') ?? NaN);
+        if (request.method === 'POST') {
+          if (Number.isFinite(length) && length > l.bodyBytes) return endResponse(tooLarge(l.bodyBytes));
+          if (!Number.isFinite(length) && request.body) {
+            const body = await readBounded(request, l.bodyBytes);
+            if (body === null) return endResponse(tooLarge(l.bodyBytes));
+            request = new Request(request.url, { method: request.method, headers: request.headers, body: body as unknown as BodyInit });
+            setRequest(request);
+          }
+        }
+        let actor: Actor | null;
+        try {
+          actor = await authenticate(deps, bearer(request));
+        } catch (e) {
+          if (e instanceof StoreUnavailableError) return endResponse(failure(503, 'UNAVAILABLE', e.message, { 'retry-after': '1' }));
+          throw e;
+        }
+        actors.set(request, actor);
+        const key = actor ? `token:${actor.tokenId}` : `anon:${addressOf(serverContext)}`;
+        const wait = limiter.take(key, actor ? { burst: l.rateBurst, perSecond: l.ratePerSecond } : { burst: l.anonBurst, perSecond: l.anonPerSecond });
+        if (wait > 0) {
+          return endResponse(failure(429, 'RATE_LIMITED', `too many requests${actor ? ' for this token' : ' without a token'}: retry in ${wait} s`, { 'retry-after': String(wait) }));
+        }
+      },
+    },
+    maxTokensPlugin({ ...common, n: l.tokens }) as Plugin,
+    maxDepthPlugin({ ...common, n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
+    maxAliasesPlugin({ ...common, n: l.aliases }) as Plugin,
+    costLimitPlugin({ ...common, maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
+  ];
+  if (config.production) {
+    plugins.push(blockFieldSuggestionsPlugin() as Plugin);
+    if (!config.exposeSchema) {
+      plugins.push({
+        onValidate({ addValidationRule, context }) {
+          const request = (context as { request?: Request }).request;
+          if (request && actors.get(request)?.role === 'admin') return;
+          addValidationRule(NoSchemaIntrospectionCustomRule);
+        },
+      });
+    }
+  }
+  return plugins;
+}
+
+function bearer(request: Request): string | null {
+  return request.headers.get('authorization');
+}
+
+function addressOf(serverContext: unknown): string {
+  const req = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req;
+  return req?.socket?.remoteAddress ?? 'local';
+}
+
+function failure(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
+    status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+function tooLarge(max: number): Response {
+  return failure(413, 'PAYLOAD_TOO_LARGE', `the request body is limited to ${max.toLocaleString('en')} bytes`, { connection: 'close' });
+}
+
+/** The body, or null once it passes `max` bytes (reading stops there). */
+async function readBounded(request: Request, max: number): Promise<Uint8Array | null> {
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

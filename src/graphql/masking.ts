@@ -1,0 +1,36 @@
+import { GraphQLError } from 'graphql';
+import { maskError } from 'graphql-yoga';
+import type { Logger } from '../ports/logger.js';
+import { DomainError } from '../memory/errors.js';
+import { StoreUnavailableError } from '../store/sql-client.js';
+
+/**
+ * Yoga's error masking, with logging by who is at fault (docs/limits.md#errors):
+ * - the client's (a GraphQL syntax or validation error, a bad scalar value, a typed domain
+ *   error): logged at info, one line, no stack; sent as is;
+ * - the database unavailable: logged at warn, sent as `UNAVAILABLE` (retry);
+ * - anything else: a defect, logged at error with its stack, sent as "Unexpected error.".
+ */
+export function errorMasker(log: Logger) {
+  return (error: unknown, message: string, isDev?: boolean): Error => {
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (original instanceof StoreUnavailableError) {
+      log.warn({ reason: original.message, cause: (original.cause as Error | undefined)?.message }, 'database unavailable');
+      return new GraphQLError(original.message, { extensions: { code: 'UNAVAILABLE' } });
+    }
+    if (!original || original instanceof GraphQLError || original instanceof DomainError) {
+      const e = error as GraphQLError;
+      log.info({ code: e.extensions?.code ?? (original as DomainError | undefined)?.code, error: e.message }, 'client error');
+      if (original instanceof DomainError) {
+        return new GraphQLError(original.message, { ...pathOf(e), extensions: { ...e.extensions, code: original.code } });
+      }
+      return maskError(error, message, isDev);
+    }
+    log.error({ err: original }, 'unexpected error');
+    return maskError(error, message, isDev);
+  };
+}
+
+function pathOf(e: GraphQLError): { path?: ReadonlyArray<string | number>; nodes?: GraphQLError['nodes'] } {
+  return { path: e.path, nodes: e.nodes };
+}

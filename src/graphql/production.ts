@@ -1,0 +1,37 @@
+import { createRequire } from 'node:module';
+import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
+import type { AppConfig } from '../config.js';
+
+/**
+ * Settings that differ in production mode (docs/limits.md#production-mode), and the
+ * same document limits on the websocket endpoint as on HTTP.
+ */
+
+/** Yoga's GraphiQL and CORS settings for this configuration. */
+export function httpOptions(config: AppConfig): { graphiql: false | { subscriptionsProtocol: 'WS'; title: string }; cors?: false | { origin: string[]; credentials: boolean } } {
+  const graphiql = !config.production || config.exposeSchema ? ({ subscriptionsProtocol: 'WS', title: 'Engram GraphiQL' } as const) : false;
+  if (config.corsOrigins.length > 0) return { graphiql, cors: { origin: config.corsOrigins, credentials: true } };
+  // Development keeps Yoga's permissive default (GraphiQL from anywhere); production sends no CORS headers.
+  return config.production ? { graphiql, cors: false } : { graphiql };
+}
+
+// graphql-ws validates with the schema's own copy of graphql (the CommonJS one Pothos built it
+// with): the rules and `validate` are loaded through require, so all of them share that copy.
+const require = createRequire(import.meta.url);
+
+/** graphql-ws options: depth, alias and cost limits (and no introspection in production) on subscriptions too. */
+export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLSchema, doc: DocumentNode) => ReturnType<typeof import('graphql').validate> } {
+  const graphql = require('graphql') as typeof import('graphql');
+  const { maxDepthRule } = require('@escape.tech/graphql-armor-max-depth') as typeof import('@escape.tech/graphql-armor-max-depth');
+  const { maxAliasesRule } = require('@escape.tech/graphql-armor-max-aliases') as typeof import('@escape.tech/graphql-armor-max-aliases');
+  const { costLimitRule } = require('@escape.tech/graphql-armor-cost-limit') as typeof import('@escape.tech/graphql-armor-cost-limit');
+  const l = config.limits;
+  const rules: ValidationRule[] = [
+    ...graphql.specifiedRules,
+    maxDepthRule({ n: l.depth, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
+    maxAliasesRule({ n: l.aliases, exposeLimits: true }) as ValidationRule,
+    costLimitRule({ maxCost: l.cost, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
+    ...(config.production && !config.exposeSchema ? [graphql.NoSchemaIntrospectionCustomRule] : []),
+  ];
+  return { validate: (schema, doc) => graphql.validate(schema, doc, rules) };
+}

@@ -1,0 +1,64 @@
+/**
+ * Every input error is typed (issue 12): values the client controls that used to reach the
+ * database and come back as "Unexpected error." answer InvalidInput naming the field, write
+ * nothing, and a quote longer than a btree entry (~8,000 characters) is stored.
+ * Runs on PGlite and on the PostgreSQL server when DATABASE_URL is set.
+ */
+import { describe, expect, it } from 'vitest';
+import { testAppOn } from '../helpers/app.js';
+import { testDatabases } from '../helpers/db.js';
+import { actors, ERROR_FIELDS, REMEMBER } from '../helpers/memory.js';
+
+for (const target of testDatabases()) {
+  describe(`typed input errors (${target.name})`, () => {
+    const h = testAppOn(target);
+
+    it('NUL bytes, negative first, oversized cursor, 5e-324, year 0000, unknown space: InvalidInput naming the field', async () => {
+      const { t } = h;
+      const s = await t.space({ name: 'inputs' });
+      const a = actors(t.gql, s);
+      const c = await a.open();
+      await a.say(c, 'My cat is called Miso.');
+      const rememberWith = (input: Record<string, unknown>) =>
+        t.gql(s.assistant, REMEMBER, { input: { conversationId: c, quote: 'My cat is called Miso.', type: 'FACT', ...input } });
+      const cases: Array<[string, Promise<{ data: any; errors?: any[] }>, string, (d: any) => any]> = [
+        ['NUL in a message', t.gql(s.chat, `mutation($c: ID!, $t: String!) { recordMessage(conversationId: $c, role: USER, text: $t) { __typename ${ERROR_FIELDS} } }`, { c, t: 'a\u0000b' }), 'text', (d) => d.recordMessage],
+        ['NUL in a quote', rememberWith({ quote: 'My cat\u0000 is called Miso.' }), 'quote', (d) => d.remember],
+        ['NUL in a recall query', t.gql(s.assistant, `query($c: ID!) { recall(conversationId: $c, query: "cat\\u0000") { __typename ${ERROR_FIELDS} } }`, { c }), 'query', (d) => d.recall],
+        ['negative first', t.gql(s.operator, `query { memories(first: -1) { __typename ${ERROR_FIELDS} } }`), 'first', (d) => d.memories],
+        ['first over the maximum', t.gql(s.operator, `query { spaceEvents(first: 100000) { __typename ${ERROR_FIELDS} } }`), 'first', (d) => d.spaceEvents],
+        ['oversized cursor', t.gql(s.operator, `query($a: String) { memories(after: $a) { __typename ${ERROR_FIELDS} } }`, { a: Buffer.from(`o:${'9'.repeat(40)}`).toString('base64url') }), 'after', (d) => d.memories],
+        ['importance 5e-324', rememberWith({ importance: 5e-324 }), 'importance', (d) => d.remember],
+        ['year 0000', rememberWith({ startsAt: '0000-01-01T00:00:00Z' }), 'startsAt', (d) => d.remember],
+        ['createToken in a space that does not exist', t.gql(t.adminToken, `mutation { createToken(role: chat, spaceId: "no-such-space") { __typename ${ERROR_FIELDS} } }`), 'spaceId', (d) => d.createToken],
+      ];
+      for (const [what, pending, field, pick] of cases) {
+        const r = await pending;
+        expect(r.errors, what).toBeUndefined();
+        const payload = pick(r.data);
+        // A space that does not exist reads as NotFound (as everywhere); everything else is InvalidInput.
+        if (payload.__typename === 'NotFound') expect(what).toMatch(/space that does not exist/);
+        else expect([what, payload.__typename, payload.field]).toEqual([what, 'InvalidInput', field]);
+      }
+      const list = await a.list();
+      expect(list.nodes ?? list.edges ?? []).toHaveLength(0);
+    });
+
+    it('a quote of over 8,500 characters is stored and recognised again', async () => {
+      const { t } = h;
+      const s = await t.space({ name: 'long quote' });
+      const a = actors(t.gql, s);
+      const c = await a.open();
+      const words = Array.from({ length: 1500 }, (_, i) => `w${(i * 7919) % 10007}x`).join(' ');
+      const quote = `I keep a list of words: ${words}.`;
+      expect(quote.length).toBeGreaterThan(8_500);
+      await a.say(c, quote);
+      const first = await a.remember({ conversationId: c, quote });
+      expect(first.__typename, JSON.stringify(first).slice(0, 300)).toBe('RememberOutcome');
+      expect(first.outcome).toBe('CREATED');
+      const again = await a.remember({ conversationId: c, quote });
+      expect(again.outcome).toBe('REINFORCED');
+      expect(again.memory.id).toBe(first.memory.id);
+    });
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * Bounded requests (issue 12): document limits (GraphQL Armor), body size, text and list
+ * bounds, rate limits and production mode, through the real app in-process (yoga.fetch).
+ * Refusals are timed against a small query of another space running at the same time:
+ * both must answer within a second (generous for a refusal that costs milliseconds).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let a: { id: string; assistant: string; operator: string; chat: string };
+let b: { id: string; assistant: string; operator: string; chat: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await t.space({ name: 'a' });
+  b = await t.space({ name: 'b' });
+});
+afterAll(async () => t?.close());
+
+async function post(body: string | Uint8Array, token: string | null, app: TestApp = t, headers: Record<string, string> = {}) {
+  const started = performance.now();
+  const res = await app.app.yoga.fetch('http://engram.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: safeJson(text), ms: performance.now() - started, headers: res.headers };
+}
+const safeJson = (s: string) => { try { return JSON.parse(s); } catch { return null; } };
+const gqlBody = (query: string, variables: Record<string, unknown> = {}) => JSON.stringify({ query, variables });
+
+/** Runs `refused` while a small query of space B runs; both must answer within a second. */
+async function refusedBesideSmallQuery(refused: () => Promise<{ status: number; text: string; ms: number }>) {
+  const small = post(gqlBody('{ viewer { ... on Viewer { role space { id } } } }'), b.operator);
+  const [r, s] = await Promise.all([refused(), small]);
+  expect(s.status).toBe(200);
+  expect(s.text).toContain(b.id);
+  expect(r.ms, 'the refusal').toBeLessThan(1000);
+  expect(s.ms, 'the small query of another space').toBeLessThan(1000);
+  expect(r.text).not.toContain('Unexpected error');
+  expect(r.status).toBeLessThan(500);
+  return r;
+}
+
+describe('document limits', () => {
+  it('refuses a correctionChain nested 14 levels (depth), beside a small query of another space', async () => {
+    let sel = 'id';
+    for (let i = 0; i < 14; i++) sel = `correctionChain { ${sel} }`;
+    const r = await refusedBesideSmallQuery(() => post(gqlBody(`{ memory(id: "x") { ... on Memory { ${sel} } } }`), a.operator));
+    expect(r.text).toMatch(/depth/i);
+  });
+
+  it('refuses 300 recall aliases (aliases)', async () => {
+    const c = (await t.gql(a.chat, 'mutation { openConversation { ... on Conversation { id } } }')).data.openConversation.id;
+    const aliases = Array.from({ length: 300 }, (_, i) => `r${i}: recall(conversationId: "${c}", query: "my cat") { __typename }`).join(' ');
+    const r = await refusedBesideSmallQuery(() => post(gqlBody(`{ ${aliases} }`), a.assistant));
+    expect(r.text).toMatch(/alias/i);
+  });
+
+  it('refuses a 5 MB body with 413', async () => {
+    const body = gqlBody('query($q: String!) { viewer { __typename } }', { q: 'x'.repeat(5_000_000) });
+    const r = await refusedBesideSmallQuery(() => post(body, a.assistant));
+    expect(r.status).toBe(413);
+  });
+
+  it('refuses a 1,000,000-character recall query at once, and a 3,000-character one as InvalidInput', async () => {
+    const c = (await t.gql(a.chat, 'mutation { openConversation { ... on Conversation { id } } }')).data.openConversation.id;
+    const q = 'query($c: ID!, $q: String!) { recall(conversationId: $c, query: $q) { __typename ... on InvalidInput { field message } } }';
+    const huge = await refusedBesideSmallQuery(() => post(gqlBody(q, { c, q: 'word '.repeat(200_000) }), a.assistant));
+    expect(huge.status).toBe(413);
+    const long = await refusedBesideSmallQuery(() => post(gqlBody(q, { c, q: 'word '.repeat(600) }), a.assistant));
+    expect(long.status).toBe(200);
+    expect(JSON.parse(long.text).data.recall).toMatchObject({ __typename: 'InvalidInput', field: 'query' });
+  });
+
+  it('refuses a document of too many tokens and a costly one', async () => {
+    const many = await post(gqlBody(`{ viewer { ${'__typename '.repeat(3000)} } }`), a.operator);
+    expect(many.text).toMatch(/token/i);
+    let sel = 'id quote';
+    for (let i = 0; i < 8; i++) sel = `id mentions { quote } events { kind } supersedes { ${sel} } correctedBy { id }`;
+    const costly = await post(gqlBody(`{ memory(id: "x") { ... on Memory { ${sel} } } }`), a.operator);
+    expect(costly.text).toMatch(/cost|depth/i);
+  });
+});
+
+describe('rate limits', () => {
+  it('gives each token its own bucket and a lower one to requests without a token: 429 with Retry-After', async () => {
+    const limited = await createTestApp({ env: { ENGRAM_RATE_BURST: '5', ENGRAM_RATE_PER_SECOND: '0.5', ENGRAM_ANON_RATE_BURST: '2', ENGRAM_ANON_RATE_PER_SECOND: '0.1' } });
+    try {
+      const s = await limited.space({ name: 'limited' });
+      const q = gqlBody('{ viewer { __typename } }');
+      const own = [];
+      for (let i = 0; i < 7; i++) own.push(await post(q, s.operator, limited));
+      expect(own.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      expect(own[5]!.json.errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(Number(own[5]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Another token of the same space is not held back by the first one's bucket.
+      expect((await post(q, s.assistant, limited)).status).toBe(200);
+      const anon = [];
+      for (let i = 0; i < 3; i++) anon.push((await post(q, null, limited)).status);
+      expect(anon).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('production mode', () => {
+  it('introspection only for admin, no GraphiQL, no suggestions, no CORS without configured origins', async () => {
+    const prod = await createTestApp({ env: { ENGRAM_PRODUCTION: 'true' } });
+    try {
+      const s = await prod.space({ name: 'prod' });
+      const intro = gqlBody('{ __schema { queryType { name } } }');
+      expect((await post(intro, null, prod)).text).not.toContain('"Query"');
+      expect((await post(intro, s.assistant, prod)).text).not.toContain('"Query"');
+      expect((await post(intro, prod.adminToken, prod)).json.data.__schema.queryType.name).toBe('Query');
+      const typo = await post(gqlBody('{ viewr { __typename } }'), s.operator, prod);
+      expect(typo.text).not.toMatch(/Did you mean/);
+      const page = await prod.app.yoga.fetch('http://engram.test/graphql', { headers: { accept: 'text/html' } });
+      expect(await page.text()).not.toMatch(/graphiql/i);
+      const cors = await post(gqlBody('{ viewer { __typename } }'), s.operator, prod, { origin: 'https://evil.example' });
+      expect(cors.headers.get('access-control-allow-origin')).toBeNull();
+      expect(cors.headers.get('access-control-allow-credentials')).toBeNull();
+    } finally {
+      await prod.close();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Every text rule is linear (issue 12): a request's text must never cost time that grows
+ * faster than its length. Each rule runs on inputs of 5,000 and 50,000 letters in several
+ * shapes (one long word, words, sentences, apostrophes, "my my my ...", digits); the
+ * 50k/5k time ratio must stay well under quadratic growth (100x). Ratios, not wall times:
+ * the bound holds on a loaded machine. The median of a few runs smooths GC pauses.
+ */
+import { describe, expect, it } from 'vitest';
+import { words, contentKeys, contentWords, tokenize } from '../../src/core/words.js';
+import { normalizeText } from '../../src/core/normalize.js';
+import { splitSentencesDetailed, normalizeForQuote, normalizeMapped } from '../../src/core/sentences.js';
+import { checkQuote } from '../../src/core/quote-check.js';
+import { extractValues } from '../../src/core/values.js';
+import { findCues } from '../../src/core/correction-cues.js';
+import { polarity, vocatives, relate } from '../../src/core/conflicts.js';
+import { clauseRestates, decide } from '../../src/core/recognition.js';
+import { lexicalKeys, lexicalText, ownPhraseKeys, possessorKeys } from '../../src/memory/lexical.js';
+import { prepareText } from '../../src/embed/use-lite-embedder.js';
+
+/** Text shapes of about n letters each. */
+const SHAPES: Record<string, (n: number) => string> = {
+  'one word': (n) => 'a'.repeat(n),
+  'one word with an apostrophe': (n) => `${'b'.repeat(n)}'s`,
+  words: (n) => fill(n, (i) => ['sister', "mum's", 'house', 'my', 'not', 'never', 'Paris', 'grew', '42', 'was'][i % 10]),
+  sentences: (n) => fill(n, (i) => (i % 7 === 6 ? 'ago.' : ['I', 'moved', 'to', 'Leeds', 'three', 'years'][i % 6])),
+  'my my my': (n) => fill(n, () => 'my'),
+  "apostrophes ''''": (n) => "'".repeat(n),
+  digits: (n) => fill(n, (i) => String(i % 1000)),
+  'mixed punctuation': (n) => fill(n, (i) => ['no,', 'actually', '—', 'it’s', '(not', 'really)', 'not?', "isn't"][i % 8]),
+};
+
+function fill(n: number, word: (i: number) => string): string {
+  const out: string[] = [];
+  let len = 0;
+  for (let i = 0; len < n; i++) {
+    const w = word(i);
+    out.push(w);
+    len += w.length + 1;
+  }
+  return out.join(' ');
+}
+
+const RULES: Record<string, (text: string) => unknown> = {
+  tokenize, words, contentKeys, contentWords: (t) => contentWords(t), normalizeText,
+  splitSentencesDetailed, normalizeForQuote, normalizeMapped: (t) => normalizeMapped(t, true),
+  checkQuote: (t) => checkQuote(t, [{ id: 'm', role: 'USER', text: t, at: new Date(0) }]),
+  extractValues, findCues, polarity, vocatives,
+  relate: (t) => relate({ text: 'I live in Leeds.', type: 'FACT', entities: [], themes: [] }, { text: t, type: 'FACT', entities: [], themes: [] }, true),
+  clauseRestates: (t) => clauseRestates('I live in Leeds.', t),
+  decide: (t) => decide(
+    { text: t, normalized: normalizeText(t), type: 'FACT', entities: [], themes: [], previousSentence: null, messageId: 'm' },
+    [{ id: 'x', text: 'I live in Leeds.', normalized: 'i live in leeds.', type: 'FACT', entities: [], themes: [], messageId: null, score: 0.8 }],
+    { close: 0.875, related: 0.75, topic: 0.65 } as never,
+  ),
+  lexicalKeys, lexicalText: (t) => lexicalText([t]), possessorKeys, ownPhraseKeys, prepareText,
+};
+
+function timeOf(fn: () => unknown, minMs = 20): number {
+  // Repeat small inputs until the measurement is long enough to mean something.
+  let reps = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    fn();
+    reps++;
+    elapsed = performance.now() - start;
+  } while (elapsed < minMs && reps < 1000);
+  return elapsed / reps;
+}
+
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+/** Quadratic growth would be 100x; linear is 10x; anything at or above this ratio fails. */
+const MAX_RATIO = 35;
+
+describe('text rules are linear in their input', () => {
+  for (const [name, rule] of Object.entries(RULES)) {
+    it(`${name}: 50k letters cost about 10x what 5k cost, never 100x`, () => {
+      const rows: string[] = [];
+      for (const [shape, make] of Object.entries(SHAPES)) {
+        const small = make(5_000);
+        const large = make(50_000);
+        rule(small); // warm up (JIT, lazy tables)
+        const ts = [0, 1, 2].map(() => timeOf(() => rule(small)));
+        const tl = [0, 1, 2].map(() => timeOf(() => rule(large), 0));
+        const ratio = median(tl) / Math.max(median(ts), 0.05);
+        rows.push(`${shape}: ${median(ts).toFixed(2)} ms -> ${median(tl).toFixed(2)} ms (x${ratio.toFixed(1)})`);
+        expect(ratio, `${name} on ${shape}: ${rows.at(-1)}`).toBeLessThan(MAX_RATIO);
+      }
+    }, 120_000);
+  }
+});
