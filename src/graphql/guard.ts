@@ -132,6 +132,11 @@ function checkValue(name: string, type: GraphQLInputType, v: unknown, limits: Li
     return null;
   }
   if (!(type instanceof GraphQLScalarType)) return null;
+  if (type.name === 'JSON') {
+    // Free-form (a client vector as "[0.1, ...]" text): bounded by the body size; only NUL is refused here.
+    if (JSON.stringify(v)?.includes('\\u0000')) return new InvalidInputError(name, 'must not contain NUL (\\u0000) characters');
+    return null;
+  }
   if (typeof v === 'string') {
     const max = textBound(name, limits);
     if (v.length > max) return new InvalidInputError(name, `at most ${max.toLocaleString('en')} characters (got ${v.length.toLocaleString('en')})`);
@@ -144,9 +149,6 @@ function checkValue(name: string, type: GraphQLInputType, v: unknown, limits: Li
   if (v instanceof Date) {
     const year = v.getUTCFullYear();
     if (year < 1 || year > 9999) return new InvalidInputError(name, 'must be a date in the years 0001-9999');
-  }
-  if (type.name === 'JSON') {
-    if (JSON.stringify(v)?.includes('\\u0000')) return new InvalidInputError(name, 'must not contain NUL (\\u0000) characters');
   }
   return null;
 }
