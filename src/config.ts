@@ -12,8 +12,8 @@ export const LimitsSchema = z.object({
   depth: int(2, 10),
   /** Aliases in one operation (GraphQL Armor max-aliases). */
   aliases: int(0, 15),
-  /** Static cost of one operation (GraphQL Armor cost-limit: objects 2, scalars 1, x1.5 per level). */
-  cost: int(10, 5_000),
+  /** Static cost of one operation (GraphQL Armor cost-limit: objects 2, scalars 1, x1.5 per level, x `first` of a list). */
+  cost: int(10, 50_000),
   /** Most list items one `first` may ask for (fields with a lower maximum state it). */
   first: int(1, 1_000),
   /** Characters of a quote (remember, correct). */

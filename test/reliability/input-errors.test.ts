@@ -26,7 +26,7 @@ for (const target of testDatabases()) {
         ['NUL in a quote', rememberWith({ quote: 'My cat\u0000 is called Miso.' }), 'quote', (d) => d.remember],
         ['NUL in a recall query', t.gql(s.assistant, `query($c: ID!) { recall(conversationId: $c, query: "cat\\u0000") { __typename ${ERROR_FIELDS} } }`, { c }), 'query', (d) => d.recall],
         ['negative first', t.gql(s.operator, `query { memories(first: -1) { __typename ${ERROR_FIELDS} } }`), 'first', (d) => d.memories],
-        ['first over the maximum', t.gql(s.operator, `query { spaceEvents(first: 100000) { __typename ${ERROR_FIELDS} } }`), 'first', (d) => d.spaceEvents],
+        ['first over the maximum', t.gql(s.operator, `query { spaceEvents(first: 1500) { __typename ${ERROR_FIELDS} } }`), 'first', (d) => d.spaceEvents],
         ['oversized cursor', t.gql(s.operator, `query($a: String) { memories(after: $a) { __typename ${ERROR_FIELDS} } }`, { a: Buffer.from(`o:${'9'.repeat(40)}`).toString('base64url') }), 'after', (d) => d.memories],
         ['importance 5e-324', rememberWith({ importance: 5e-324 }), 'importance', (d) => d.remember],
         ['year 0000', rememberWith({ startsAt: '0000-01-01T00:00:00Z' }), 'startsAt', (d) => d.remember],
