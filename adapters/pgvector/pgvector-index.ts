@@ -227,7 +227,9 @@ export class PgvectorIndex implements VectorIndex {
       if (!small && !this.annReady) void this.ensureAnnIndex().catch(() => {});
       const exact = s.exact === true || metric !== 'cosine' || !this.annReady || small;
       if (!exact) return toHits(await this.hnsw(s, op, kind, statuses, tx));
-      if (metric === 'cosine' && size > this.quantisedAbove) {
+      // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
+      // needs nothing below minScore (recognition); a plain exact request scans exactly.
+      if (metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined) {
         const hits = await this.quantised(q, s, kind, statuses);
         if (hits) return toHits(hits);
       }

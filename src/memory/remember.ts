@@ -163,7 +163,9 @@ export async function gatherCandidates(
   const exact = await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   if (vector) {
-    hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true }, tx);
+    // Recognition weighs nothing below its lowest threshold: the engine may pre-filter far vectors.
+    const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
+    hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore }, tx);
   }
   const sameMessage = previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : [];
   const scores = new Map<string, number | null>();

@@ -20,6 +20,12 @@ export interface VectorSearch {
   metric?: Metric;
   /** Ask for exact distances (the recognition check compares them with a threshold). */
   exact?: boolean;
+  /**
+   * With `exact`: only hits scoring at least this much are needed (recognition's lowest
+   * threshold). An engine may then use a pre-filter that can only lose far vectors, such as
+   * pgvector's quantised first pass; without it, `exact` means the exact top k.
+   */
+  minScore?: number;
 }
 
 export interface VectorHit {

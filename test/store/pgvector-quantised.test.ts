@@ -47,7 +47,7 @@ for (const target of testDatabases()) {
       for (let j = 0; j < 40; j++) {
         const of = Math.floor(((j + 0.5) * N) / 40);
         const q = near(vs[of], 0.2, 1000 + j); // cosine ~0.98: a restatement
-        const hits = await quantised.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+        const hits = await quantised.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
         if (hits[0]?.memoryId !== items[of].memoryId) missed++;
         expect(hits[0].score).toBeCloseTo(cosineOf(q, vs[of]), 4);
       }
@@ -56,7 +56,7 @@ for (const target of testDatabases()) {
       for (let j = 0; j < 5; j++) {
         const q = unitVectors(1, 500 + j, DIM)[0];
         const planted = await seed.put(space, [0.33, 0.62, 0.88, 1.15, 1.33].map((noise, i) => near(q, noise, 600 + 10 * j + i)));
-        const hits = await quantised.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+        const hits = await quantised.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
         const truth = await exact.search({ spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
         expect(hits.slice(0, 5).map((h) => h.memoryId)).toEqual(planted.map((p) => p.memoryId));
         expect(hits.slice(0, 5).map((h) => h.memoryId)).toEqual(truth.slice(0, 5).map((h) => h.memoryId));
@@ -70,7 +70,7 @@ for (const target of testDatabases()) {
       const items = await putAll(space, vs);
       const keep = [items[3], items[700], items[1400]];
       await seed.setStatus(items.filter((i) => !keep.includes(i)).map((i) => i.memoryId), 'MUTED');
-      const hits = await quantised.search({ spaceId: space, vector: near(vs[5], 0.2, 7), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+      const hits = await quantised.search({ spaceId: space, vector: near(vs[5], 0.2, 7), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
       expect(hits.map((h) => h.memoryId).sort()).toEqual(keep.map((i) => i.memoryId).sort());
     }, 120_000);
   });
