@@ -24,18 +24,26 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances: every background job 
   const apps: TestApp[] = [];
   let dir: string;
   const upserted = new Map<string, number>();
+  // A database of its own: on the suite's shared one, every space other tests left behind is
+  // consolidated each second and rebuilt into the fresh LanceDB directory at start, so the
+  // due times and the drain would measure the other suites' leftovers, not the jobs.
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://x@localhost/none_test');
+  const ownName = `${base.pathname.slice(1)}_jobs_${process.pid}`;
+  const ownUrl = Object.assign(new URL(base.href), { pathname: `/${ownName}` }).href;
+  let admin: PgClient;
 
   beforeAll(async () => {
     assertTestDatabase(process.env.DATABASE_URL!);
+    admin = new PgClient(process.env.DATABASE_URL!, 1);
+    await admin.query(`drop database if exists ${ownName} with (force)`);
+    await admin.query(`create database ${ownName}`);
     dir = mkdtempSync(join(tmpdir(), 'engram-jobs-'));
     for (let i = 0; i < 2; i++) {
-      const db = new PgClient(process.env.DATABASE_URL!, 4);
+      const db = new PgClient(ownUrl, 4);
       dbs.push(db);
-      // Rows of earlier runs on this database are not this test's business.
-      await db.query(`delete from vector_outbox where engine = 'lancedb'`).catch(() => {});
       const t = await createTestApp({
         db, engine: 'lancedb',
-        env: { ENGRAM_LANCEDB_DIR: dir, ENGRAM_CONSOLIDATE_EVERY: '1', ENGRAM_OUTBOX_INTERVAL_MS: '100' },
+        env: { DATABASE_URL: ownUrl, ENGRAM_LANCEDB_DIR: dir, ENGRAM_CONSOLIDATE_EVERY: '1', ENGRAM_OUTBOX_INTERVAL_MS: '100' },
       });
       // Count what each instance hands to the engine.
       const index = t.app.engram.deps.index as unknown as { upsert(items: { memoryId: string }[]): Promise<void> };
@@ -51,6 +59,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances: every background job 
     for (const t of apps) await t.close();
     for (const d of dbs) await d.close();
     rmSync(dir, { recursive: true, force: true });
+    await admin.query(`drop database if exists ${ownName} with (force)`).catch(() => {});
+    await admin.close();
   });
 
   it('runs each consolidation due time on one instance, and drains each outbox row on one', async () => {
