@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { listen as listenTo, type Listener } from '../helpers/live.js';
 
 type Sp = Awaited<ReturnType<TestApp['space']>>;
 let t: TestApp;
@@ -42,22 +43,9 @@ const SUB = `subscription($s: ID) { memoryEvents(spaceId: $s) {
   event { id kind actor tier score rule }
 } }`;
 
-interface Listener { events: any[]; errors: unknown[]; done: Promise<void>; stop(): void }
+/** This suite's subscription (SUB) through the shared listener (test/helpers/live.ts). */
 function listen(client: Client, variables: Record<string, unknown> = {}): Listener {
-  const events: any[] = [];
-  const errors: unknown[] = [];
-  let stop = () => {};
-  const done = new Promise<void>((resolve) => {
-    stop = client.subscribe({ query: SUB, variables }, {
-      next: (v) => {
-        if (v.errors) errors.push(...v.errors);
-        else events.push((v.data as any).memoryEvents);
-      },
-      error: (e) => { errors.push(e); resolve(); },
-      complete: () => resolve(),
-    });
-  });
-  return { events, errors, done, stop: () => stop() };
+  return listenTo(client, SUB, variables);
 }
 
 async function until(cond: () => boolean, ms = 20_000): Promise<void> {
