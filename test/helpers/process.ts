@@ -21,23 +21,27 @@ export function childEnv(dataDir: string, extra: Record<string, string> = {}): N
   };
 }
 
-/** `npm run engram -- <args>`, the way README runs it. */
-export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
+/** Runs `node --import tsx <args>` from the repository root to its exit; rejects (and kills it) after `timeoutMs`. */
+function runToExit(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, timedOut: (run: Run) => string): Promise<Run> {
   return new Promise((res, rej) => {
-    const child = spawn(NODE, [...TSX_ARGS, 'src/cli/index.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    const child = spawn(NODE, [...TSX_ARGS, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run: Run = { code: null, stdout: '', stderr: '' };
+    child.stdout.on('data', (d) => (run.stdout += d));
+    child.stderr.on('data', (d) => (run.stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      rej(new Error(`engram ${args.join(' ')} timed out: ${stderr}`));
+      rej(new Error(timedOut(run)));
     }, timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      res({ code, stdout, stderr });
+      res({ ...run, code });
     });
   });
+}
+
+/** `npm run engram -- <args>`, the way README runs it. */
+export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
+  return runToExit(['src/cli/index.ts', ...args], env, timeoutMs, (r) => `engram ${args.join(' ')} timed out: ${r.stderr}`);
 }
 
 export interface ServerProcess {
@@ -91,21 +95,7 @@ export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promis
 
 /** Waits for a child server that should refuse to start; returns its exit. */
 export function runServerToExit(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
-  return new Promise((res, rej) => {
-    const child = spawn(NODE, [...TSX_ARGS, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      rej(new Error(`second server kept running: ${stdout}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      res({ code, stdout, stderr });
-    });
-  });
+  return runToExit(['src/main.ts'], env, timeoutMs, (r) => `second server kept running: ${r.stdout}`);
 }
 
 export async function gqlAt(url: string, token: string | null, query: string, variables: Record<string, unknown> = {}): Promise<any> {
