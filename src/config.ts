@@ -57,6 +57,8 @@ export const ConfigSchema = z.object({
   lancedbDir: z.string().optional(),
   qdrantUrl: z.string().url().optional(),
   qdrantApiKey: z.string().optional(),
+  /** The Qdrant collection's distance: cosine (default) or l2 (Euclid; docs/engines.md). */
+  qdrantMetric: z.enum(['cosine', 'l2']).default('cosine'),
   embedder: z.enum(['use-lite', 'builtin', 'openai']).default('use-lite'),
   openaiBaseUrl: z.string().url().optional(),
   openaiModel: z.string().optional(),
@@ -142,6 +144,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     lancedbDir: env.ENGRAM_LANCEDB_DIR,
     qdrantUrl: env.QDRANT_URL || undefined,
     qdrantApiKey: env.QDRANT_API_KEY,
+    qdrantMetric: env.ENGRAM_QDRANT_METRIC || undefined,
     embedder: env.ENGRAM_EMBEDDER,
     openaiBaseUrl: env.ENGRAM_OPENAI_BASE_URL,
     openaiModel: env.ENGRAM_OPENAI_MODEL,

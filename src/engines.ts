@@ -60,6 +60,7 @@ export async function createEngineIndex(
     const { QdrantIndex } = await import('../adapters/qdrant/qdrant-index.js');
     return new QdrantIndex({
       url: config.qdrantUrl, apiKey: config.qdrantApiKey || undefined, embedderId: embedder.id, dimensions: embedder.dimensions,
+      metric: config.qdrantMetric,
       onWarning: (message) => process.emitWarning(message),
     });
   }

@@ -75,8 +75,14 @@ export interface VectorIndex {
 }
 
 export class VectorIndexError extends Error {
-  constructor(readonly engine: string, message: string, override readonly cause?: unknown) {
+  /**
+   * The engine said "not now" rather than "never" (a timeout, a rate limit, a write not
+   * applied yet): the outbox keeps the row and retries it without counting the attempt.
+   */
+  readonly transient: boolean;
+  constructor(readonly engine: string, message: string, override readonly cause?: unknown, opts: { transient?: boolean } = {}) {
     super(`${engine}: ${message}`);
     this.name = 'VectorIndexError';
+    this.transient = opts.transient ?? false;
   }
 }

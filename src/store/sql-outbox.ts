@@ -56,16 +56,22 @@ const TRANSIENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
 ]);
 
+/** Error names that say the request was cut short (an AbortSignal's timeout or abort), not refused. */
+const TRANSIENT_NAMES = new Set(['TimeoutError', 'AbortError']);
+
 /**
- * Whether an engine failure says "unreachable" (connection refused or reset, a
- * timeout, HTTP 408 / 429 / 5xx) rather than "this row is refused". Transient
+ * Whether an engine failure says "unreachable" or "not now" (connection refused or
+ * reset, a timeout, HTTP 408 / 429 / 5xx, an adapter's `transient` flag: a rate limit,
+ * a write the engine has not applied yet) rather than "this row is refused". Transient
  * failures never count towards parking a row: an outage must not dead-letter
  * the rows that happen to be at the head of the queue.
  */
 export function isTransientEngineError(e: unknown): boolean {
   let x: unknown = e;
   for (let depth = 0; x && depth < 6; depth++) {
-    const o = x as { code?: unknown; status?: unknown; statusCode?: unknown; message?: unknown; cause?: unknown };
+    const o = x as { code?: unknown; status?: unknown; statusCode?: unknown; message?: unknown; cause?: unknown; transient?: unknown; name?: unknown };
+    if (o.transient === true) return true;
+    if (typeof o.name === 'string' && TRANSIENT_NAMES.has(o.name)) return true;
     if (typeof o.code === 'string' && TRANSIENT_CODES.has(o.code)) return true;
     const status = typeof o.status === 'number' ? o.status : typeof o.statusCode === 'number' ? o.statusCode : null;
     if (status !== null && (status === 408 || status === 429 || status >= 500)) return true;
