@@ -135,17 +135,20 @@ export function contractEngines(opts: { all?: boolean; quiet?: boolean } = {}): 
     },
   });
   const qdrantUrl = process.env.QDRANT_URL;
-  out.push({
-    label: 'qdrant', engine: 'qdrant', largeBatch: 5_000,
-    skip: qdrantUrl ? null : 'QDRANT_URL is not set (no Qdrant server on this machine): start one with `docker compose up -d qdrant` and set QDRANT_URL=http://127.0.0.1:6333',
-    async open() {
-      const db = await pgliteDb();
-      const collection = `engram_contract_${randomUUID().slice(0, 8)}`;
-      return reopenable(db,
-        () => new QdrantIndex({ url: qdrantUrl!, apiKey: process.env.QDRANT_API_KEY || undefined, embedderId: 'contract', dimensions: DIM, collection }),
-        { before: (last) => last.dropCollection().catch(() => {}) });
-    },
-  });
+  // Cosine (the default) and L2 (a Euclid collection, which also answers cosine for unit vectors).
+  for (const metric of ['cosine', 'l2'] as const) {
+    out.push({
+      label: metric === 'cosine' ? 'qdrant' : 'qdrant (l2)', engine: 'qdrant', largeBatch: 5_000,
+      skip: qdrantUrl ? null : 'QDRANT_URL is not set (no Qdrant server on this machine): start one with `docker compose up -d qdrant` and set QDRANT_URL=http://127.0.0.1:6333',
+      async open() {
+        const db = await pgliteDb();
+        const collection = `engram_contract_${randomUUID().slice(0, 8)}`;
+        return reopenable(db,
+          () => new QdrantIndex({ url: qdrantUrl!, apiKey: process.env.QDRANT_API_KEY || undefined, embedderId: 'contract', dimensions: DIM, collection, metric }),
+          { before: (last) => last.dropCollection().catch(() => {}) });
+      },
+    });
+  }
   const only = opts.all ? null : wanted();
   const picked = only ? out.filter((f) => only.has(f.engine) || only.has(f.label)) : out;
   if (!opts.quiet) for (const f of picked) {
