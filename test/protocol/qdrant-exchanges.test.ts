@@ -4,6 +4,7 @@
  * what the adapter sends and how it reads what Qdrant documents; what Qdrant does
  * with it is judged by the contract suite against a live server (docs/engines.md).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QdrantIndex, type QdrantOptions } from '../../adapters/qdrant/qdrant-index.js';
@@ -66,16 +67,18 @@ describe('Qdrant protocol (replayed exchanges), not the engine', () => {
       route: `POST ${P}/points/payload`,
       answer: (req) => (req.body.points ? fail(404, `Not found: No point with id ${req.body.points[0]} found`) : update('completed')),
     });
-    await q.setStatus(['m-present', 'm-parked-never-upserted'], 'MUTED');
+    const [present, neverUpserted] = [randomUUID(), randomUUID()];
+    await q.setStatus([present, neverUpserted], 'MUTED');
     const [req] = r.sent(`POST ${P}/points/payload`);
     expect(req.body.points).toBeUndefined();
-    expect(req.body.filter).toEqual({ must: [{ has_id: [pointIdFor('m-present'), pointIdFor('m-parked-never-upserted')] }] });
+    expect(req.body.filter).toEqual({ must: [{ has_id: [pointIdFor(present), pointIdFor(neverUpserted)] }] });
     expect(req.body.payload).toEqual({ status: 'MUTED' });
     expect(req.query.wait).toBe('true');
 
     r.script({ route: `POST ${P}/points/delete`, answer: (d) => (d.body.points ? fail(404, 'Not found') : update('completed')) });
-    await q.remove(['m-gone']);
-    expect(r.sent(`POST ${P}/points/delete`)[0].body).toEqual({ filter: { must: [{ has_id: [pointIdFor('m-gone')] }] } });
+    const gone = randomUUID();
+    await q.remove([gone]);
+    expect(r.sent(`POST ${P}/points/delete`)[0].body).toEqual({ filter: { must: [{ has_id: [pointIdFor(gone)] }] } });
     expect(r.unexpected).toEqual([]);
   });
 
@@ -105,7 +108,7 @@ describe('Qdrant protocol (replayed exchanges), not the engine', () => {
     const r = await replay({ state: existing });
     const q = await index(r);
     r.script({ route: `POST ${P}/points/payload`, answer: update('completed') });
-    await q.setStatus(['m1'], 'SUPERSEDED');
+    await q.setStatus([randomUUID()], 'SUPERSEDED');
     expect(r.sent(`POST ${P}/points/payload`)[0].body).not.toHaveProperty('vector');
     expect(r.sent(`PUT ${P}/points`)).toEqual([]);
     const doc = readFileSync(new URL('../../docs/engines.md', import.meta.url), 'utf8');
@@ -147,7 +150,7 @@ describe('Qdrant protocol (replayed exchanges), not the engine', () => {
         return noCollection(NAME);
       },
     }, { route: `PUT ${P}/points`, answer: update('completed') });
-    await q.upsert([{ memoryId: 'm1', spaceId: 's', kind: 'STATEMENT', status: 'ACTIVE', vector: v(0, 1, 0, 0) }]);
+    await q.upsert([{ memoryId: randomUUID(), spaceId: 's', kind: 'STATEMENT', status: 'ACTIVE', vector: v(0, 1, 0, 0) }]);
     expect(r.sent(`PUT ${P}/points`)).toHaveLength(2);
     expect(r.sent(`PUT ${P}`)).toHaveLength(1);
     expect(r.sent(`PUT ${P}/index`)).toHaveLength(3);

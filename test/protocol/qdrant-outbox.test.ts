@@ -41,6 +41,8 @@ afterAll(async () => {
   await shared?.close();
 });
 const fresh = (prefix: string) => `${prefix}${randomUUID().slice(0, 8)}`;
+/** A memory id the old adapter accepted too (a UUID), so a test fails on its own point, not on the id. */
+const uuid = () => randomUUID();
 
 interface Rig { db: SqlClient; r: QdrantReplay; q: QdrantIndex; outbox: SqlOutbox; space: string }
 
@@ -112,7 +114,7 @@ describe('Qdrant protocol (replayed exchanges), not the engine: the outbox never
 
   it('2. 429 Too Many Requests with Retry-After (the client\'s ResourceExhausted error) is transient', async () => {
     const rg = await rig();
-    const id = fresh('m');
+    const id = uuid();
     await pending(rg, [id]);
     const err = await survives(rg, fail(429, 'Too many requests: write rate limit exceeded, retry later', { 'retry-after': '2' }), [id]);
     expect(err).toMatch(/QdrantClientResourceExhaustedError|429/);
@@ -120,7 +122,7 @@ describe('Qdrant protocol (replayed exchanges), not the engine: the outbox never
 
   it('2. a request that outlives the client timeout (QdrantClientTimeoutError) is transient', async () => {
     const rg = await rig({ timeoutMs: 300 });
-    const id = fresh('m');
+    const id = uuid();
     await pending(rg, [id]);
     const err = await survives(rg, { hang: true }, [id]);
     expect(err).toMatch(/QdrantClientTimeoutError/);
@@ -128,18 +130,18 @@ describe('Qdrant protocol (replayed exchanges), not the engine: the outbox never
 
   it('2. 503 and a refused connection are transient', async () => {
     const rg = await rig();
-    const id = fresh('m');
+    const id = uuid();
     await pending(rg, [id]);
     await survives(rg, fail(503, 'Service Unavailable: shard is being transferred'), [id]);
     await rg.r.close();
-    await pending(rg, [fresh('m')]);
+    await pending(rg, [uuid()]);
     for (let i = 0; i <= MAX_ATTEMPTS; i++) await expect(rg.outbox.drain()).rejects.toThrow();
     expect((await rows(rg.db)).map((x) => x.attempts)).toEqual([0]);
   });
 
   it('2. writes ask the server to stop waiting before the client gives up (timeout query parameter)', async () => {
     const rg = await rig({ timeoutMs: 60_000 });
-    await pending(rg, [fresh('m')]);
+    await pending(rg, [uuid()]);
     rg.r.script({ route: `PUT ${P}/points`, answer: update('completed') });
     await rg.outbox.drain();
     expect(rg.r.sent(`PUT ${P}/points`)[0].query).toEqual({ wait: 'true', timeout: '50' });
@@ -147,18 +149,18 @@ describe('Qdrant protocol (replayed exchanges), not the engine: the outbox never
 
   it('3. an UpdateStatus of wait_timeout or acknowledged keeps the row (not applied yet)', async () => {
     const rg = await rig();
-    const a = fresh('m');
+    const a = uuid();
     await pending(rg, [a]);
     const err = await survives(rg, update('wait_timeout'), [a]);
     expect(err).toMatch(/wait_timeout/);
-    const b = fresh('m');
+    const b = uuid();
     await pending(rg, [b]);
     await survives(rg, update('acknowledged'), [b]);
   });
 
   it('a refusal (400: wrong vector size) still counts and parks, as before', async () => {
     const rg = await rig();
-    await pending(rg, [fresh('m')]);
+    await pending(rg, [uuid()]);
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       rg.r.script({ route: `PUT ${P}/points`, answer: fail(400, 'Wrong input: Vector dimension error: expected dim: 4, got 3') });
       await expect(rg.outbox.drain()).rejects.toThrow();
@@ -170,7 +172,7 @@ describe('Qdrant protocol (replayed exchanges), not the engine: the outbox never
 
   it('epoch: a collection without the marker the store recorded is seen as lost (rebuilt at start)', async () => {
     const rg = await rig();
-    await pending(rg, [fresh('m')]);
+    await pending(rg, [uuid()]);
     await rg.db.query(`delete from vector_outbox`);
     await rg.db.query(`insert into engram_meta (key, value) values ('engine_epoch:qdrant', 'epoch-7')`);
     const vectors = Number((await rg.db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
