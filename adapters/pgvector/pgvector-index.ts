@@ -53,7 +53,7 @@ export const QUANTISED_WINDOW = 200;
 
 export class PgvectorIndex implements VectorIndex {
   readonly name = 'pgvector';
-  readonly capabilities: VectorIndexCapabilities = { transactional: true, exactSearch: true, metrics: ['cosine', 'l2'] };
+  readonly capabilities: VectorIndexCapabilities = { transactional: true, exactSearch: true, metrics: ['cosine', 'l2'], storeVectors: true };
   private sizes = new Map<string, { n: number; at: number }>();
   private readonly exactBelow: number;
   private readonly efSearch: number;
@@ -165,6 +165,11 @@ export class PgvectorIndex implements VectorIndex {
     } catch (e) {
       throw new VectorIndexError(this.name, 'upsert failed', e);
     }
+    this.stored(items);
+  }
+
+  /** Vectors written to memory_vectors (by `upsert`, or by the store with their memory): counted, and the lazy HNSW build checked. */
+  stored(items: IndexedVector[]): void {
     // Counted, not forgotten: a recount of the space on every remember would cost a scan.
     for (const i of items) {
       const hit = this.sizes.get(i.spaceId);
@@ -242,16 +247,35 @@ export class PgvectorIndex implements VectorIndex {
   /**
    * The exact scan: every vector of the space and kind, the distance computed once
    * (the subquery is kept apart by OFFSET 0, so the planner neither computes the
-   * distance twice nor walks the HNSW index).
+   * distance twice nor walks the HNSW index). Statuses are read for the nearest
+   * `max(2 k, k + 50)` only, not joined for the whole space: when at least k of them
+   * have a wanted status those are the exact top k of the wanted rows (every row
+   * outside the window is farther than each row in it); otherwise (a space mostly
+   * muted, say) the scan runs again with the status joined.
    */
   private async scan(q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[]): Promise<{ memory_id: string; d: number }[]> {
+    const vector = toPgVectorText(s.vector);
+    const window = Math.max(2 * s.k, s.k + 50);
+    const near = await q.query<{ memory_id: string; d: number; status: string }>(
+      `select x.memory_id, x.d, st.status from (
+         select memory_id, d from (
+           select v.memory_id, v.embedding ${op} $1::vector as d
+           from memory_vectors v where v.space_id = $2 and v.kind = $3 offset 0
+         ) y order by d limit $4
+       ) x left join memory_state st on st.memory_id = x.memory_id
+       order by x.d`,
+      [vector, s.spaceId, kind, window],
+    );
+    const wanted = new Set(statuses);
+    const kept = near.rows.filter((x) => wanted.has(x.status));
+    if (kept.length >= s.k || near.rows.length < window) return kept.slice(0, s.k);
     const r = await q.query<{ memory_id: string; d: number }>(
       `select memory_id, d from (
          select v.memory_id, v.embedding ${op} $1::vector as d
          from memory_vectors v join memory_state st on st.memory_id = v.memory_id
          where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[]) offset 0
        ) x order by d limit $5`,
-      [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
+      [vector, s.spaceId, kind, statuses, s.k],
     );
     return r.rows;
   }

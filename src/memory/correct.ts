@@ -31,7 +31,7 @@ export async function correct(
       importance: old.importance, valence: null, entities: old.entities, themes: old.themes, tags: old.tags, vector, embedError: error,
       supersedes: { id: old.id, rule: 'explicit', score: null, reason: 'corrected explicitly by the assistant' },
     });
-    return { id: w.id, events: await deps.store.addEvents(tx, w.events) };
+    return { id: w.id, events: w.events };
   });
   deps.outbox?.kick();
   deps.bus.publish(events);

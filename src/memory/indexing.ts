@@ -19,6 +19,30 @@ export async function indexNew(
   await deps.outbox!.enqueue(tx, [{ memoryId: item.memoryId, op: 'upsert' }]);
 }
 
+/**
+ * A new memory's vector written with the memory itself (`NewMemory.vector`, one statement):
+ * the system-of-record copy, which is the index itself for an engine that searches it
+ * (pgvector). `indexStored` does the rest once that statement ran.
+ */
+export function vectorWithMemory(deps: MemoryDeps, vector: Float32Array | null): { embedder: string; vector: Float32Array } | null {
+  return vector ? { embedder: deps.embedder.id, vector } : null;
+}
+
+/** After the store wrote the vector with the memory: the engine's own write (or the outbox row). */
+export async function indexStored(
+  deps: MemoryDeps, tx: Tx, item: { memoryId: string; spaceId: string; kind: MemoryKind; status: MemoryStatus; vector: Float32Array },
+): Promise<void> {
+  if (deps.index.capabilities.storeVectors) {
+    deps.index.stored?.([item]);
+    return;
+  }
+  if (deps.index.capabilities.transactional) {
+    await deps.index.upsert([item], tx);
+    return;
+  }
+  await deps.outbox!.enqueue(tx, [{ memoryId: item.memoryId, op: 'upsert' }]);
+}
+
 /** Propagates status changes to an engine that keeps its own copy of the status. */
 export async function indexStatus(deps: MemoryDeps, tx: Tx, ids: string[], status: MemoryStatus): Promise<void> {
   if (ids.length === 0) return;

@@ -5,7 +5,7 @@ import type { MemoryRecord } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { conversationFor } from './conversations.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
-import { indexNew } from './indexing.js';
+import { indexStored, vectorWithMemory } from './indexing.js';
 import { lexicalText } from './lexical.js';
 import { embedOrMissing } from './remember.js';
 
@@ -22,22 +22,21 @@ export async function infer(
   if (text.length > 2_000) throw new InvalidInputError('text', 'an inference is limited to 2,000 characters');
   const { vector } = await embedOrMissing(deps, text);
   const id = randomUUID();
-  const events = await deps.store.withSpaceLock(c.spaceId, async (tx) => {
-    await deps.store.insertMemory(tx, {
+  const { events, ...memory } = await deps.store.withSpaceLock(c.spaceId, async (tx) => {
+    // One statement: the memory, its vector and its event; the record comes back as written.
+    const written = await deps.store.insertMemory(tx, {
       id, spaceId: c.spaceId, kind: 'INFERENCE', type: input.type, quote: text, normalized: normalizeText(text),
       conversationId: c.id, messageId: null, context: null, basis: input.basis ?? null, saidAt: deps.clock.now(),
       importance: null, valence: null, entities: [], themes: [], tags: [], embeddingStatus: vector ? 'OK' : 'MISSING',
-      review: 'PENDING', lexicalText: lexicalText([text]),
+      review: 'PENDING', lexicalText: lexicalText([text]), vector: vectorWithMemory(deps, vector),
+      events: [{ spaceId: c.spaceId, memoryId: id, kind: 'INFERRED', actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null }],
     });
-    if (vector) await indexNew(deps, tx, { memoryId: id, spaceId: c.spaceId, kind: 'INFERENCE', status: 'ACTIVE', vector });
-    return deps.store.addEvents(tx, [{
-      spaceId: c.spaceId, memoryId: id, kind: 'INFERRED', actor: actorLabel(actor), tier: null, score: null, rule: null, relatedId: null, detail: null,
-    }]);
+    if (vector) await indexStored(deps, tx, { memoryId: id, spaceId: c.spaceId, kind: 'INFERENCE', status: 'ACTIVE', vector });
+    return written;
   });
   deps.outbox?.kick();
-  deps.bus.publish(events);
-  const [m] = await deps.store.getMemories([id], c.spaceId);
-  return m!;
+  deps.bus.publish(events ?? []);
+  return memory;
 }
 
 /** The operator accepts or dismisses an inference; it never becomes a statement either way. */

@@ -13,7 +13,7 @@ import { conversationFor } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
-import { indexNew, indexStatus, searchVectors } from './indexing.js';
+import { indexStatus, indexStored, searchVectors, vectorWithMemory } from './indexing.js';
 
 export interface RememberInput {
   conversationId: string;
@@ -131,12 +131,11 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
 
     const supersedes = decision.action === 'correct'
       ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
-    const { memory, events: evs } = await storeNewStatement(deps, tx, {
+    const { memory, events: ev } = await storeNewStatement(deps, tx, {
       spaceId, actor: base.actor, detail: base.detail, input, quote: check.quote, normalized, conversationId: conversation.id,
       messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags, vector,
       embedError: (embedded as { error?: unknown }).error, supersedes,
     });
-    const ev = await deps.store.addEvents(tx, evs);
     // The new memory is returned as written; only a superseded one is read again (its status changed).
     const [superseded] = decision.action === 'correct' ? await deps.store.getMemories([decision.targetId], spaceId, tx) : [];
     const result: RememberResult = decision.action === 'correct'
@@ -179,7 +178,13 @@ export async function gatherCandidates(
       scores.set(m.id, v ? cosine(vector, v) : null);
     }
   } else for (const m of missingScore) scores.set(m.id, null);
-  const records = await deps.store.getMemories([...scores.keys()], spaceId, tx);
+  // The exact-text matches and the same-message statements are read whole already: only the
+  // vector hits' records are read (in the candidates' order, as before).
+  const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
+  const toRead = [...scores.keys()].filter((id) => !known.has(id));
+  const read = toRead.length ? await deps.store.getMemories(toRead, spaceId, tx) : [];
+  read.forEach((m, i) => { if (m) known.set(toRead[i], m); });
+  const records = [...scores.keys()].map((id) => known.get(id) ?? null);
   return records
     .filter((m): m is MemoryRecord => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
     .map((m) => ({
@@ -188,7 +193,11 @@ export async function gatherCandidates(
     }));
 }
 
-/** Writes a new statement (and, for a correction, supersedes the old one); returns the events to record. */
+/**
+ * Writes a new statement (and, for a correction, supersedes the old one) with its events:
+ * the memory, its vector and its events are one statement (`insertMemory`); a correction adds
+ * the status change. Returns the events as written.
+ */
 export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
   spaceId: string; actor: string; detail: Record<string, unknown> | null; input: Pick<RememberInput, 'type' | 'startsAt' | 'endsAt' | 'dueAt' | 'allDay'>;
   quote: string; normalized: string; conversationId: string; messageId: string; context: string | null;
@@ -197,32 +206,35 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
   importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
   vector: Float32Array | null; embedError?: unknown;
   supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
-}): Promise<{ id: string; memory: MemoryRecord; events: NewEvent[] }> {
+}): Promise<{ id: string; memory: MemoryRecord; events: MemoryEvent[] }> {
   const id = randomUUID();
   const { spaceId } = a;
-  const memory = await deps.store.insertMemory(tx, {
-    id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
-    messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
-    endsAt: a.input.endsAt ?? null, dueAt: a.input.dueAt ?? null, allDay: a.input.allDay ?? false, importance: a.importance,
-    valence: a.valence, entities: a.entities, themes: a.themes, tags: a.tags, embeddingStatus: a.vector ? 'OK' : 'MISSING', review: null,
-    lexicalText: lexicalText([a.quote, a.context, a.preceding, ...a.entities, ...a.themes]),
-  });
-  if (a.vector) await indexNew(deps, tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
   const base = { spaceId, actor: a.actor, detail: a.detail };
   const evs: NewEvent[] = [{ ...base, memoryId: id, kind: 'CREATED', tier: null, score: null, rule: null, relatedId: null }];
   if (!a.vector) {
     evs.push({ ...base, memoryId: id, kind: 'EMBEDDING_MISSING', tier: null, score: null, rule: null, relatedId: null, detail: { error: String(a.embedError ?? 'unknown') } });
   }
-  if (a.supersedes) {
-    const s = a.supersedes;
-    await deps.store.setStatus(tx, spaceId, [s.id], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: id });
-    await indexStatus(deps, tx, [s.id], 'SUPERSEDED');
+  const s = a.supersedes;
+  if (s) {
     evs.push(
       { ...base, memoryId: id, kind: 'CORRECTED', tier: null, score: s.score, rule: s.rule, relatedId: s.id, detail: { ...(a.detail ?? {}), reason: s.reason } },
       { ...base, memoryId: s.id, kind: 'SUPERSEDED', tier: null, score: s.score, rule: s.rule, relatedId: id },
     );
   }
-  return { id, memory, events: evs };
+  const { events, ...memory } = await deps.store.insertMemory(tx, {
+    id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
+    messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
+    endsAt: a.input.endsAt ?? null, dueAt: a.input.dueAt ?? null, allDay: a.input.allDay ?? false, importance: a.importance,
+    valence: a.valence, entities: a.entities, themes: a.themes, tags: a.tags, embeddingStatus: a.vector ? 'OK' : 'MISSING', review: null,
+    lexicalText: lexicalText([a.quote, a.context, a.preceding, ...a.entities, ...a.themes]),
+    vector: vectorWithMemory(deps, a.vector), events: evs,
+  });
+  if (a.vector) await indexStored(deps, tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
+  if (s) {
+    await deps.store.setStatus(tx, spaceId, [s.id], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: id });
+    await indexStatus(deps, tx, [s.id], 'SUPERSEDED');
+  }
+  return { id, memory, events: events ?? [] };
 }
 
 function logDecision(deps: MemoryDeps, r: RememberResult, embedded: { vector: Float32Array | null; error?: unknown }): void {

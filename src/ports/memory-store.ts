@@ -96,6 +96,10 @@ export interface NewMemory {
   review: Review | null;
   /** Space-separated word keys for the lexical index. */
   lexicalText: string;
+  /** The system-of-record copy of the vector, written in the same statement (see `VectorIndexCapabilities.storeVectors`). */
+  vector?: { embedder: string; vector: Float32Array } | null;
+  /** Events written in the same statement, in order (their memoryId as given). */
+  events?: NewEvent[];
 }
 
 export interface Mention {
@@ -191,7 +195,8 @@ export interface MemoryStore {
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
-  insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord>;
+  /** One statement: the memory, its state, original mention and lexicon entry, and the vector and events when given. */
+  insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;

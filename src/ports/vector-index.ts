@@ -40,6 +40,11 @@ export interface VectorIndexCapabilities {
   /** Can return exact distances when asked. */
   exactSearch: boolean;
   metrics: Metric[];
+  /**
+   * Searches the system of record's own copy (`memory_vectors`, pgvector): the store's write of
+   * a new memory's vector indexes it, and `stored` is told of it instead of an `upsert`.
+   */
+  storeVectors?: boolean;
 }
 
 /** Transaction handle passed through from the store; adapters that are not transactional ignore it. */
@@ -54,6 +59,8 @@ export interface VectorIndex {
   readonly capabilities: VectorIndexCapabilities;
   init(): Promise<void>;
   upsert(items: IndexedVector[], tx?: TxHandle): Promise<void>;
+  /** With `capabilities.storeVectors`: these vectors were written to the system of record's table by the store. */
+  stored?(items: IndexedVector[]): void;
   /** Status changes are frequent; they must not rewrite a vector index. */
   setStatus(memoryIds: string[], status: MemoryStatus, tx?: TxHandle): Promise<void>;
   remove(memoryIds: string[], tx?: TxHandle): Promise<void>;

@@ -80,6 +80,15 @@ function toMessage(r: Row): Message {
   };
 }
 
+/** `insert into memory_events …` of these events in order, their columns as parameters added through `p`. */
+function EVENTS_INSERT(events: NewEvent[], p: (v: unknown) => string): string {
+  return `insert into memory_events (space_id, memory_id, kind, actor, tier, score, rule, related_id, detail, at)
+       select * from unnest(${p(events.map((e) => e.spaceId))}::text[], ${p(events.map((e) => e.memoryId))}::text[],
+         ${p(events.map((e) => e.kind))}::text[], ${p(events.map((e) => e.actor))}::text[], ${p(events.map((e) => e.tier))}::text[],
+         ${p(events.map((e) => e.score))}::real[], ${p(events.map((e) => e.rule))}::text[], ${p(events.map((e) => e.relatedId))}::text[],
+         ${p(events.map((e) => (e.detail ? JSON.stringify(e.detail) : null)))}::jsonb[], ${p(events.map((e) => e.at ?? new Date()))}::timestamptz[])`;
+}
+
 /** The messages memories $1 of space $2 were said in (their own and their mentions'): what forget deletes. */
 const MESSAGES_OF_MEMORIES = `select message_id from mentions where memory_id = any($1::text[]) and space_id = $2 and message_id is not null
   union select message_id from memories where id = any($1::text[]) and space_id = $2 and message_id is not null`;
@@ -268,7 +277,20 @@ export class SqlStore implements MemoryStore {
    * entry (data-modifying CTEs; foreign keys are checked at the statement's end), and
    * returns the record as written, so the caller need not read it back.
    */
-  async insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord> {
+  async insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
+    const params: unknown[] = [m.id, m.spaceId, m.kind, m.type, m.quote, m.normalized, m.conversationId, m.messageId, m.context, m.basis,
+      m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false,
+      m.importance, m.valence, m.entities, m.themes, m.tags, m.embeddingStatus, m.review, m.lexicalText];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    // The vector row as VectorIndex.upsert writes it (a new memory: nothing to conflict with).
+    const vx = m.vector
+      ? `, vx as (insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
+           values ($1, $2, $3, ${p(m.vector.embedder)}, ${p(toPgVectorText(m.vector.vector))}::vector))`
+      : '';
+    const events = m.events ?? [];
+    const ev = events.length
+      ? `, ev as (${EVENTS_INSERT(events, p)} returning *)`
+      : '';
     const r = await this.q(tx).query<Row>(
       `with m as (
          insert into memories (id, space_id, kind, type, quote, normalized, conversation_id, message_id, context, basis,
@@ -283,13 +305,14 @@ export class SqlStore implements MemoryStore {
          values ($1 || ':0',$1,$2,$5,$7,$8,$11,'ORIGINAL',null)
        ), lx as (
          insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $23))
-       )
-       select ${MEMORY_COLUMNS} from m join s on s.memory_id = m.id`,
-      [m.id, m.spaceId, m.kind, m.type, m.quote, m.normalized, m.conversationId, m.messageId, m.context, m.basis,
-        m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false,
-        m.importance, m.valence, m.entities, m.themes, m.tags, m.embeddingStatus, m.review, m.lexicalText],
+       )${vx}${ev}
+       select ${MEMORY_COLUMNS}${ev ? `, (select json_agg(e order by e.id) from ev e) as events` : ''} from m join s on s.memory_id = m.id`,
+      params,
     );
-    return toMemory(r.rows[0]);
+    const row = r.rows[0];
+    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(row);
+    if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
+    return memory;
   }
 
   /** The system-of-record copy of a vector (every engine can be rebuilt from it). */
@@ -533,18 +556,8 @@ export class SqlStore implements MemoryStore {
 
   async addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]> {
     if (events.length === 0) return [];
-    const r = await this.q(tx).query<Row>(
-      `insert into memory_events (space_id, memory_id, kind, actor, tier, score, rule, related_id, detail, at)
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::real[], $7::text[],
-         $8::text[], $9::jsonb[], $10::timestamptz[])
-       returning *`,
-      [
-        events.map((e) => e.spaceId), events.map((e) => e.memoryId), events.map((e) => e.kind),
-        events.map((e) => e.actor), events.map((e) => e.tier), events.map((e) => e.score),
-        events.map((e) => e.rule), events.map((e) => e.relatedId),
-        events.map((e) => (e.detail ? JSON.stringify(e.detail) : null)), events.map((e) => e.at ?? new Date()),
-      ],
-    );
+    const params: unknown[] = [];
+    const r = await this.q(tx).query<Row>(`${EVENTS_INSERT(events, (v) => `$${params.push(v)}`)} returning *`, params);
     return r.rows.map(toEvent).sort((a, b) => a.id - b.id);
   }
 
@@ -583,17 +596,24 @@ export class SqlStore implements MemoryStore {
          where p.space_id = $1 and p.kind = $2 and p.term = any($3::text[])
          group by p.memory_id
          order by score desc, p.memory_id limit $6
+       ), hits as (
+         select top.memory_id, top.score, row_number() over (order by top.score desc, top.memory_id) as rn
+         from top join memory_state s on s.memory_id = top.memory_id and s.status = any($7::text[])
        )
-       select top.memory_id, top.score, s.status from top join memory_state s on s.memory_id = top.memory_id
-       order by top.score desc, top.memory_id`;
+       select memory_id, score, rn, null::bigint as n from hits where rn <= $8
+       union all select null, null, 0, count(*) from top`;
     const args = [spaceId, kind, found.map((x) => x.term as string), idf, avgdl];
-    const keep = new Set<string>(statuses);
     const limit = Math.max(k * 10, 500);
-    const first = await this.db.query<Row>(scoredSql(false), [...args, limit]);
-    let rows = first.rows.filter((x) => keep.has(x.status as string));
-    if (rows.length < k && first.rows.length === limit) {
-      rows = (await this.db.query<Row>(scoredSql(true), [...args, k, statuses])).rows;
-    }
+    // Statuses are checked on the best `limit` rows only, in SQL: only the first k that pass come back,
+    // with the number of rows scored (a last row without an id).
+    const scored = async (filtered: boolean, window: number) => {
+      const r = await this.db.query<Row>(scoredSql(filtered), [...args, window, statuses, k]);
+      const all = r.rows.filter((x) => x.memory_id != null).sort((a, b) => Number(a.rn) - Number(b.rn));
+      return { rows: all, n: Number(r.rows.find((x) => x.memory_id == null)?.n ?? 0) };
+    };
+    const first = await scored(false, limit);
+    let rows = first.rows;
+    if (rows.length < k && first.n === limit) rows = (await scored(true, k)).rows;
     return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
   }
 

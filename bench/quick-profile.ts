@@ -1,0 +1,125 @@
+/**
+ * Where the quick bench's time goes: a `SqlClient` wrapper that times every statement
+ * (named by what it does, see `stageOf`), the transaction's BEGIN and COMMIT, and
+ * leaves the rest of an operation to "other" (JavaScript between statements: the
+ * rules, parsing, awaiting). Cheap enough to stay on: two clock reads per statement.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Queryable, SqlClient } from '../src/store/sql-client.js';
+
+/** A statement's stage: what it is for, from its text (the first words as a fallback). */
+export function stageOf(sql: string): string {
+  const s = sql.replace(/\s+/g, ' ').trim();
+  const rules: [RegExp, string][] = [
+    [/pg_advisory_xact_lock/, 'space lock'],
+    [/order by v\.bq <~>/, 'vector search (sign bits + rerank)'],
+    [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
+    [/from memory_vectors v where v\.space_id = \$2 and v\.kind = \$3 offset 0/, 'vector search (exact scan)'],
+    [/^select count\(\*\)::int as n from memory_vectors/, 'space size'],
+    [/^insert into memory_vectors/, 'vector insert'],
+    [/^with m as \( insert into memories/, 'memory insert (memory, state, mention, lexicon, vector, events)'],
+    [/^with s as \( update memory_state set mention_count/, 'reinforce'],
+    [/^insert into memory_events/, 'event insert'],
+    [/^with changed as \( update memory_state/, 'status update + events'],
+    [/md5\(m\.normalized\)/, 'exact-text lookup'],
+    [/m\.message_id = \$2 and m\.kind = 'STATEMENT'/, 'same-message lookup'],
+    [/where m\.id = any\(\$1::text\[\]\)/, 'records by id'],
+    [/from conversations/, 'conversation lookup'],
+    [/^select \* from messages where conversation_id/, 'transcript read'],
+    [/^insert into messages/, 'message insert'],
+    [/from lexicon_stats/, 'lexical: BM25 statistics'],
+    [/^with top as/, 'lexical: BM25 postings'],
+    [/from memory_terms p join memory_state s/, 'lexical: heard terms'],
+    [/with recursive|current/, 'current versions'],
+    [/recall_count/, 'recall counters'],
+    [/memory_state set status/, 'status update'],
+  ];
+  for (const [re, name] of rules) if (re.test(s)) return name;
+  return s.slice(0, 60);
+}
+
+export interface StageTimes { calls: number; ms: Record<string, number> }
+
+/** Times statements while `on`; `take()` returns the per-call means by stage and resets. */
+export class Profiled implements SqlClient {
+  on = false;
+  private ms = new Map<string, number>();
+  private n = new Map<string, number>();
+  /** PGlite runs one statement at a time: the wrapper queues them too, so a statement's time is its own, not its wait. */
+  private queue: Promise<unknown> = Promise.resolve();
+  constructor(private readonly inner: SqlClient) {}
+  get driver() { return this.inner.driver; }
+  get statementCount() { return this.inner.statementCount; }
+
+  private add(stage: string, ms: number): void {
+    this.ms.set(stage, (this.ms.get(stage) ?? 0) + ms);
+    this.n.set(stage, (this.n.get(stage) ?? 0) + 1);
+  }
+
+  /** Times `run` as `stage` while on (the embedder, or anything else that is not a statement). */
+  time<T>(stage: string, run: () => Promise<T>): Promise<T> {
+    return this.timed(stage, run);
+  }
+
+  private timed<T>(stage: string, run: () => Promise<T>): Promise<T> {
+    if (!this.on) return run();
+    if (this.inner.driver !== 'pglite' || stage === 'embed') return this.measure(stage, run);
+    const next = this.queue.then(() => this.measure(stage, run));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async measure<T>(stage: string, run: () => Promise<T>): Promise<T> {
+    const t = performance.now();
+    try {
+      return await run();
+    } finally {
+      this.add(stage, performance.now() - t);
+    }
+  }
+
+  query<T>(sql: string, params?: unknown[]) { return this.timed(stageOf(sql), () => this.inner.query<T>(sql, params)); }
+  exec(sql: string) { return this.inner.exec(sql); }
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (!this.on) return this.inner.transaction(fn);
+    const t0 = performance.now();
+    let t1 = t0;
+    let t2 = t0;
+    return this.inner.transaction(async (tx) => {
+      t1 = performance.now();
+      try {
+        // Inside the transaction PGlite runs nothing else: timed directly, never queued behind a statement waiting for it.
+        return await fn({ query: (sql, params) => (this.on ? this.measure(stageOf(sql), () => tx.query(sql, params)) : tx.query(sql, params)) });
+      } finally {
+        t2 = performance.now();
+      }
+    }).finally(() => {
+      this.add('BEGIN', t1 - t0);
+      this.add('COMMIT', performance.now() - t2);
+    });
+  }
+  close() { return this.inner.close(); }
+
+  reset(): void {
+    this.ms.clear();
+    this.n.clear();
+  }
+
+  /**
+   * Mean ms per operation by stage over `calls` operations whose summed wall time was
+   * `totalMs`; what no statement accounts for is "other (JS between statements)".
+   */
+  take(calls: number, totalMs: number): Record<string, number> {
+    const out: Record<string, number> = {};
+    let sum = 0;
+    for (const [k, v] of [...this.ms].sort((a, b) => b[1] - a[1])) {
+      const per = v / calls;
+      sum += per;
+      const times = (this.n.get(k) ?? 0) / calls;
+      out[times === 1 ? k : `${k} (x${Math.round(times * 10) / 10})`] = Math.round(per * 10) / 10;
+    }
+    out['other (JS between statements)'] = Math.round((totalMs / calls - sum) * 10) / 10;
+    this.reset();
+    return out;
+  }
+}
