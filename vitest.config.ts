@@ -9,10 +9,27 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts'],
+    // One freshly initialised PGlite cluster for the whole run, loaded by every in-memory store
+    // instead of a fresh initdb per store (seconds of synchronous WebAssembly each).
+    globalSetup: ['test/setup/pglite-template.ts'],
+    // pglite.ts installs that template in each test file; loop-watch.ts names any test whose
+    // event loop stalls for more than 2 s (vitest's worker RPC gives up at 60 s, and fails the
+    // run with `Timeout calling "onTaskUpdate"` though every test passed).
+    setupFiles: ['test/setup/pglite.ts', 'test/setup/loop-watch.ts'],
+    // Bounds, not races: a test waits on events; these only stop a hung one. Generous because
+    // CI is a shared 2-core machine where a step can take 5x its time at rest.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    expect: { poll: { timeout: 20_000 } },
+    // Sized for 2 cores on purpose:
+    // - forks, not threads: PGlite and LanceDB load native/WebAssembly code that is safer in a
+    //   process of its own, `process.umask` (the data directory's permissions) is refused in
+    //   worker threads, and a crash or a blocked loop stays in one file's process;
+    // - two at a time: one per core. Much of the suite waits on I/O (the PostgreSQL server, the
+    //   processes and Chromium it starts), so one fork would leave a core idle, and more than
+    //   two only add to the time each synchronous step holds a loop.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });

@@ -27,6 +27,9 @@ export interface PgvectorOptions {
   concurrentBuild?: boolean;
 }
 
+/** Vectors per upsert statement (see `upsert`). */
+const UPSERT_CHUNK = 100;
+
 /** Name of the HNSW index on memory_vectors (created lazily, see `ensureAnnIndex`). */
 export const HNSW_INDEX = 'memory_vectors_hnsw';
 
@@ -155,13 +158,21 @@ export class PgvectorIndex implements VectorIndex {
   async upsert(items: IndexedVector[], tx?: TxHandle): Promise<void> {
     if (items.length === 0) return;
     try {
-      await this.q(tx).query(
-        `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
-         select id, sp, k, $4, v::vector from unnest($1::text[], $2::text[], $3::text[], $5::text[]) as x(id, sp, k, v)
-         on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
-        [items.map((i) => i.memoryId), items.map((i) => i.spaceId), items.map((i) => i.kind), this.opts.embedder,
-          items.map((i) => toPgVectorText(i.vector))],
-      );
+      // In chunks, yielding between them: on PGlite a statement is synchronous WebAssembly on the
+      // caller's event loop, and one statement of thousands of vectors held it for tens of
+      // seconds on a loaded machine. Each chunk is idempotent (an upsert), so a batch cut short
+      // by an error is simply applied again by the caller's retry.
+      for (let at = 0; at < items.length; at += UPSERT_CHUNK) {
+        if (at > 0) await new Promise((r) => setTimeout(r, 0)); // a macrotask turn: timers and I/O run too
+        const chunk = items.slice(at, at + UPSERT_CHUNK);
+        await this.q(tx).query(
+          `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
+           select id, sp, k, $4, v::vector from unnest($1::text[], $2::text[], $3::text[], $5::text[]) as x(id, sp, k, v)
+           on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
+          [chunk.map((i) => i.memoryId), chunk.map((i) => i.spaceId), chunk.map((i) => i.kind), this.opts.embedder,
+            chunk.map((i) => toPgVectorText(i.vector))],
+        );
+      }
     } catch (e) {
       throw new VectorIndexError(this.name, 'upsert failed', e);
     }

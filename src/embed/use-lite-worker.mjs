@@ -18,8 +18,29 @@ async function load() {
     throw new Error('@energetic-ai packages do not export initModel/modelSource');
   }
   // Never call initModel() without modelSource: its default downloads from tfhub.dev.
-  model = await initModel(modelSource);
+  const loaded = await initModel(modelSource);
+  await warmUp(loaded);
+  model = loaded;
   return model;
+}
+
+// @energetic-ai/core bundles TensorFlow.js twice; the copy the model's ops run on starts its
+// WASM backend only at the first op, and until that asynchronous start is over every op
+// throws "Backend 'wasm' has not yet been initialized" (seen on a loaded machine, where the
+// start takes seconds). So the model counts as loaded only once one sentence went through.
+const NOT_READY = /has not yet been initiali[sz]ed/;
+async function warmUp(m) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      await m.embed(['warm up']);
+      return;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (!NOT_READY.test(message) || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
 
 // One message at a time: the WASM backend is single-threaded and the caller batches.

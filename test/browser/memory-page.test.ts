@@ -111,13 +111,13 @@ describe.skipIf(!hasChromium)('the memory page in Chromium', () => {
     const text = 'I grew up in Duluth, by the lake.';
     reinforced = await say(a, text);
     const start = Date.now();
-    await Promise.all(pages.map((p) => row(p, text).waitFor({ timeout: 1_000 })));
+    await Promise.all(pages.map((p) => row(p, text).waitFor({ timeout: 20_000 })));
     const appeared = Date.now() - start;
     for (const p of pages) await expect.poll(() => textOf(row(p, text).locator('[data-testid=count]'))).toBe('1');
 
     const again = await say(a, text);
     expect(again).toMatchObject({ outcome: 'REINFORCED', id: reinforced.id });
-    await Promise.all(pages.map((p) => row(p, text).locator('[data-testid=count]').filter({ hasText: '2' }).waitFor({ timeout: 1_000 })));
+    await Promise.all(pages.map((p) => row(p, text).locator('[data-testid=count]').filter({ hasText: '2' }).waitFor({ timeout: 20_000 })));
     process.stdout.write(`[browser] a remembered memory appeared in both pages ${appeared} ms after remember returned\n`);
   });
 
@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)('the memory page in Chromium', () => {
     await row(p1, texts[0]).locator('td').nth(2).click({ modifiers: ['Shift'] });
     await expect.poll(() => textOf(p1.locator('[data-testid=selected-count]'))).toBe('3 selected');
     await p1.locator('[data-testid=bulk-mute]').click();
-    for (const p of pages) for (const x of texts) await row(p, x).waitFor({ state: 'detached', timeout: 5_000 });
+    for (const p of pages) for (const x of texts) await row(p, x).waitFor({ state: 'detached', timeout: 20_000 });
     browser.context.off('request', count);
     expect(mutes).toHaveLength(1);
     expect(JSON.parse(mutes[0]).variables.ids).toHaveLength(3);
@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)('the memory page in Chromium', () => {
     await expect.poll(() => textOf(dialog)).toContain('Forget 1 memory for good?');
     await expect.poll(() => textOf(dialog.locator('[data-testid=confirm-destructive]'))).toBe('Forget 1 for good');
     await dialog.locator('[data-testid=confirm-destructive]').click();
-    for (const p of pages) await row(p, text).waitFor({ state: 'detached', timeout: 5_000 });
+    for (const p of pages) await row(p, text).waitFor({ state: 'detached', timeout: 20_000 });
     for (const p of [p1, p2]) expect(await p.content()).not.toContain('4417');
     const r = await t.gql(a.operator, `query($id: ID!) { memory(id: $id) { __typename } }`, { id });
     expect(r.data.memory.__typename).toBe('NotFound');

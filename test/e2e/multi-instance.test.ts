@@ -47,9 +47,10 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', ()
   it('a subscriber on B receives, in order, what is remembered, reinforced, corrected and muted through A', async () => {
     const sp = await a.space({ name: 'multi' });
     const other = await a.space({ name: 'multi-other' });
-    const onB = listen(client(urlB, sp.operator), SUB);
-    const theirs = listen(client(urlB, other.operator), SUB);
-    await new Promise((r) => setTimeout(r, 500));
+    // Fresh spaces, so `after: "0"` is every event: nothing is lost while the subscriptions are
+    // being registered (graphql-ws does not acknowledge them; a sleep would be a race).
+    const onB = listen(client(urlB, sp.operator), SUB, { after: '0' });
+    const theirs = listen(client(urlB, other.operator), SUB, { after: '0' });
 
     const first = await say(urlA, sp, 'My brother plays the cello.');
     expect((await say(urlA, sp, 'my brother plays the cello')).outcome).toBe('REINFORCED');
@@ -74,8 +75,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', ()
   it('a subscriber that disconnects and resumes with `after`, on the other instance, misses none and repeats none', async () => {
     const sp = await a.space({ name: 'resume' });
     const c1 = client(urlB, sp.operator);
-    const first = listen(c1, SUB);
-    await new Promise((r) => setTimeout(r, 500));
+    const first = listen(c1, SUB, { after: '0' }); // a fresh space: every event, none lost to registration
     await say(urlA, sp, 'I was born in Gdansk.');
     await say(urlA, sp, 'My cat is called Miso.');
     await until(() => first.events.length >= 2, 30_000, 'the first two events');
@@ -88,7 +88,6 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', ()
     await httpGql(urlB, sp.operator, `mutation($ids: [ID!]!) { muteMemories(ids: $ids) { __typename } }`, { ids: [g.id] });
 
     const resumed = listen(client(urlA, sp.operator), SUB, { after: lastSeen });
-    await new Promise((r) => setTimeout(r, 300));
     await say(urlB, sp, 'My train leaves at eight.');
     const allIds = (await spaceEvents(urlA, sp.operator)).map((e) => e.id);
     const want = allIds.slice(allIds.indexOf(lastSeen) + 1);
@@ -105,8 +104,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', ()
 
   it('thousands of events in one statement reach the other instance, none lost', async () => {
     const sp = await a.space({ name: 'bulk-events' });
-    const onB = listen(client(urlB, sp.operator), `subscription { memoryEvents { kind event { id } } }`);
-    await new Promise((r) => setTimeout(r, 500));
+    const onB = listen(client(urlB, sp.operator), `subscription($after: ID) { memoryEvents(after: $after) { kind event { id } } }`, { after: '0' });
     const n = 3000;
     await a.app.engram.store.transaction((tx) => a.app.engram.store.addEvents(tx, Array.from({ length: n }, (_, i) => ({
       spaceId: sp.id, memoryId: null, kind: 'BULK_TEST', actor: 'test', tier: null, score: null, rule: null, relatedId: null, detail: { i },

@@ -36,12 +36,19 @@ function ws(token: string): Client {
   return c;
 }
 
-const SUB = `subscription($s: ID) { memoryEvents(spaceId: $s) {
+const SUB = `subscription($s: ID, $after: ID) { memoryEvents(spaceId: $s, after: $after) {
   kind memoryId relatedId spaceId gone
   memory { id status mentionCount quote }
   related { id status mentionCount }
   event { id kind actor tier score rule }
 } }`;
+
+/** The id of the space's last event ('0' when it has none): where a listener resumes. */
+async function eventHead(app: TestApp, spaceId: string): Promise<string> {
+  const r = await app.app.engram.db.query<{ id: string }>(
+    'select coalesce(max(id), 0)::text as id from memory_events where space_id = $1', [spaceId]);
+  return r.rows[0]!.id;
+}
 
 /** This suite's subscription (SUB) through the shared listener (test/helpers/live.ts). */
 function listen(client: Client, variables: Record<string, unknown> = {}): Listener {
@@ -91,11 +98,13 @@ describe('memoryEvents over graphql-ws', () => {
   });
 
   it('delivers every kind of change, in order, and nothing to another space', async () => {
-    const mine = listen(ws(sp.operator));
-    const admin = listen(ws(t.adminToken), { s: sp.id });
-    const theirs = listen(ws(other.operator));
-    // graphql-ws does not acknowledge a subscription: give the server a moment to register them.
-    await new Promise((r) => setTimeout(r, 500));
+    // graphql-ws does not acknowledge a subscription, so a sleep before the first change would be a
+    // race on a busy machine: each listener resumes after the space's last event instead, and
+    // whatever it would have missed while being registered comes from the log.
+    const after = { mine: await eventHead(t, sp.id), theirs: await eventHead(t, other.id) };
+    const mine = listen(ws(sp.operator), { after: after.mine });
+    const admin = listen(ws(t.adminToken), { s: sp.id, after: after.mine });
+    const theirs = listen(ws(other.operator), { after: after.theirs });
 
     const expected: [string, string][] = [];
     const a = await say('My favorite color is blue.');
@@ -175,7 +184,8 @@ describe('memoryEvents over SSE (graphql-yoga)', () => {
     const res = await fetch(url, {
       method: 'POST', signal: ctrl.signal,
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${sp.operator}` },
-      body: JSON.stringify({ query: `subscription { memoryEvents { kind memoryId } }` }),
+      // Resumes after the space's last event: nothing is lost while the stream is being registered.
+      body: JSON.stringify({ query: `subscription($a: ID) { memoryEvents(after: $a) { kind memoryId } }`, variables: { a: await eventHead(t, sp.id) } }),
     });
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
     const reader = res.body!.getReader();
@@ -188,7 +198,6 @@ describe('memoryEvents over SSE (graphql-yoga)', () => {
         if (text.includes('"MUTED"')) break;
       }
     })();
-    await new Promise((r) => setTimeout(r, 300));
     const m = await say('I keep bees in the garden.');
     await op(`mutation($id: ID!) { mute(memoryId: $id) { __typename } }`, { id: m.id });
     await Promise.race([read, new Promise((_, rej) => setTimeout(() => rej(new Error('no SSE event')), 10_000))]);

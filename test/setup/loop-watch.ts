@@ -1,0 +1,43 @@
+/**
+ * Event-loop watch for every test file (vitest `setupFiles`).
+ *
+ * Vitest's worker answers the runner over an RPC with a fixed 60 s timeout: a worker whose event
+ * loop is blocked that long fails the whole run with `Timeout calling "onTaskUpdate"` although
+ * every test passed. On a loaded 2-core machine a synchronous stretch of 15–20 s at rest is
+ * enough. This watch names the culprit instead of leaving a bare RPC error: a timer ticks every
+ * 200 ms, and a tick that comes late by more than ENGRAM_LOOP_WARN_MS (default 2,000 ms) is
+ * reported with the test that was running, on stderr and, when ENGRAM_LOOP_LOG names a file,
+ * as one JSON line there (`.ci/run` prints the worst of them in its last lines).
+ */
+import { appendFileSync } from 'node:fs';
+import { afterAll, expect } from 'vitest';
+
+const TICK_MS = 200;
+const warnMs = Number(process.env.ENGRAM_LOOP_WARN_MS ?? 2_000);
+const logFile = process.env.ENGRAM_LOOP_LOG;
+
+let last = performance.now();
+const timer = setInterval(() => {
+  const now = performance.now();
+  const blocked = now - last - TICK_MS;
+  last = now;
+  if (blocked < warnMs) return;
+  const state = expect.getState();
+  const entry = {
+    file: state.testPath ?? 'unknown file',
+    test: state.currentTestName ?? '(set-up or teardown)',
+    blockedMs: Math.round(blocked),
+    at: new Date().toISOString(),
+  };
+  process.stderr.write(`[loop-watch] event loop blocked ${entry.blockedMs} ms in ${entry.file} › ${entry.test}\n`);
+  if (logFile) {
+    try {
+      appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+    } catch {
+      // the watch must never fail a test
+    }
+  }
+}, TICK_MS);
+timer.unref();
+
+afterAll(() => clearInterval(timer));
