@@ -18,27 +18,29 @@ async function load() {
     throw new Error('@energetic-ai packages do not export initModel/modelSource');
   }
   // Never call initModel() without modelSource: its default downloads from tfhub.dev.
-  const loaded = await initModel(modelSource);
-  await warmUp(loaded);
-  model = loaded;
+  model = await untilBackendReady(async () => {
+    const loaded = await initModel(modelSource);
+    await loaded.embed(['warm up']);
+    return loaded;
+  });
   return model;
 }
 
-// @energetic-ai/core bundles TensorFlow.js twice; the copy the model's ops run on starts its
-// WASM backend only at the first op, and until that asynchronous start is over every op
-// throws "Backend 'wasm' has not yet been initialized" (seen on a loaded machine, where the
-// start takes seconds). So the model counts as loaded only once one sentence went through.
+// @energetic-ai/core bundles TensorFlow.js twice, and its WASM backend starts asynchronously
+// at the first operation: until that start is over, loading the weights or embedding throws
+// "Backend 'wasm' has not yet been initialized" although initModel awaited tf.ready() (seen on
+// a loaded machine, where the start takes seconds). So the model counts as loaded only once its
+// weights are in and one sentence went through; that one error is retried, nothing else.
 const NOT_READY = /has not yet been initiali[sz]ed/;
-async function warmUp(m) {
+async function untilBackendReady(fn) {
   const deadline = Date.now() + 120_000;
   for (;;) {
     try {
-      await m.embed(['warm up']);
-      return;
+      return await fn();
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (!NOT_READY.test(message) || Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
 }
