@@ -7,7 +7,8 @@
 //   Timeout calling "onTaskUpdate"`, which fails a run whose tests all passed) and where it
 //   was thrown from, when vitest says so;
 // - the five longest event-loop stalls that test/setup/loop-watch.ts recorded, with their test
-//   (a stall near 60 s is what makes vitest's worker RPC time out).
+//   (vitest 3's worker RPC gave up after 60 s of it; vitest 4 waits, but the test's server code
+//   stalls with it).
 // Only node's standard library; never fails (a diagnosis is not a verdict).
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -39,7 +40,7 @@ if (stallsFile && existsSync(stallsFile)) {
   });
   stalls.sort((a, b) => b.blockedMs - a.blockedMs);
   if (stalls.length > 0) {
-    console.log(`event-loop stalls over 2 s: ${stalls.length}; longest (vitest's worker RPC gives up at 60 s):`);
+    console.log(`event-loop stalls over 2 s: ${stalls.length}; the longest:`);
     for (const s of stalls.slice(0, 5)) {
       console.log(`  - ${(s.blockedMs / 1000).toFixed(1)} s  ${String(s.file).replace(/^.*?\/test\//, 'test/')} › ${s.test}`);
     }

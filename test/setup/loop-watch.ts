@@ -1,10 +1,10 @@
 /**
  * Event-loop watch for every test file (vitest `setupFiles`).
  *
- * Vitest's worker answers the runner over an RPC with a fixed 60 s timeout: a worker whose event
- * loop is blocked that long fails the whole run with `Timeout calling "onTaskUpdate"` although
- * every test passed. On a loaded 2-core machine a synchronous stretch of 15–20 s at rest is
- * enough. This watch names the culprit instead of leaving a bare RPC error: a timer ticks every
+ * Vitest 3's worker answered the runner over an RPC with a fixed 60 s timeout: a worker whose
+ * event loop was blocked that long failed the whole run with `Timeout calling "onTaskUpdate"`
+ * although every test passed (docs/testing.md). Vitest 4 waits, but a stalled loop still stalls
+ * the server code under test. This watch names the culprit: a timer ticks every
  * 200 ms, and a tick that comes late by more than ENGRAM_LOOP_WARN_MS (default 2,000 ms) is
  * reported with the test that was running, on stderr and, when ENGRAM_LOOP_LOG names a file,
  * as one JSON line there (`.ci/run` prints the worst of them in its last lines).
