@@ -49,7 +49,7 @@ async function shot(page: Page, name: string): Promise<void> {
   const refresh = process.env.ENGRAM_SCREENSHOTS === '1' || !existsSync(join(SCREENSHOTS, name));
   const dir = refresh ? SCREENSHOTS : join(tmpdir(), 'engram-screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.locator('.toast').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+  await page.locator('.toast').waitFor({ state: 'detached', timeout: 20_000 }).catch(() => {});
   await page.screenshot({ path: join(dir, name), fullPage: false });
 }
 
