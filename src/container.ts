@@ -1,3 +1,5 @@
+import { ensureLexicon, registerLexiconLoader } from './core/lexicon.js';
+import { loadWordNet } from './lexicon/wordnet.js';
 import pino from 'pino';
 import type { AppConfig } from './config.js';
 import type { Embedder } from './ports/embedder.js';
@@ -89,6 +91,9 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   // The model loads while the database migrates (the dimension is known before it loads); the
   // server (embedderInBackground) answers before it is in: /readyz says "not loaded" meanwhile.
   const warming = embedder.init();
+  // WordNet (opposites, synonyms: src/core/lexicon.ts) loads alongside; remember awaits it before deciding.
+  registerLexiconLoader(() => loadWordNet());
+  ensureLexicon().catch((e: unknown) => log.warn({ cause: String(e) }, 'WordNet lexicon failed to load: retried on first use'));
   warming.catch((e: unknown) => {
     if (opts.embedderInBackground) log.warn({ cause: String(e) }, 'embedder failed to load: retried on first use');
   });

@@ -85,9 +85,14 @@ export function contentKeys(text: string): Set<string> {
   return out;
 }
 
+/** Content words (not keys) in the order said, repeats kept. */
+export function contentWordsOf(text: string): string[] {
+  return toks(text).filter((w) => !STOP_WORDS.has(w) && !NEGATIONS.has(w) && !FILLER.has(w) && w !== "'s");
+}
+
 /** Content keys in the order said, repeats kept. */
 export function contentSeq(text: string): string[] {
-  return toks(text).filter((w) => !STOP_WORDS.has(w) && !NEGATIONS.has(w) && !FILLER.has(w) && w !== "'s").map(key);
+  return contentWordsOf(text).map(key);
 }
 
 /** Every word's lemma in the order said, stop words kept (on/off, in/out are stop words). */

@@ -8,8 +8,8 @@
 import { STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
-import { oppositeSwap, substitution, roleSwap } from './opposites.js';
-import { contentKeys, contentSeq, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
+import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js';
+import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, negatedHeads, polarity, stance } from './polarity.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, FRAME_WORDS, slots, subjects, possessed, valuesOf } from './slots.js';
@@ -196,6 +196,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       return { kind: 'distinct', rule: 'opposite', detail: opp };
     }
   }
+  // 7b. the same things, another action: "A dog is stopping on the snow" / "A dog is running on the snow"
+  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w));
+  if (action) return { kind: 'distinct', rule: 'other-action', detail: action };
   // 8. the same words with the two sides of the verb exchanged: "The woman is picking up the kangaroo" / "The kangaroo is picking up the woman"
   const passive = (t: string) => /\bby\b/.test(norm(t));
   if (passive(oldS.text) === passive(newS.text)) {
@@ -204,7 +207,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     if (swap) return { kind: 'distinct', rule: 'role-swap', detail: swap };
   }
   // 9. one content word swapped for another that is not a near-synonym: "a soccer ball" / "a tennis ball"
-  const sub = substitution(oldSeq, newSeq);
+  const sub = substitution(oldSeq, newSeq, contentWordsOf(oldS.text), contentWordsOf(newS.text));
   if (sub && attributive(oldS.text, newS.text, sub)) return { kind: 'distinct', rule: 'substitution', detail: sub };
   return { kind: 'compatible' };
 }

@@ -10,101 +10,20 @@
  * role-swap).
  */
 import { lemma, wordKey } from './words.js';
+import { lexicon } from './lexicon.js';
 
 /**
- * Groups of words or phrases where each member of the left side is opposite
- * to each member of the right side: "near close | far" gives near/far and
- * close/far. Multi-word members are phrases ("put on", "out of").
+ * Spatial prepositions, a closed class WordNet does not hold: a goal and a source ("into" /
+ * "out of", "onto" / "off"), and "with" / "without". Grammar, not vocabulary.
  */
-const GROUPS: string[] = [
-  // place and direction
-  'on onto | off', 'in into inside | out outside', 'into onto to toward towards | out of off from away from',
-  'up upward upstairs | down downward downstairs', 'near close nearby close to | far far from far away',
-  'above over | below under beneath underneath', 'top | bottom', 'front | back behind', 'left | right',
-  'inside indoors | outside outdoors', 'north | south', 'east | west', 'upstream | downstream',
-  'forward forwards | backward backwards', 'enter | exit leave', 'arrive come | leave go depart', 'come | go',
-  'push | pull', 'ascend climb | descend', 'rise raise lift | fall drop lower', 'import | export', 'sink | float',
-  'approach follow chase | avoid shun flee', 'attack | defend', 'give | take receive', 'send | receive',
-  'lend | borrow', 'buy | sell', 'teach | learn', 'win | lose', 'pass | fail', 'hit strike | miss', 'catch | drop throw miss',
-  'accept | reject refuse decline', 'agree | disagree', 'allow permit | forbid prohibit ban', 'include | exclude',
-  'add put pour | remove subtract take out take away', 'put on | take off remove', 'pick up | put down drop',
-  'take out | put away put back', 'play | put away', 'turn on switch on | turn off switch off', 'open | close shut',
-  'start begin | stop end finish quit', 'run | stop', 'appear | disappear vanish', 'reveal show | conceal hide cover',
-  'fill | empty', 'increase grow | decrease shrink reduce', 'gain | lose', 'remember | forget', 'find | lose',
-  'love like | hate dislike', 'laugh smile | cry frown', 'sleep | wake', 'asleep | awake', 'alive living | dead',
-  'build | destroy demolish', 'create | destroy', 'tie | untie', 'lock | unlock', 'dress | undress', 'pack | unpack',
-  'load | unload', 'fold | unfold', 'wrap | unwrap', 'cover | uncover', 'zip | unzip', 'plug | unplug', 'buckle | unbuckle',
-  'mount | dismount', 'connect | disconnect', 'assemble | disassemble', 'inflate | deflate', 'marry | divorce',
-  'win | lose', 'join | leave', 'hire | fire', 'wet | dry', 'sit | stand', 'sit stand lie lay | run walk jump',
-  'stand | lie lay', 'sitting seated | standing', 'stay | leave', 'keep | discard throw away', 'save | spend',
-  // time
-  'day daytime | night nighttime', 'morning | evening night', 'sunrise dawn | sunset dusk', 'early | late',
-  'before | after', 'first | last', 'always | never', 'past | future', 'summer | winter', 'often | rarely seldom',
-  // qualities
-  'empty | full', 'big large huge giant enormous | small little tiny', 'tall high | short low', 'long | short',
-  'wide broad | narrow', 'thick | thin', 'fat | thin skinny', 'heavy | light', 'deep | shallow', 'hot warm | cold cool',
-  'fast quick quickly | slow slowly', 'loud loudly | quiet quietly silent', 'hard | soft easy', 'easy | difficult hard',
-  'strong | weak', 'young | old', 'new | old used', 'rich wealthy | poor', 'cheap inexpensive | expensive costly',
-  'light bright | dark', 'black | white', 'clean | dirty', 'full | hungry', 'happy glad | sad unhappy', 'calm | angry',
-  'good | bad', 'better | worse', 'best | worst', 'right correct | wrong', 'true | false', 'safe | dangerous',
-  'healthy | sick ill', 'alone | together', 'single | married', 'same | different', 'open | closed shut', 'on | off',
-  'many | few', 'more | less fewer', 'most | least', 'everyone everybody | nobody', 'something | nothing',
-  'present | absent', 'visible | invisible', 'possible | impossible', 'male | female', 'man men boy | woman women girl lady',
-  'husband | wife', 'brother | sister', 'son | daughter', 'father | mother', 'uncle | aunt', 'king | queen', 'friend | enemy',
-  'smooth | rough', 'sharp | blunt dull', 'straight | curly crooked bent', 'tight | loose', 'full of | empty of',
-  'upside down | right side up', 'win | draw', 'success | failure', 'sober | drunk', 'awake | sleeping',
+const PREPOSITION_OPPOSITES: ReadonlyArray<[string[], string[]]> = [
+  [['into', 'onto', 'to', 'toward', 'towards'], ['out of', 'off', 'from', 'away from', 'off of']],
+  [['with'], ['without']],
 ];
-
-/** The lemma of each word of a phrase. */
-const lemmas = (phrase: string) => phrase.split(' ').map((w) => lemma(w));
-
-interface Phrase { words: string[] }
-
-/** Opposite phrases keyed by their first word's lemma: for each phrase, the phrases opposite to it. */
-const OPPOSITE = new Map<string, Array<{ a: Phrase; b: Phrase[] }>>();
-
-function parseSide(side: string): Phrase[] {
-  // members are separated by spaces, except known phrases (two words joined here)
-  const toks = side.trim().split(/\s+/);
-  const out: Phrase[] = [];
-  for (let i = 0; i < toks.length; i++) {
-    const two = `${toks[i]} ${toks[i + 1] ?? ''}`;
-    const three = `${two} ${toks[i + 2] ?? ''}`;
-    if (PHRASES.has(three)) { out.push({ words: lemmas(three) }); i += 2; }
-    else if (PHRASES.has(two)) { out.push({ words: lemmas(two) }); i += 1; }
-    else out.push({ words: lemmas(toks[i]!) });
-  }
-  return out;
-}
-
-/** Multi-word members of the groups. */
-const PHRASES = new Set([
-  'out of', 'away from', 'close to', 'far from', 'far away', 'take out', 'take away', 'put on', 'take off', 'pick up',
-  'put down', 'put away', 'put back', 'turn on', 'switch on', 'turn off', 'switch off', 'throw away', 'full of', 'empty of',
-  'upside down', 'right side up',
-]);
-
-for (const g of GROUPS) {
-  const [l, r] = g.split('|');
-  const left = parseSide(l!);
-  const right = parseSide(r!);
-  const add = (from: Phrase[], to: Phrase[]) => {
-    for (const a of from) {
-      const list = OPPOSITE.get(a.words[0]!) ?? [];
-      list.push({ a, b: to });
-      OPPOSITE.set(a.words[0]!, list);
-    }
-  };
-  add(left, right);
-  add(right, left);
-}
-
-/** Prefixes that turn a word into its opposite: fold/unfold, like/dislike, visible/invisible. */
-const NEG_PREFIXES = ['un', 'dis', 'in', 'im', 'il', 'ir', 'non'];
-
-/** Whether `w` is `v` with a negative prefix ("unfold" / "fold"), both lemmas. */
-function prefixed(w: string, v: string): boolean {
-  return v.length >= 3 && NEG_PREFIXES.some((p) => w === p + v);
+const PREP_OPP = new Map<string, string[]>();
+for (const [l, r] of PREPOSITION_OPPOSITES) {
+  for (const x of l) PREP_OPP.set(x, [...(PREP_OPP.get(x) ?? []), ...r]);
+  for (const x of r) PREP_OPP.set(x, [...(PREP_OPP.get(x) ?? []), ...l]);
 }
 
 /** Whether `phrase` occurs in `toks` (lemmas) at some position. */
@@ -115,22 +34,17 @@ function occurs(phrase: string[], toks: string[]): boolean {
   return false;
 }
 
-/** A pair of opposites in two word lists (lemmas), as "x / y", or null. */
+/** A pair of opposites in two word lists (lemmas), as "x / y", or null: a word or phrase of one, its opposite in the other. */
 export function oppositeIn(a: string[], b: string[]): string | null {
-  for (const w of a) {
-    for (const { a: pa, b: opp } of OPPOSITE.get(w) ?? []) {
-      if (!occurs(pa.words, a)) continue;
-      const q = opp.find((p) => occurs(p.words, b));
-      if (q) return `${pa.words.join(' ')} / ${q.words.join(' ')}`;
+  const lex = lexicon();
+  for (let i = 0; i < a.length; i++) {
+    for (let n = 1; n <= 3 && i + n <= a.length; n++) {
+      const phrase = a.slice(i, i + n).join(' ');
+      const q = [...lex.opposites(phrase), ...(PREP_OPP.get(phrase) ?? [])].find((o) => occurs(o.split(' '), b));
+      if (q) return `${phrase} / ${q}`;
     }
   }
-  for (const w of a) for (const v of b) if (prefixed(w, v) || prefixed(v, w)) return `${w} / ${v}`;
   return null;
-}
-
-/** Whether two single words (any form) are opposites. */
-export function areOpposite(x: string, y: string): boolean {
-  return oppositeIn(lemmas(x.toLowerCase()), lemmas(y.toLowerCase())) !== null;
 }
 
 // ---------------------------------------------------------------- word diff
@@ -177,41 +91,56 @@ export function oppositeSwap(a: readonly string[], b: readonly string[]): string
 
 // ---------------------------------------------------------------- substitution
 
-/** Words said for one another: a swap between them is a paraphrase, not another fact. Keys as `wordKey` gives them. */
-const SYNONYM_GROUPS: string[] = [
-  'reply answer respond', 'learn study', 'start begin commence', 'end finish', 'big large', 'small little tiny',
-  'mother mom mum', 'father dad', 'child kid', 'man guy gentleman', 'woman lady', 'person someone somebody',
-  'boy kid lad', 'girl kid lass', 'car automobile', 'sofa couch', 'shop store', 'film movie', 'photo picture photograph',
-  'talk speak', 'say tell', 'fast quick', 'jump leap hop bounce', 'bike bicycle', 'ride cycle', 'cut slice chop',
-  'hate detest loathe', 'like enjoy love', 'want wish', 'buy purchase', 'job work occupation', 'home house',
-  'rock stone', 'road street', 'sea ocean', 'stroll walk', 'run jog sprint', 'look watch gaze stare', 'see notice',
-  'speak converse', 'fan support', 'seashore beach shore', 'pup puppy dog', 'kitten cat', 'rabbit bunny',
-  'cook prepare make', 'put place', 'mix stir', 'shout yell scream', 'gun rifle pistol', 'pan skillet', 'hat cap',
-  'field meadow grass', 'pool water', 'little young small', 'big huge large giant', 'race racing', 'shore sand beach', 'cell mobile', 'female girl woman', 'male boy man', 'stage platform', 'doctor physician', 'lawyer attorney', 'autumn fall',
-];
-
-const SYN = new Map<string, Set<string>>();
-for (const g of SYNONYM_GROUPS) {
-  const keys = g.split(' ').map((w) => wordKey(w));
-  for (const k of keys) {
-    const s = SYN.get(k) ?? new Set<string>();
-    for (const o of keys) if (o !== k) s.add(o);
-    SYN.set(k, s);
-  }
+/** Whether two words are said for one another (a WordNet synset in common), compared as lemmas or keys. */
+export function synonyms(x: string, y: string): boolean {
+  return x === y || wordKey(x) === wordKey(y) || lexicon().synonymous(lemma(x), lemma(y));
 }
 
-/** Whether two word keys are listed as near-synonyms. */
-export function synonyms(x: string, y: string): boolean {
-  return x === y || (SYN.get(x)?.has(y) ?? false);
+/** The base forms a verb as said may have: "riding" ride / rid, "staring" stare / star, "stopped" stop. */
+export function verbBases(w: string): string[] {
+  const out = new Set([lemma(w), w]);
+  for (const suffix of ['ing', 'ed', 's']) {
+    if (!w.endsWith(suffix) || w.length < suffix.length + 2) continue;
+    const stem = w.slice(0, -suffix.length);
+    out.add(stem).add(stem + 'e');
+    if (/(.)\1$/.test(stem)) out.add(stem.slice(0, -1));
+    if (suffix !== 'ing' && stem.endsWith('i')) out.add(stem.slice(0, -1) + 'y');
+  }
+  return [...out];
+}
+
+/**
+ * Another action on the same things: the same content words in the same order except one verb
+ * swapped for a verb that WordNet says is neither the same action nor a kind of it ("A dog is
+ * stopping on the snow" / "A dog is running on the snow", "adding cheese" / "removing cheese";
+ * not "slicing" / "cutting"). Words are given as said; `verbal` says which were said as verbs.
+ * Swaps of synonyms elsewhere ("the lady" / "the woman") are ignored. Returns "x / y" or null.
+ */
+export function actionSwap(a: readonly string[], b: readonly string[], verbal: (w: string) => boolean): string | null {
+  const la = a.map((w) => lemma(w));
+  const lb = b.map((w) => lemma(w));
+  const verbs = new Set([...a, ...b].filter(verbal).map((w) => lemma(w)));
+  const hunks = diffHunks(la, lb).filter((h) => !(h.a.length === h.b.length && h.a.every((x, i) => synonyms(x, h.b[i]!))));
+  if (hunks.length !== 1) return null;
+  const h = hunks[0]!;
+  if (h.a.length > 2 || h.b.length > 2 || la.length - h.a.length < 2) return null;
+  const ia = h.a.findIndex((w) => verbs.has(w));
+  const ib = h.b.findIndex((w) => verbs.has(w));
+  if (ia < 0 || ib < 0) return null;
+  // the words as said, to read their base forms again ("riding" is ride, which the lemmatiser reads "rid")
+  const wa = a[la.indexOf(h.a[ia]!)]!;
+  const wb = b[lb.indexOf(h.b[ib]!)]!;
+  return lexicon().sameAction(verbBases(wa), verbBases(wb)) === false ? `${h.a[ia]} / ${h.b[ib]}` : null;
 }
 
 /**
  * One or two content keys swapped for one or two others, everything else the
  * same and in the same order ("bouncing a soccer ball" / "bouncing a tennis
  * ball"): the swapped words as "x -> y", or null. At least two content keys
- * must be shared, and swapped words listed as near-synonyms do not count.
+ * must be shared, and swapped words that are synonyms in WordNet do not count (the words as said,
+ * `wordsA` / `wordsB`, parallel to the keys, are read for that).
  */
-export function substitution(a: readonly string[], b: readonly string[]): string | null {
+export function substitution(a: readonly string[], b: readonly string[], wordsA: readonly string[] = a, wordsB: readonly string[] = b): string | null {
   const hunks = diffHunks(a, b);
   if (hunks.length !== 1) return null;
   // everything else lines up: only this one stretch differs
@@ -224,7 +153,9 @@ export function substitution(a: readonly string[], b: readonly string[]): string
   const at = a.indexOf(h.a[0]!);
   const next = a[at + 1];
   if (next === undefined || b[b.indexOf(h.b[0]!) + 1] !== next) return null;
-  if (h.a.some((x) => h.b.some((y) => synonyms(x, y)))) return null;
+  // the swapped words as said (keys are stems: "study" is "stud"), read for synonymy
+  const said = (keys: string[], seq: readonly string[], words: readonly string[]) => keys.map((k) => words[seq.indexOf(k)] ?? k);
+  if (said(h.a, a, wordsA).some((x) => said(h.b, b, wordsB).some((y) => synonyms(x, y)))) return null;
   return `${h.a.join(' ')} -> ${h.b.join(' ')}`;
 }
 

@@ -8,6 +8,7 @@ import type { MemoryType, Tier } from './types.js';
 import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
+import { elaborates, sameValueSaid } from './meeting.js';
 
 export interface Thresholds {
   close: number;
@@ -127,7 +128,10 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // Reinforcement meets by the caller's entities and themes and the derived names only: derived
     // common nouns are shared by contradictions too ("A dog is running" / "A dog is resting").
     const named = (x: Candidate | Incoming) => ({ entities: x.entities, themes: x.themes, derivedEntities: x.derivedNames });
-    const shared = sharesEntityOrTheme(named(c), named(incoming));
+    // Without hints, a derived noun counts when one statement elaborates the other, and a value said on both sides counts
+    // (src/core/meeting.ts).
+    const shared = sharesEntityOrTheme(named(c), named(incoming)) || sameValueSaid(c.text, incoming.text)
+      || (sharesEntity(c, incoming) && elaborates(c.text, incoming.text));
     // About the same thing: close enough on its own, or sharing an entity (derived ones included), a
     // theme or a single-valued slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
     const about = shared || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null;

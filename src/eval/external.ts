@@ -5,6 +5,7 @@
  * function (`decide()`: one candidate, same type FACT, no entities or themes), so
  * that the correction and conflict rules count.
  */
+import { ensureLexicon } from '../core/lexicon.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
 import { readFileSync } from 'node:fs';
 import type { MemoryDeps } from '../memory/deps.js';
@@ -193,6 +194,7 @@ export function formatSts(r: StsReport, t: RecognitionThresholds): string {
 export interface MrpcReport { pairs: number; positives: number; cosine: Binary; rules: Binary; thresholds: { close: number } }
 
 export async function evalMrpc(deps: MemoryDeps, pairs: MrpcPair[]): Promise<MrpcReport> {
+  await ensureLexicon();
   const cos = await pairCosines(deps, pairs);
   const t = deps.thresholds;
   const gold = pairs.map((p) => p.paraphrase);
@@ -262,6 +264,7 @@ export function contradictionKind(a: string, b: string): string {
 }
 
 export async function evalSick(deps: MemoryDeps, pairs: SickPair[]): Promise<SickReport> {
+  await ensureLexicon();
   const cos = await pairCosines(deps, pairs);
   const t = deps.thresholds;
   const contra = pairs.map((p, i) => ({ p, c: cos[i]! })).filter((x) => x.p.label === 'CONTRADICTION');

@@ -1,3 +1,4 @@
+import { ensureLexicon } from '../core/lexicon.js';
 import { randomUUID } from 'node:crypto';
 import { checkQuote } from '../core/quote-check.js';
 import { normalizeText } from '../core/normalize.js';
@@ -70,6 +71,7 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
 export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
   const conversation = await conversationFor(deps, actor, input.conversationId);
   const spaceId = conversation.spaceId;
+  await ensureLexicon();
   const entities = cleanList('entities', input.entities);
   const themes = cleanList('themes', input.themes);
   const tags = cleanList('tags', input.tags);

@@ -1,24 +1,42 @@
-import { describe, expect, it } from 'vitest';
-import { areOpposite, diffHunks, roleSwap, substitution } from '../../src/core/opposites.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { actionSwap, diffHunks, oppositeIn, roleSwap, substitution, verbBases } from '../../src/core/opposites.js';
+import { lemma } from '../../src/core/words.js';
+import { useWordNet } from '../helpers/lexicon.js';
 import { relate, type StatementLike } from '../../src/core/conflicts.js';
 import { wordKey } from '../../src/core/words.js';
 
 const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
 const rel = (a: string, b: string, topical = false) => relate(s(a), s(b), topical);
 
-describe('opposites lexicon', () => {
-  it('knows common antonyms, converses and negative prefixes', () => {
-    for (const [x, y] of [['on', 'off'], ['near', 'far'], ['empty', 'full'], ['lying', 'running'], ['unlocked', 'locked'], ['dislike', 'like'], ['win', 'lost']]) {
-      expect(areOpposite(x!, y!)).toBe(true);
+beforeAll(useWordNet, 120_000);
+
+const opposite = (x: string, y: string) => oppositeIn(x.split(' ').map((w) => lemma(w)), y.split(' ').map((w) => lemma(w))) !== null;
+
+describe('opposites from WordNet', () => {
+  it('knows antonyms, their synsets, similar satellites and spatial prepositions', () => {
+    for (const [x, y] of [['on', 'off'], ['near', 'far'], ['empty', 'full'], ['unlocked', 'locked'], ['dislike', 'like'], ['win', 'lost'], ['into', 'out of'], ['with', 'without']]) {
+      expect(opposite(x!, y!), `${x} / ${y}`).toBe(true);
     }
-    expect(areOpposite('big', 'large')).toBe(false);
+    // never in the hand list this replaced: WordNet's antonyms and the satellites of their heads
+    for (const [x, y] of [['guilty', 'innocent'], ['huge', 'small'], ['generous', 'stingy'], ['dim', 'bright'], ['asleep', 'awake']]) {
+      expect(opposite(x!, y!), `${x} / ${y}`).toBe(true);
+    }
+    expect(opposite('big', 'large')).toBe(false);
+    expect(opposite('cilantro', 'coriander')).toBe(false);
+  });
+  it('tells another action from the same action named otherwise', () => {
+    const verbal = (w: string) => /ing$/.test(w);
+    expect(actionSwap(['dog', 'stopping', 'snow'], ['dog', 'running', 'snow'], verbal)).toBe('stop / run');
+    expect(actionSwap(['man', 'slicing', 'potato'], ['man', 'cutting', 'potato'], verbal)).toBeNull();
+    expect(actionSwap(['boy', 'staring', 'calendar'], ['boy', 'looking', 'calendar'], verbal)).toBeNull();
+    expect(verbBases('riding')).toContain('ride');
   });
   it('diffs word lists into replaced stretches', () => {
     expect(diffHunks(['a', 'b', 'c'], ['a', 'x', 'y', 'c'])).toEqual([{ a: ['b'], b: ['x', 'y'] }]);
   });
   it('finds substitutions and role swaps, not synonyms', () => {
     expect(substitution(['dog', 'bounce', 'soccer', 'ball'], ['dog', 'bounce', 'tennis', 'ball'])).toBe('soccer -> tennis');
-    expect(substitution(['learn', 'japanese', 'now'], [wordKey('study'), 'japanese', 'now'])).toBeNull();
+    expect(substitution([wordKey('learn'), 'japanese', 'now'], [wordKey('study'), 'japanese', 'now'], ['learn', 'japanese', 'now'], ['study', 'japanese', 'now'])).toBeNull();
     expect(roleSwap(['woman', 'pick', 'kangaroo'], ['kangaroo', 'pick', 'woman'])).toBe('woman <-> kangaroo');
   });
 });

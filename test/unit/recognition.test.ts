@@ -134,3 +134,14 @@ describe('helpers', () => {
     expect(clauseRestates('My brother Owen lives in Bristol.', 'My sister works in a lab.')).toBe(false);
   });
 });
+
+describe('meeting without hints (src/core/meeting.ts)', () => {
+  it('an elaboration in the same or synonymous words, with the same stance', async () => {
+    const { elaborates, sameValueSaid } = await import('../../src/core/meeting.js');
+    expect(elaborates("I'm allergic to peanuts.", "I'm seriously allergic to peanuts, I carry an EpiPen.")).toBe(true);
+    expect(elaborates('A surfer is falling off the wave', 'A surfer is riding the wave')).toBe(false);
+    expect(elaborates('I like jazz.', "I don't like jazz at all.")).toBe(false);
+    expect(sameValueSaid('Call me before 10am.', 'Any time before 10 in the morning.')).toBe(true);
+    expect(sameValueSaid('Call me before 10am.', 'Call me before 11am.')).toBe(false);
+  });
+});

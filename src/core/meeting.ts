@@ -1,0 +1,46 @@
+/**
+ * How two statements sent without hints meet as one fact (docs/recognition.md, "Meeting
+ * without hints"): what stands in for the caller's shared entity or theme when the caller
+ * gave none.
+ *
+ * - **Elaboration.** A derived common noun is shared and one statement says everything the
+ *   other says, in the same or synonymous words (WordNet synsets, src/core/lexicon.ts), with the
+ *   same stance: "I'm allergic to peanuts." / "I'm seriously allergic to peanuts, I carry an
+ *   EpiPen." A shared noun alone is not enough: contradictions share nouns too ("A surfer is
+ *   falling off the wave" / "A surfer is riding the wave"), but each side then says something
+ *   the other does not.
+ * - **The same value.** Both name one time, date, day, quantity or number, however written:
+ *   "before 10am" / "before 10 in the morning" (src/core/values.ts).
+ */
+import { contentWordsOf, key } from './conflict-words.js';
+import { lexicon } from './lexicon.js';
+import { stance } from './polarity.js';
+import { extractValues, sameValue, valueGroup } from './values.js';
+import { lemma } from './words.js';
+
+/** Every content word of `small` is said in `big`, by the same key or a synonym. */
+function saysAllOf(big: string[], small: string[]): boolean {
+  const keys = new Set(big.map(key));
+  const lex = lexicon();
+  const lemmas = big.map((w) => lemma(w));
+  return small.every((w) => keys.has(key(w)) || lemmas.some((v) => lex.synonymous(lemma(w), v)));
+}
+
+/** One statement says all the other says (and possibly more), with the same stance. */
+export function elaborates(a: string, b: string): boolean {
+  if (stance(a) !== stance(b)) return false;
+  const wa = contentWordsOf(a);
+  const wb = contentWordsOf(b);
+  if (wa.length === 0 || wb.length === 0) return false;
+  return wa.length <= wb.length ? saysAllOf(wb, wa) : saysAllOf(wa, wb);
+}
+
+/** Kinds of value that identify what a statement is about; a name is compared as an entity instead. */
+const MEETING_KINDS = new Set(['time', 'date', 'day', 'month', 'year', 'quantity', 'contact']);
+
+/** Both statements name the same time, date, day, quantity or contact, however written. */
+export function sameValueSaid(a: string, b: string): boolean {
+  const vb = extractValues(b);
+  return extractValues(a).some((x) => MEETING_KINDS.has(valueGroup(x.kind))
+    && vb.some((y) => valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm)));
+}

