@@ -16,7 +16,7 @@ const USAGE = `usage: engram <command>
   eval sts|mrpc|sick <file> [--json]      embedder and recognition on public paraphrase sets
   eval scenarios <file.json> [--json] [--repeat N] [--no-hints]
                                           (--no-hints: memories sent with quote and type only)
-  eval locomo <file.json> [--json]
+  eval locomo <file.json> [--json] [--conversations conv-26,conv-30]
       evaluations run on a temporary store, removed afterwards; --store configured runs
       them on the configured one (DATABASE_URL / ENGRAM_DATA_DIR) in sealed spaces
   token create --role admin|operator|chat|assistant [--space ID] [--label TEXT]
@@ -73,11 +73,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     const deps = engram.deps;
     if (cmd === 'eval') {
-      const skip = new Set([flag(args, 'repeat'), engineFlag, flag(args, 'store')].filter(Boolean));
+      const skip = new Set([flag(args, 'repeat'), engineFlag, flag(args, 'store'), flag(args, 'conversations')].filter(Boolean));
       const file = rest.find((x) => !x.startsWith('--') && !skip.has(x));
       if (!file) throw new Error(`eval ${sub} needs a file`);
       const mod = await import('../eval/run.js');
-      return await mod.runEval(deps, sub, file, { json, repeat: Number(flag(args, 'repeat') ?? 1), noHints: args.includes('--no-hints') });
+      return await mod.runEval(deps, sub, file, { json, repeat: Number(flag(args, 'repeat') ?? 1), noHints: args.includes('--no-hints'), conversations: flag(args, 'conversations')?.split(',').map((x) => x.trim()).filter(Boolean) });
     }
     if (cmd === 'token' && sub === 'create') {
       const role = flag(args, 'role') as Role | undefined;

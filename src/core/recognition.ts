@@ -9,6 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
 import { elaborates, sameValueSaid } from './meeting.js';
+import { stance } from './polarity.js';
 
 export interface Thresholds {
   close: number;
@@ -147,6 +148,9 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     if (score >= t.close) tier = 'CLOSE';
     else if (score >= t.related && shared) tier = 'RELATED';
     else if (score >= t.recallFloor && sharesEntity(named(c), named(incoming)) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
+    // without a shared entity (no hints, no name), a clause restating the old memory needs a topical score and the same stance:
+    // "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes."
+    else if (score >= t.topic && stance(c.text) === stance(incoming.text) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (!best || tierRank[tier] > tierRank[best.tier] || (tierRank[tier] === tierRank[best.tier] && score > best.score)) {
       best = { c, tier, score };

@@ -20,7 +20,7 @@ export function scenariosWithoutHints(cases: ScenarioCase[]): ScenarioCase[] {
 }
 
 export async function runEval(
-  deps: MemoryDeps, kind: string, file: string, opts: { json: boolean; repeat: number; noHints?: boolean },
+  deps: MemoryDeps, kind: string, file: string, opts: { json: boolean; repeat: number; noHints?: boolean; conversations?: string[] },
 ): Promise<number> {
   const out = (s: string) => process.stdout.write(s + '\n');
   switch (kind) {
@@ -38,7 +38,12 @@ export async function runEval(
       return r.failed === 0 && r.identical && r.operatorSpace.before === r.operatorSpace.after ? 0 : 1;
     }
     case 'locomo': {
-      const r = await evalLocomo(deps, readLocomo(file), (s) => process.stderr.write(s + '\n'));
+      // --conversations conv-26,conv-30: a subset of the file's conversations (a full run takes an hour here)
+      const all = readLocomo(file);
+      const wanted = opts.conversations?.length ? new Set(opts.conversations) : null;
+      const samples = wanted ? all.filter((x) => wanted.has(x.sample_id)) : all;
+      if (wanted && samples.length !== wanted.size) throw new Error(`--conversations: not in ${file}: ${[...wanted].filter((w) => !all.some((x) => x.sample_id === w)).join(', ')}`);
+      const r = await evalLocomo(deps, samples, (s) => process.stderr.write(s + '\n'));
       out(opts.json ? JSON.stringify(r) : formatLocomo(r));
       return 0;
     }
