@@ -71,7 +71,8 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
 export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
   const conversation = await conversationFor(deps, actor, input.conversationId);
   const spaceId = conversation.spaceId;
-  await ensureLexicon();
+  // WordNet's opposites and synonyms (loaded once); should it fail to load, the general rules decide alone
+  await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: deciding without it'));
   const entities = cleanList('entities', input.entities);
   const themes = cleanList('themes', input.themes);
   const tags = cleanList('tags', input.tags);
