@@ -224,9 +224,10 @@ export class LanceDbIndex implements VectorIndex {
       // The ANN index is trained for cosine; anything else, and every exact request, is a flat scan.
       if (s.exact === true || metric !== 'cosine' || !this.hasAnn) q = q.bypassVectorIndex();
       // ef: HNSW candidates per query (LanceDB's default is 1.5 x limit, which under a space
-      // prefilter missed the true nearest now and then); refine re-ranks on full vectors, so
-      // the returned distances are exact, not quantised.
-      else q = q.ef(Math.max(100, s.k * 10)).refineFactor(4);
+      // prefilter missed the true nearest now and then; 100 still did, once in a loaded CI run
+      // of the maintenance test, where half the graph is another space's copies); refine
+      // re-ranks on full vectors, so the returned distances are exact, not quantised.
+      else q = q.ef(Math.max(200, s.k * 20)).refineFactor(4);
       const rows = (await q.toArray()) as { memory_id: string; _distance: number }[];
       // LanceDB's cosine distance is 1 - cos; its l2 is the squared distance.
       return rows
