@@ -162,13 +162,29 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
 
 /**
  * PGlite runs no autovacuum, so nothing refreshes the planner's statistics: without them
- * it may scan where an index serves (pgvector's HNSW, the lexical postings). ANALYZE at
- * start and then every ten minutes (a sample of each table: well under a second at 100K
- * memories).
+ * it may scan where an index serves (pgvector's HNSW, the lexical postings). ANALYZE every
+ * ten minutes (a sample of each table: well under a second at 100K memories), and at start:
+ * at once when the store was never analyzed (a fresh import), otherwise `startDelayMs`
+ * later — PGlite runs it on the service's only thread, so at once it would hold back the
+ * first requests of every warm start (about a second at 10K memories).
  */
-function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 10 * 60_000): { stop(): void } {
-  void db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
-  return jobs.every('analyze', everyMs, async () => { await db.query('analyze'); });
+function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 10 * 60_000, startDelayMs = 60_000): { stop(): void } {
+  const analyze = () => db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
+  let timer: NodeJS.Timeout | null = null;
+  void db.query<{ done: boolean }>(
+    `select exists (select 1 from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state') as done`,
+  ).then((r) => {
+    if (!r.rows[0]?.done) return analyze();
+    timer = setTimeout(() => void analyze(), startDelayMs);
+    timer.unref();
+  }).catch((e) => log.warn({ err: e }, 'analyze failed'));
+  const every = jobs.every('analyze', everyMs, async () => { await db.query('analyze'); });
+  return {
+    stop() {
+      if (timer) clearTimeout(timer);
+      every.stop();
+    },
+  };
 }
 
 /**
