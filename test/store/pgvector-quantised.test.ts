@@ -3,7 +3,8 @@
  * exact rerank): past QUANTISED_ABOVE vectors in a space, recognition's searches
  * go through it. It must return every planted restatement, exact distances, the
  * same nearest neighbours as the exact scan, and fall back to the exact scan when
- * the statuses asked for are rare in the space.
+ * the statuses asked for are rare in the space. The exact scan, which reads statuses
+ * for its nearest window only, returns the exact top k of the wanted statuses either way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
@@ -72,6 +73,27 @@ for (const target of testDatabases()) {
       await seed.setStatus(items.filter((i) => !keep.includes(i)).map((i) => i.memoryId), 'MUTED');
       const hits = await quantised.search({ spaceId: space, vector: near(vs[5], 0.2, 7), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
       expect(hits.map((h) => h.memoryId).sort()).toEqual(keep.map((i) => i.memoryId).sort());
+    }, 120_000);
+
+    it('the exact scan reads statuses late and still returns the exact top k of the wanted ones, muted nearest or not', async () => {
+      const space = await seed.space();
+      const q = unitVectors(1, 900, DIM)[0];
+      // 120 neighbours among 200 far vectors; the 80 nearest of them muted.
+      const neighbours = await seed.put(space, Array.from({ length: 120 }, (_, i) => near(q, 0.1 + i * 0.01, 1000 + i)));
+      const far = await seed.put(space, unitVectors(200, 901, DIM));
+      const byScore = [...neighbours, ...far].map((it) => ({ id: it.memoryId, score: cosineOf(q, it.vector) })).sort((a, b) => b.score - a.score);
+      const mutedIds = new Set(byScore.slice(0, 80).map((x) => x.id));
+      await seed.setStatus([...mutedIds], 'MUTED');
+      const truth = (muted: boolean, k: number) => byScore.filter((x) => mutedIds.has(x.id) === muted).slice(0, k);
+      const search = (status: 'ACTIVE' | 'MUTED', k: number) =>
+        exact.search({ spaceId: space, vector: q, k, statuses: [status], kind: 'STATEMENT', exact: true });
+      // ACTIVE, k = 10: the window (the 60 nearest) holds none, so it scans again with the statuses joined.
+      // MUTED: the window holds them, the first scan answers.
+      for (const [status, muted] of [['ACTIVE', false], ['MUTED', true]] as const) {
+        const hits = await search(status, 10);
+        expect(hits.map((h) => h.memoryId)).toEqual(truth(muted, 10).map((x) => x.id));
+        hits.forEach((h, i) => expect(h.score).toBeCloseTo(truth(muted, 10)[i].score, 5));
+      }
     }, 120_000);
   });
 }
