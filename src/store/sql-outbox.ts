@@ -1,96 +1,19 @@
 import type { Outbox, OutboxOp, OutboxStatus } from '../ports/outbox.js';
 import type { Tx } from '../ports/memory-store.js';
-import type { IndexedVector, VectorHit, VectorIndex, VectorSearch } from '../ports/vector-index.js';
+import type { VectorHit, VectorIndex, VectorSearch } from '../ports/vector-index.js';
 import type { Logger } from '../ports/logger.js';
-import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import { parseVector, toPgVectorText } from '../core/vectors.js';
+import type { MemoryStatus } from '../core/types.js';
 import type { Queryable, SqlClient } from './sql-client.js';
+import { exactSearch, readIndexedVectors } from './outbox-vectors.js';
+import { DEFAULT_OUTBOX_MAX_ATTEMPTS, describeEngineError, isTransientEngineError } from './outbox-errors.js';
 
-const METRIC_OP = { cosine: '<=>', l2: '<->' } as const;
-
-/** Exact nearest neighbours from memory_vectors, with the engine filters (space, kind, status) and `extra`. */
-async function exactSearch(q: Queryable, s: VectorSearch, extra: string, extraParams: unknown[]): Promise<VectorHit[]> {
-  const metric = s.metric ?? 'cosine';
-  const op = METRIC_OP[metric];
-  const r = await q.query<{ memory_id: string; d: number }>(
-    `select v.memory_id, v.embedding ${op} $1::vector as d
-     from memory_vectors v join memory_state st on st.memory_id = v.memory_id
-     where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[]) and ${extra}
-     order by (v.embedding ${op} $1::vector) + 0, v.memory_id limit $5`,
-    [toPgVectorText(s.vector), s.spaceId, s.kind ?? 'STATEMENT', s.statuses ?? ['ACTIVE'], s.k, ...extraParams],
-  );
-  return r.rows.map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }));
-}
-
-/**
- * Vectors with their present status, as an engine should hold them: by ids, or
- * one page of all of them in memory_id order (reindex walks the table with `after`).
- */
-export async function readIndexedVectors(
-  q: Queryable, dimensions: number, sel: { ids: readonly string[] } | { after: string | null; limit: number },
-): Promise<IndexedVector[]> {
-  const cols = `select v.memory_id, v.space_id, v.kind, s.status, v.embedding::text as embedding
-     from memory_vectors v join memory_state s on s.memory_id = v.memory_id`;
-  const r = 'ids' in sel
-    ? await q.query<VectorRow>(`${cols} where v.memory_id = any($1::text[])`, [sel.ids])
-    : await q.query<VectorRow>(`${cols} where ($1::text is null or v.memory_id > $1) order by v.memory_id limit $2`, [sel.after, sel.limit]);
-  return r.rows.map((x) => ({
-    memoryId: x.memory_id, spaceId: x.space_id, kind: x.kind, status: x.status, vector: parseVector(x.embedding, dimensions),
-  }));
-}
-
-interface VectorRow { memory_id: string; space_id: string; kind: MemoryKind; status: MemoryStatus; embedding: string }
+export { readIndexedVectors } from './outbox-vectors.js';
+export { DEFAULT_OUTBOX_MAX_ATTEMPTS, describeEngineError, isTransientEngineError } from './outbox-errors.js';
 
 interface OutboxRow {
   id: number;
   memory_id: string;
   op: OutboxOp;
-}
-
-/** Failed attempts after which a row is parked, unless configured otherwise. */
-export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 10;
-
-/** Network-level codes and HTTP statuses that say the engine could not be reached, not that it refused the row. */
-const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
-]);
-
-/** Error names that say the request was cut short (an AbortSignal's timeout or abort), not refused. */
-const TRANSIENT_NAMES = new Set(['TimeoutError', 'AbortError']);
-
-/**
- * Whether an engine failure says "unreachable" or "not now" (connection refused or
- * reset, a timeout, HTTP 408 / 429 / 5xx, an adapter's `transient` flag: a rate limit,
- * a write the engine has not applied yet) rather than "this row is refused". Transient
- * failures never count towards parking a row: an outage must not dead-letter
- * the rows that happen to be at the head of the queue.
- */
-export function isTransientEngineError(e: unknown): boolean {
-  let x: unknown = e;
-  for (let depth = 0; x && depth < 6; depth++) {
-    const o = x as { code?: unknown; status?: unknown; statusCode?: unknown; message?: unknown; cause?: unknown; transient?: unknown; name?: unknown };
-    if (o.transient === true) return true;
-    if (typeof o.name === 'string' && TRANSIENT_NAMES.has(o.name)) return true;
-    if (typeof o.code === 'string' && TRANSIENT_CODES.has(o.code)) return true;
-    const status = typeof o.status === 'number' ? o.status : typeof o.statusCode === 'number' ? o.statusCode : null;
-    if (status !== null && (status === 408 || status === 429 || status >= 500)) return true;
-    if (typeof o.message === 'string' && /fetch failed|socket hang up|timed? ?out/i.test(o.message)) return true;
-    x = o.cause;
-  }
-  return false;
-}
-
-/** An error and its causes, one line (VectorIndexError wraps the driver's error: the cause says why). */
-export function describeEngineError(e: unknown): string {
-  const parts: string[] = [];
-  let x: unknown = e;
-  for (let depth = 0; x && depth < 6; depth++) {
-    const msg = x instanceof Error ? String(x) : typeof x === 'object' ? String((x as { message?: unknown }).message ?? JSON.stringify(x)) : String(x);
-    if (!parts.some((p) => p.includes(msg))) parts.push(msg);
-    x = (x as { cause?: unknown }).cause;
-  }
-  return parts.join(': ').slice(0, 500);
 }
 
 /** One drain pass's outcome over a batch: rows applied, and groups of rows that failed with their error. */

@@ -120,7 +120,10 @@ describe('append-only scan', () => {
     expect(hits.length).toBeGreaterThanOrEqual(4);
     expect(sql).toMatch(/function engram_forget\([\s\S]*security definer/);
     expect(sql).toMatch(/function engram_drop_sealed_space\([\s\S]*security definer/);
-    const store = stripComments(readFileSync(join(ROOT, 'src/store/sql-store.ts'), 'utf8'));
+    // The store's parts (sql-store.ts and the files its class is split into).
+    const storeDir = join(ROOT, 'src/store');
+    const store = readdirSync(storeDir).filter((f) => /^sql-.*\.ts$/.test(f))
+      .map((f) => stripComments(readFileSync(join(storeDir, f), 'utf8'))).join('\n');
     expect(store).toContain('engram_forget(');
     expect(store).toContain('engram_drop_sealed_space(');
   });

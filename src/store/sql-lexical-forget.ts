@@ -1,0 +1,131 @@
+import type { ForgetRewrites, LexicalHit, Tx } from '../ports/memory-store.js';
+import type { MemoryKind, MemoryStatus } from '../core/types.js';
+import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
+import { SqlMemoryReads } from './sql-memory-reads.js';
+
+/** The SqlStore's lexical search (BM25 over the postings) and forget-for-good. */
+export class SqlLexicalForget extends SqlMemoryReads {
+  /**
+   * Lexical candidates ranked by BM25 over the space's lexicon (word keys of every
+   * wording, the source message, entities and themes), computed in SQL from the
+   * postings table the lexicon's triggers maintain (migration 4), identically on
+   * PGlite and a server.
+   */
+  async lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]> {
+    const terms = [...new Set(keys.filter((t) => /^[\p{L}\p{N}]+$/u.test(t)))];
+    if (terms.length === 0 || k <= 0) return [];
+    // Okapi BM25 (k1 1.2, b 0.75) from the postings (migration 4): N and the average
+    // length are the (space, kind) totals over every status, df an index-only count per
+    // term; the score is one aggregate over the query terms' postings (index range scans
+    // on (space, kind, term)). Statuses are filtered after scoring (they change, postings
+    // do not): over-fetch, and rank again with the filter inside in the rare case it
+    // leaves fewer than k.
+    const stats = await this.db.query<Row>(
+      `select (select docs from lexicon_stats where space_id = $1 and kind = $2) as docs,
+              (select total_len from lexicon_stats where space_id = $1 and kind = $2) as total_len,
+              t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = $2 and p.term = t.term) as df
+       from unnest($3::text[]) as t(term)`,
+      [spaceId, kind, terms],
+    );
+    const n = Number(stats.rows[0]?.docs ?? 0);
+    if (n === 0) return [];
+    const avgdl = Math.max(1, Number(stats.rows[0].total_len) / n);
+    const found = stats.rows.filter((x) => Number(x.df) > 0);
+    if (found.length === 0) return [];
+    const idf = found.map((x) => Math.log(1 + (n - Number(x.df) + 0.5) / (Number(x.df) + 0.5)));
+    const scoredSql = (filtered: boolean) => `with top as (
+         select p.memory_id, sum(w.idf * p.tf * 2.2::float8 / (p.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * p.len / $5::float8))) as score
+         from memory_terms p join unnest($3::text[], $4::float8[]) as w(term, idf) on w.term = p.term
+         ${filtered ? 'join memory_state s on s.memory_id = p.memory_id and s.status = any($7::text[])' : ''}
+         where p.space_id = $1 and p.kind = $2 and p.term = any($3::text[])
+         group by p.memory_id
+         order by score desc, p.memory_id limit $6
+       ), hits as (
+         select top.memory_id, top.score, row_number() over (order by top.score desc, top.memory_id) as rn
+         from top join memory_state s on s.memory_id = top.memory_id and s.status = any($7::text[])
+       )
+       select memory_id, score, rn, null::bigint as n from hits where rn <= $8
+       union all select null, null, 0, count(*) from top`;
+    const args = [spaceId, kind, found.map((x) => x.term as string), idf, avgdl];
+    const limit = Math.max(k * 10, 500);
+    // Statuses are checked on the best `limit` rows only, in SQL: only the first k that pass come back,
+    // with the number of rows scored (a last row without an id).
+    const scored = async (filtered: boolean, window: number) => {
+      const r = await this.db.query<Row>(scoredSql(filtered), [...args, window, statuses, k]);
+      const all = r.rows.filter((x) => x.memory_id != null).sort((a, b) => Number(a.rn) - Number(b.rn));
+      return { rows: all, n: Number(r.rows.find((x) => x.memory_id == null)?.n ?? 0) };
+    };
+    const first = await scored(false, limit);
+    let rows = first.rows;
+    if (rows.length < k && first.n === limit) rows = (await scored(true, k)).rows;
+    return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
+  }
+
+  /** Which of these word keys some memory of the space and kind (with one of the statuses) holds: one query, an index probe per key. */
+  async heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const r = await this.db.query<{ term: string }>(
+      `select t.term from unnest($3::text[]) as t(term)
+       where exists (select 1 from memory_terms p join memory_state s on s.memory_id = p.memory_id
+                     where p.space_id = $1 and p.kind = $2 and p.term = t.term and s.status = any($4::text[]))`,
+      [spaceId, kind, [...new Set(keys)], statuses],
+    );
+    return new Set(r.rows.map((x) => x.term));
+  }
+
+  /**
+   * What else a forget touches (before it runs): surviving memories said in a message
+   * that goes (their context quotes it), with the wordings being forgotten from those
+   * messages; and surviving memories said in the message right after one that goes
+   * (their lexicon holds it as the preceding message).
+   */
+  async forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
+    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+  }> {
+    const q = this.q(tx);
+    const sib = await q.query<Row>(
+      `select m.id, m.quote, m.context,
+         array(select x.quote from mentions x where x.message_id = m.message_id and x.memory_id = any($1::text[])) as forgotten
+       from memories m
+       where m.space_id = $2 and m.message_id in (${MESSAGES_OF_MEMORIES}) and not (m.id = any($1::text[])) and m.context is not null`,
+      [ids, spaceId],
+    );
+    const fol = await q.query<{ memory_id: string }>(
+      `select distinct x.memory_id from mentions x
+       where x.space_id = $2 and not (x.memory_id = any($1::text[])) and x.message_id in (
+         select (select n.id from messages n where n.conversation_id = g.conversation_id and n.seq > g.seq order by n.seq limit 1)
+         from messages g where g.id in (${MESSAGES_OF_MEMORIES}))`,
+      [ids, spaceId],
+    );
+    return {
+      siblings: sib.rows.map((x) => ({ id: x.id, quote: x.quote, context: x.context, forgotten: (x.forgotten ?? []) as string[] })),
+      followers: fol.rows.map((x) => x.memory_id),
+    };
+  }
+
+  /** The messages memories `ids` were said in, with the wordings of those memories said there (what a forget redacts). */
+  async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{ id: string; text: string; forgotten: string[] }[]> {
+    const r = await this.q(tx).query<Row>(
+      `select g.id, g.text, array(select x.quote from mentions x where x.message_id = g.id and x.memory_id = any($1::text[])) as forgotten
+       from messages g where g.space_id = $2 and g.id in (${MESSAGES_OF_MEMORIES})`,
+      [ids, spaceId],
+    );
+    return r.rows.map((x) => ({ id: x.id, text: x.text, forgotten: arr(x.forgotten) }));
+  }
+
+  /**
+   * Forget for good, through the database's SECURITY DEFINER function (migration 5):
+   * removes the memories (their mentions, state, vectors and lexicon rows go with them),
+   * rewrites the messages they were said in (forgotten sentences redacted; a message
+   * with nothing else is deleted) and the contexts of memories said in those messages.
+   * The function refuses any rewrite that adds a word. Only this path deletes content.
+   */
+  async forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites: ForgetRewrites = { messages: [], contexts: [] }): Promise<string[]> {
+    const r = await this.q(tx).query<{ id: string }>(
+      `select engram_forget($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as id`,
+      [spaceId, ids, rewrites.messages.map((m) => m.id), rewrites.messages.map((m) => m.text),
+        rewrites.contexts.map((c) => c.id), rewrites.contexts.map((c) => c.context)],
+    );
+    return r.rows.map((x) => x.id);
+  }
+}

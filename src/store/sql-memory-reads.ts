@@ -1,0 +1,163 @@
+import type { ListFilter, ListOrder, MemoryEvent, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
+import type { MemoryKind } from '../core/types.js';
+import { parseVector } from '../core/vectors.js';
+import { FROM_MEMORY, MEMORY_COLUMNS, groupInOrder, toEvent, toMemory, toMention, type Row } from './sql-rows.js';
+import { SqlMemoryWrites } from './sql-memory-writes.js';
+
+/** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
+export class SqlMemoryReads extends SqlMemoryWrites {
+  async getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>> {
+    const r = await this.q(tx).query<Row>(
+      `select memory_id, embedding::text as embedding from memory_vectors where memory_id = any($1::text[])`,
+      [ids],
+    );
+    return new Map(r.rows.map((x) => [x.memory_id as string, parseVector(x.embedding)]));
+  }
+
+  /** Active statements said in one message (a next-sentence correction looks here). */
+  async activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryRecord[]> {
+    const r = await this.q(tx).query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+       where m.space_id = $1 and m.message_id = $2 and m.kind = 'STATEMENT' and s.status = 'ACTIVE' order by m.seq`,
+      [spaceId, messageId],
+    );
+    return r.rows.map(toMemory);
+  }
+
+  /** Active memories of a space and kind whose normalised text is exactly `normalized`. */
+  async findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]> {
+    const r = await this.q(tx).query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+       where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
+       order by m.seq`,
+      [spaceId, kind, normalized],
+    );
+    return r.rows.map(toMemory);
+  }
+
+  /** Memories by id, in key order; `spaceId` walls the lookup (another space's id reads as missing). */
+  async getMemories(ids: readonly string[], spaceId: string | null = null, tx?: Tx): Promise<(MemoryRecord | null)[]> {
+    if (ids.length === 0) return [];
+    const r = await this.q(tx).query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = any($1::text[]) and ($2::text is null or m.space_id = $2)`,
+      [ids, spaceId],
+    );
+    const by = new Map(r.rows.map((x) => [x.id as string, toMemory(x)]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  async missingEmbeddings(spaceId: string | null, limit: number): Promise<MemoryRecord[]> {
+    const r = await this.db.query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where s.embedding_status = 'MISSING' and ($1::text is null or m.space_id = $1)
+       order by m.seq limit $2`,
+      [spaceId, limit],
+    );
+    return r.rows.map(toMemory);
+  }
+
+  async listMemories(
+    spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number,
+  ): Promise<{ items: MemoryRecord[]; hasNext: boolean }> {
+    const orderSql =
+      order === 'STRENGTH' ? `s.mention_count desc, s.last_mentioned_at desc, m.seq desc`
+        : order === 'RECENT' ? `s.last_mentioned_at desc, m.seq desc`
+          : `m.seq asc`;
+    const r = await this.db.query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+       where m.space_id = $1 and ($2::text is null or m.kind = $2)
+         and ($3::text[] is null or s.status = any($3::text[])) and ($4::text[] is null or m.type = any($4::text[]))
+       order by ${orderSql} limit $5 offset $6`,
+      [spaceId, filter.kind ?? null, filter.statuses ?? null, filter.types ?? null, first + 1, offset],
+    );
+    const items = r.rows.map(toMemory);
+    return { items: items.slice(0, first), hasNext: items.length > first };
+  }
+
+  /** Memories that another memory points at through supersededBy / correctedBy, per target id in key order. */
+  async predecessors(ids: readonly string[]): Promise<MemoryRecord[][]> {
+    const r = await this.db.query<Row>(
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where s.superseded_by = any($1::text[]) or s.corrected_by = any($1::text[])
+       order by m.said_at, m.seq`,
+      [ids],
+    );
+    const items = r.rows.map(toMemory);
+    return ids.map((id) => items.filter((m) => m.supersededBy === id || m.correctedBy === id));
+  }
+
+  /**
+   * The whole correction chain of each memory (every memory linked to it through
+   * supersededBy / correctedBy, in either direction), oldest first, one query per batch.
+   */
+  async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
+    const r = await this.db.query<Row>(
+      `with recursive links(a, b) as (
+         select memory_id, coalesce(superseded_by, corrected_by) from memory_state
+         where coalesce(superseded_by, corrected_by) is not null
+       ), walk(root, id) as (
+         select x, x from unnest($1::text[]) as x
+         union
+         select w.root, case when l.a = w.id then l.b else l.a end
+         from walk w join links l on l.a = w.id or l.b = w.id
+       )
+       select w.root as chain_root, ${MEMORY_COLUMNS} from walk w join memories m on m.id = w.id
+         join memory_state s on s.memory_id = m.id
+       order by m.said_at, m.seq`,
+      [ids],
+    );
+    return groupInOrder(ids, r.rows, (x) => x.chain_root as string).map((rows) => rows.map(toMemory));
+  }
+
+  /**
+   * The newest memory of each id's correction chain, following supersededBy /
+   * correctedBy forward (itself when nothing replaced it), in key order.
+   */
+  async currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]> {
+    if (ids.length === 0) return [];
+    const r = await this.db.query<Row>(
+      `with recursive fwd(root, id, depth) as (
+         select x, x, 0 from unnest($1::text[]) as x
+         union all
+         select f.root, coalesce(s.superseded_by, s.corrected_by), f.depth + 1
+         from fwd f join memory_state s on s.memory_id = f.id
+         where coalesce(s.superseded_by, s.corrected_by) is not null and f.depth < 100
+       ), last as (
+         select distinct on (root) root, id from fwd order by root, depth desc
+       )
+       select last.root as chain_root, ${MEMORY_COLUMNS} from last join memories m on m.id = last.id
+         join memory_state s on s.memory_id = m.id`,
+      [ids],
+    );
+    const by = new Map(r.rows.map((x) => [x.chain_root as string, toMemory(x)]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  /**
+   * Every wording of each memory, oldest first, including the wordings of memories
+   * merged into it by consolidation (mention rows never move: content is append-only).
+   */
+  async mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]> {
+    const r = await this.q(tx).query<Row>(
+      `with recursive tree(root, id) as (
+         select x, x from unnest($1::text[]) as x
+         union
+         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
+       )
+       select t.root as for_id, mn.* from tree t join mentions mn on mn.memory_id = t.id order by mn.seq`,
+      [memoryIds],
+    );
+    return groupInOrder(memoryIds, r.rows, (x) => x.for_id as string).map((rows) => rows.map(toMention));
+  }
+
+  async eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]> {
+    const r = await this.db.query<Row>(`select * from memory_events where memory_id = any($1::text[]) order by id`, [memoryIds]);
+    return groupInOrder(memoryIds, r.rows.map(toEvent), (e) => e.memoryId ?? '');
+  }
+
+  async spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]> {
+    const r = await this.db.query<Row>(
+      `select * from memory_events where space_id = $1 and id > $2 order by id limit $3`,
+      [spaceId, afterId, limit],
+    );
+    return r.rows.map(toEvent);
+  }
+}

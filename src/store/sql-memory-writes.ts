@@ -1,0 +1,143 @@
+import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
+import type { MemoryKind, MemoryStatus } from '../core/types.js';
+import { toPgVectorText } from '../core/vectors.js';
+import { setStatusLogged } from './bulk-sql.js';
+import { EVENTS_INSERT, MEMORY_COLUMNS, toEvent, toMemory, type Row } from './sql-rows.js';
+import { SqlStoreBase } from './sql-store-base.js';
+
+/** The SqlStore's writes to memories: insert, vector copy, reinforcement, statuses, counters, events. */
+export class SqlMemoryWrites extends SqlStoreBase {
+  /**
+   * One statement writes the memory, its state, its original mention and its lexicon
+   * entry (data-modifying CTEs; foreign keys are checked at the statement's end), and
+   * returns the record as written, so the caller need not read it back.
+   */
+  async insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
+    const params: unknown[] = [m.id, m.spaceId, m.kind, m.type, m.quote, m.normalized, m.conversationId, m.messageId, m.context, m.basis,
+      m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false,
+      m.importance, m.valence, m.entities, m.themes, m.tags, m.embeddingStatus, m.review, m.lexicalText];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    // The vector row as VectorIndex.upsert writes it (a new memory: nothing to conflict with).
+    const vx = m.vector
+      ? `, vx as (insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
+           values ($1, $2, $3, ${p(m.vector.embedder)}, ${p(toPgVectorText(m.vector.vector))}::vector))`
+      : '';
+    const events = m.events ?? [];
+    const ev = events.length
+      ? `, ev as (${EVENTS_INSERT(events, p)} returning *)`
+      : '';
+    const r = await this.q(tx).query<Row>(
+      `with m as (
+         insert into memories (id, space_id, kind, type, quote, normalized, conversation_id, message_id, context, basis,
+           said_at, starts_at, ends_at, due_at, all_day)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) returning *
+       ), s as (
+         insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, importance, valence, entities, themes,
+           tags, embedding_status, review)
+         values ($1,$2,$3,$4,$11,$16,$17,$18::text[],$19::text[],$20::text[],$21,$22) returning *
+       ), mn as (
+         insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
+         values ($1 || ':0',$1,$2,$5,$7,$8,$11,'ORIGINAL',null)
+       ), lx as (
+         insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $23))
+       )${vx}${ev}
+       select ${MEMORY_COLUMNS}${ev ? `, (select json_agg(e order by e.id) from ev e) as events` : ''} from m join s on s.memory_id = m.id`,
+      params,
+    );
+    const row = r.rows[0];
+    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(row);
+    if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
+    return memory;
+  }
+
+  /** The system-of-record copy of a vector (every engine can be rebuilt from it). */
+  async putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void> {
+    await this.q(tx).query(
+      `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding) values ($1, $2, $3, $4, $5::vector)
+       on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
+      [v.memoryId, v.spaceId, v.kind, v.embedder, toPgVectorText(v.vector)],
+    );
+  }
+
+  /** One statement: the counters and lists, the new mention, the new wording in the lexicon; returns the record as updated. */
+  async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord> {
+    const x = await this.q(tx).query<Row>(
+      `with s as (
+         update memory_state set mention_count = mention_count + 1,
+           last_mentioned_at = greatest(last_mentioned_at, $2), importance = $3, valence = $4,
+           entities = $5::text[], themes = $6::text[], tags = $7::text[], updated_at = now()
+         where memory_id = $1 returning *
+       ), mn as (
+         insert into mentions (id, memory_id, space_id, quote, conversation_id, message_id, said_at, tier, score)
+         values ($8,$1,$9,$10,$11,$12,$13,$14,$15)
+       ), lx as (
+         -- The new wording is added to what the memory was already found by.
+         update memory_lexicon set doc = doc || to_tsvector('simple', $16) where memory_id = $1
+       )
+       select ${MEMORY_COLUMNS} from memories m join s on s.memory_id = m.id`,
+      [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags,
+        r.mention.id, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
+        r.mention.saidAt, r.mention.tier, r.mention.score, r.lexicalText],
+    );
+    return toMemory(x.rows[0]);
+  }
+
+  /**
+   * Sets a status on many memories at once (one statement). Only rows of `spaceId`
+   * whose status is one of `from` change; returns the ids that changed.
+   */
+  async setStatus(
+    tx: Tx | undefined, spaceId: string, ids: readonly string[], status: MemoryStatus,
+    opts: { from?: MemoryStatus[]; supersededBy?: string | null; correctedBy?: string | null; mergedInto?: string | null } = {},
+  ): Promise<string[]> {
+    const r = await this.q(tx).query<{ memory_id: string }>(
+      `update memory_state set status = $3, status_changed_at = now(), updated_at = now(),
+         superseded_by = case when $5::boolean then $6 else superseded_by end,
+         corrected_by = case when $7::boolean then $8 else corrected_by end,
+         merged_into = case when $9::boolean then $10 else merged_into end
+       where memory_id = any($1::text[]) and space_id = $2 and ($4::text[] is null or status = any($4::text[]))
+       returning memory_id`,
+      [ids, spaceId, status, opts.from ?? null,
+        opts.supersededBy !== undefined, opts.supersededBy ?? null,
+        opts.correctedBy !== undefined, opts.correctedBy ?? null,
+        opts.mergedInto !== undefined, opts.mergedInto ?? null],
+    );
+    return r.rows.map((x) => x.memory_id);
+  }
+
+  setStatusLogged(
+    tx: Tx, spaceId: string, ids: readonly string[], status: MemoryStatus, from: MemoryStatus[], event: { kind: string; actor: string },
+  ): Promise<{ changed: string[]; events: MemoryEvent[] }> {
+    return setStatusLogged(this.q(tx), spaceId, ids, status, from, event);
+  }
+
+  async setReview(spaceId: string, id: string, review: 'ACCEPTED' | 'DISMISSED'): Promise<boolean> {
+    const r = await this.db.query(
+      `update memory_state set review = $3, updated_at = now() where memory_id = $1 and space_id = $2 and kind = 'INFERENCE'`,
+      [id, spaceId, review],
+    );
+    return r.rowCount > 0;
+  }
+
+  async setEmbeddingStatus(tx: Tx, id: string, status: 'OK' | 'MISSING'): Promise<void> {
+    await this.q(tx).query(`update memory_state set embedding_status = $2, updated_at = now() where memory_id = $1`, [id, status]);
+  }
+
+  async incrementRecall(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    // Rows are locked in id order, so concurrent recalls over overlapping memories queue instead of
+    // deadlocking (a plain UPDATE ... = any() locks them in scan order); the client retries a victim anyway.
+    await this.db.query(
+      `with locked as (select memory_id from memory_state where memory_id = any($1::text[]) order by memory_id for update)
+       update memory_state s set recall_count = s.recall_count + 1 from locked where s.memory_id = locked.memory_id`,
+      [[...new Set(ids)]],
+    );
+  }
+
+  async addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]> {
+    if (events.length === 0) return [];
+    const params: unknown[] = [];
+    const r = await this.q(tx).query<Row>(`${EVENTS_INSERT(events, (v) => `$${params.push(v)}`)} returning *`, params);
+    return r.rows.map(toEvent).sort((a, b) => a.id - b.id);
+  }
+}

@@ -1,0 +1,158 @@
+import type { Conversation, Message, Space, TokenRecord, Tx } from '../ports/memory-store.js';
+import type { MemoryKind } from '../core/types.js';
+import type { Queryable, SqlClient } from './sql-client.js';
+import type { Logger } from '../ports/logger.js';
+import { eraseResidue } from './erasure.js';
+import { date, groupInOrder, toMessage, toSpace, type Row } from './sql-rows.js';
+
+/**
+ * The system of record over `SqlClient`, in parts by concern (each part extends the one
+ * before; `SqlStore` in sql-store.ts is the whole): this one holds the connection,
+ * transactions and the space lock, spaces, tokens, conversations and messages.
+ * Methods that take `tx` run inside the caller's transaction; the others run on their own.
+ */
+export class SqlStoreBase {
+  /**
+   * `maintenance`: a client of the tables' owner (DATABASE_OWNER_URL) for what the service
+   * role may not do (VACUUM FULL after a forget); the service's own client otherwise.
+   */
+  constructor(readonly db: SqlClient, protected readonly maintenance: SqlClient = db, protected readonly log?: Logger) {}
+
+  /** One erasure at a time; a forget waits for its own. */
+  private erasing: Promise<void> = Promise.resolve();
+
+  eraseResidue(): Promise<void> {
+    const run = this.erasing.then(async () => {
+      await eraseResidue(this.maintenance, this.log);
+    });
+    this.erasing = run.catch(() => undefined);
+    return run;
+  }
+
+  get statementCount(): number {
+    return this.db.statementCount;
+  }
+
+  protected q(tx?: Tx): Queryable {
+    return (tx as Queryable | undefined) ?? this.db;
+  }
+
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(tx));
+  }
+
+  /** A transaction holding the space's write lock: recognition and writes of one space never interleave. */
+  withSpaceLock<T>(spaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`space:${spaceId}`]);
+      return fn(tx);
+    });
+  }
+
+  async createSpace(s: { id: string; name: string; sealed: boolean; timeZone: string }, tx?: Tx): Promise<Space> {
+    const r = await this.q(tx).query<Row>(
+      `insert into spaces (id, name, sealed, time_zone) values ($1, $2, $3, $4) returning *`,
+      [s.id, s.name, s.sealed, s.timeZone],
+    );
+    return toSpace(r.rows[0]);
+  }
+
+  async getSpaces(ids: readonly string[]): Promise<(Space | null)[]> {
+    const r = await this.db.query<Row>(`select * from spaces where id = any($1::text[])`, [ids]);
+    const by = new Map(r.rows.map((x) => [x.id as string, toSpace(x)]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  async listSpaces(): Promise<Space[]> {
+    return (await this.db.query<Row>(`select * from spaces order by created_at, id`)).rows.map(toSpace);
+  }
+
+  async setSpaceTimeZone(id: string, timeZone: string): Promise<void> {
+    await this.db.query(`update spaces set time_zone = $2 where id = $1`, [id, timeZone]);
+  }
+
+  /** Drops a sealed space with everything in it, through the database's function (it refuses a person's space). */
+  async dropSpace(id: string, tx: Tx): Promise<void> {
+    await this.q(tx).query(`select engram_drop_sealed_space($1)`, [id]);
+  }
+
+  async countMemories(spaceId: string, kind: MemoryKind | null = null): Promise<number> {
+    const r = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from memories where space_id = $1 and ($2::text is null or kind = $2)`,
+      [spaceId, kind],
+    );
+    return Number(r.rows[0].n);
+  }
+
+  async countByStatus(spaceId: string, kind: MemoryKind): Promise<Record<string, number>> {
+    const r = await this.db.query<Row>(
+      `select status, count(*)::int as n from memory_state where space_id = $1 and kind = $2 group by status`,
+      [spaceId, kind],
+    );
+    return Object.fromEntries(r.rows.map((x) => [x.status, Number(x.n)]));
+  }
+
+  async insertToken(t: { id: string; hash: string; role: string; spaceId: string | null; label: string | null }): Promise<void> {
+    await this.db.query(
+      `insert into tokens (id, hash, role, space_id, label) values ($1, $2, $3, $4, $5)`,
+      [t.id, t.hash, t.role, t.spaceId, t.label],
+    );
+  }
+
+  async findToken(hash: string): Promise<TokenRecord | null> {
+    const r = await this.db.query<Row>(`select * from tokens where hash = $1 and revoked_at is null`, [hash]);
+    const x = r.rows[0];
+    return x ? { id: x.id, role: x.role, spaceId: x.space_id ?? null, label: x.label ?? null } : null;
+  }
+
+  async isRevokedToken(hash: string): Promise<boolean> {
+    return (await this.db.query(`select 1 from tokens where hash = $1 and revoked_at is not null`, [hash])).rows.length > 0;
+  }
+
+  async countTokens(): Promise<number> {
+    return Number((await this.db.query<{ n: number }>(`select count(*)::int as n from tokens where revoked_at is null`)).rows[0].n);
+  }
+
+  async revokeToken(id: string): Promise<boolean> {
+    return (await this.db.query(`update tokens set revoked_at = now() where id = $1 and revoked_at is null`, [id])).rowCount > 0;
+  }
+
+  async createConversation(c: { id: string; spaceId: string }): Promise<Conversation> {
+    const r = await this.db.query<Row>(
+      `insert into conversations (id, space_id) values ($1, $2) returning *`,
+      [c.id, c.spaceId],
+    );
+    const x = r.rows[0];
+    return { id: x.id, spaceId: x.space_id, createdAt: date(x.created_at) };
+  }
+
+  async getConversations(ids: readonly string[]): Promise<(Conversation | null)[]> {
+    const r = await this.db.query<Row>(`select * from conversations where id = any($1::text[])`, [ids]);
+    const by = new Map(r.rows.map((x) => [x.id as string, { id: x.id, spaceId: x.space_id, createdAt: date(x.created_at) }]));
+    return ids.map((id) => by.get(id) ?? null);
+  }
+
+  async addMessage(m: Message): Promise<Message> {
+    const r = await this.db.query<Row>(
+      `insert into messages (id, conversation_id, space_id, role, text, at) values ($1, $2, $3, $4, $5, $6) returning *`,
+      [m.id, m.conversationId, m.spaceId, m.role, m.text, m.at],
+    );
+    return toMessage(r.rows[0]);
+  }
+
+  async listMessages(conversationId: string, tx?: Tx): Promise<Message[]> {
+    const r = await this.q(tx).query<Row>(
+      `select * from messages where conversation_id = $1 order by seq`,
+      [conversationId],
+    );
+    return r.rows.map(toMessage);
+  }
+
+  async messagesByConversation(ids: readonly string[]): Promise<Message[][]> {
+    const r = await this.db.query<Row>(
+      `select * from messages where conversation_id = any($1::text[]) order by seq`,
+      [ids],
+    );
+    return groupInOrder(ids, r.rows.map(toMessage), (m) => m.conversationId);
+  }
+}
