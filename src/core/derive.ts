@@ -12,6 +12,7 @@
  */
 import winkNLP, { type ItemToken } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { STOP_WORDS } from './words.js';
 
 /** The most text read per call: derivation is synchronous, so it never runs over unbounded input. */
 export const DERIVE_MAX_CHARS = 2000;
@@ -32,7 +33,8 @@ export function warmDerivation(): void {
 /** Entity types of the model kept as derived entities (a bare duration like "month" names nothing). */
 const KEPT_TYPES = new Set(['DATE', 'TIME', 'MONEY', 'PERCENT', 'CARDINAL', 'ORDINAL', 'EMAIL', 'URL', 'MENTION', 'HASHTAG', 'MEASURE']);
 
-const cache = new Map<string, { all: string[]; names: string[] }>();
+interface Derived { all: string[]; names: string[]; nouns: string[]; times: string[] }
+const cache = new Map<string, Derived>();
 const CACHE_MAX = 5000;
 
 /**
@@ -53,7 +55,17 @@ export function deriveNames(text: string): string[] {
   return derive(text).names;
 }
 
-function derive(text: string): { all: string[]; names: string[] } {
+/** The common nouns of a sentence as said, lower-cased ("hobbies", "hiking"), gerunds included ("I go birdwatching"), in order, without repeats. */
+export function deriveNouns(text: string): string[] {
+  return derive(text).nouns;
+}
+
+/** The dates and times a sentence says, as the model's entity recogniser finds them ("yesterday", "May 4", "10am"). */
+export function deriveTimes(text: string): string[] {
+  return derive(text).times;
+}
+
+function derive(text: string): Derived {
   const t = text.slice(0, DERIVE_MAX_CHARS);
   const hit = cache.get(t);
   if (hit) return hit;
@@ -62,6 +74,8 @@ function derive(text: string): { all: string[]; names: string[] } {
   const doc = n.readDoc(t);
   const out: string[] = [];
   const names: string[] = [];
+  const nouns = new Set<string>();
+  const times: string[] = [];
   const seen = new Set<string>();
   const add = (x: string, keepCase = false) => {
     const v = (keepCase ? x : x.toLowerCase()).replace(/[.,;:!?]+$/, '').trim();
@@ -89,16 +103,23 @@ function derive(text: string): { all: string[]; names: string[] } {
       return;
     }
     flush();
-    if (pos === 'NOUN' && plain && word.length >= 3 && !(tok.out(its.stopWordFlag) as boolean)) add(tok.out(its.lemma as never) as string);
+    const content = plain && word.length >= 3 && !(tok.out(its.stopWordFlag) as boolean);
+    if (pos === 'NOUN' && content) {
+      add(tok.out(its.lemma as never) as string);
+      nouns.add(word.toLowerCase());
+    }
+    // a gerund names an activity as a noun does ("I go birdwatching"): a noun for themes only
+    if (pos === 'VERB' && content && /ing$/i.test(word) && !STOP_WORDS.has(word.toLowerCase())) nouns.add(word.toLowerCase());
   });
   flush();
   for (const e of doc.entities().out(its.detail) as unknown as Array<{ value: string; type: string }>) {
+    if (e.type === 'DATE' || e.type === 'TIME') times.push(e.value.toLowerCase());
     if (KEPT_TYPES.has(e.type)) {
       add(e.value);
       names.push(e.value.toLowerCase().replace(/[.,;:!?]+$/, '').trim());
     }
   }
-  const r = { all: out, names };
+  const r = { all: out, names, nouns: [...nouns], times };
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(t, r);
   return r;

@@ -18,11 +18,16 @@ export interface Lexicon {
    * "cut"); null when either is no verb known.
    */
   sameAction(a: readonly string[], b: readonly string[]): boolean | null;
+  /**
+   * The themes of a noun lemma: the WordNet lexicographer files ("food", "act", "animal", ...) of
+   * its attested senses, the most frequent sense first; empty when it is no noun known.
+   */
+  nounThemes(lemma: string): readonly string[];
   /** Entries, for the docs and the tests. */
   readonly size: { opposites: number; synonyms: number };
 }
 
-const EMPTY: Lexicon = { opposites: () => [], synonymous: (a, b) => a === b, sameAction: (a, b) => (a.some((x) => b.includes(x)) ? true : null), size: { opposites: 0, synonyms: 0 } };
+const EMPTY: Lexicon = { opposites: () => [], synonymous: (a, b) => a === b, sameAction: (a, b) => (a.some((x) => b.includes(x)) ? true : null), nounThemes: () => [], size: { opposites: 0, synonyms: 0 } };
 
 let current: Lexicon = EMPTY;
 let loader: (() => Promise<Lexicon>) | null = null;

@@ -20,8 +20,25 @@ import { lemma } from '../core/words.js';
 
 const POS_FILES = ['adj', 'adv', 'verb', 'noun'] as const;
 
+/**
+ * WordNet's lexicographer files, by number (the table of WordNet's lexnames(5WN) page; data
+ * files give a synset's file as this number).
+ */
+const LEXNAMES: readonly string[] = [
+  'adj.all', 'adj.pert', 'adv.all', 'noun.Tops', 'noun.act', 'noun.animal', 'noun.artifact', 'noun.attribute',
+  'noun.body', 'noun.cognition', 'noun.communication', 'noun.event', 'noun.feeling', 'noun.food', 'noun.group',
+  'noun.location', 'noun.motive', 'noun.object', 'noun.person', 'noun.phenomenon', 'noun.plant', 'noun.possession',
+  'noun.process', 'noun.quantity', 'noun.relation', 'noun.shape', 'noun.state', 'noun.substance', 'noun.time',
+  'verb.body', 'verb.change', 'verb.cognition', 'verb.communication', 'verb.competition', 'verb.consumption',
+  'verb.contact', 'verb.creation', 'verb.emotion', 'verb.motion', 'verb.perception', 'verb.possession',
+  'verb.social', 'verb.stative', 'verb.weather', 'adj.ppl',
+];
+
+
 interface Synset {
   type: string;
+  /** WordNet's lexicographer file (its coarse topic: noun.food, noun.act, ...), by number */
+  lexfile: number;
   words: string[];
   /** [pointer symbol, target key, source word index, target word index] (index 0 = whole synset) */
   ptrs: Array<[string, string, number, number]>;
@@ -68,11 +85,13 @@ function parseLine(line: string, pos: string, into: Map<string, Synset>): void {
   const ptrs: Synset['ptrs'] = [];
   for (let k = 0; k < pc; k++, i += 4) {
     const sym = f[i]!;
-    if (sym !== '!' && sym !== '&' && sym !== '+' && !(sym === '@' && pos === 'v')) continue;
+    // hyponyms are kept for noun.Tops only: a unique beginner's theme is the file its kinds are in
+    const topsHyponym = sym === '~' && pos === 'n' && f[1] === '03';
+    if (sym !== '!' && sym !== '&' && sym !== '+' && !(sym === '@' && pos === 'v') && !topsHyponym) continue;
     const tpos = f[i + 2] === 's' ? 'a' : f[i + 2]!;
     ptrs.push([sym, tpos + f[i + 1], parseInt(f[i + 3]!.slice(0, 2), 16), parseInt(f[i + 3]!.slice(2), 16)]);
   }
-  into.set(pos + f[0], { type, words, ptrs });
+  into.set(pos + f[0], { type, lexfile: parseInt(f[1]!, 10), words, ptrs });
 }
 
 /** Parses WordNet's data files under `dir` into synsets keyed by POS letter + offset. */
@@ -115,10 +134,18 @@ export interface LexiconData {
   verbs: Record<string, number[]>;
   /** verb synset id -> ids of its hypernyms */
   hypernyms: Record<string, number[]>;
+  /**
+   * noun lemma -> lexicographer files of its attested senses (WordNet's sense order: the most
+   * frequent first; the senses with a tag count, or the first sense when none has one)
+   */
+  nounFiles: Record<string, number[]>;
 }
 
 /** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
+
+/** noun.Tops, the file of WordNet's unique beginners. */
+const TOPS = 3;
 
 /** Builds the compact lexicon data from WordNet's data files (seconds of parsing, in slices). */
 export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions = {}): Promise<LexiconData> {
@@ -181,7 +208,50 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
     if (list.length) opposites[k] = list;
     if ((++n & 255) === 0) await tick();
   }
-  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms };
+  const nounFiles = await readNounFiles(dir, synsets);
+  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms, nounFiles };
+}
+
+/**
+ * index.noun, one line a lemma: `lemma n synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offset...`,
+ * offsets in WordNet's sense order. Kept per lemma: the lexicographer files of its attested senses.
+ */
+async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise<Record<string, number[]>> {
+  const text = await readFile(join(dir, 'index.noun'), 'utf8');
+  // the file of a synset; a unique beginner (noun.Tops: "food", "animal") takes the file most of its kinds are in
+  const fileOf = (key: string): number | undefined => {
+    const s = synsets.get(key);
+    if (!s || s.lexfile !== TOPS) return s?.lexfile;
+    const count = new Map<number, number>();
+    for (const p of s.ptrs) {
+      const f = p[0] === '~' ? synsets.get(p[1])?.lexfile : undefined;
+      if (f !== undefined && f !== TOPS) count.set(f, (count.get(f) ?? 0) + 1);
+    }
+    const best = [...count].sort((a, b) => b[1] - a[1])[0];
+    return best && best[1] * 2 > s.ptrs.filter((p) => p[0] === '~').length ? best[0] : TOPS;
+  };
+  const exact: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  const merged: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  const tick = slicer();
+  let n = 0;
+  for (const line of text.split('\n')) {
+    if (!line || line.charCodeAt(0) === 32) continue;
+    const f = line.split(' ');
+    const pc = parseInt(f[3]!, 10);
+    const tagged = parseInt(f[5 + pc]!, 10);
+    const offsets = f.slice(6 + pc).filter((x) => /^\d+$/.test(x));
+    const files = offsets.slice(0, Math.max(1, tagged)).map((o) => fileOf('n' + o)).filter((x): x is number => x !== undefined);
+    const word = f[0]!.replace(/_/g, ' ');
+    const key = normWord(f[0]!);
+    // "brother" is read from its own entry, not from "brethren" that lemmatises to it
+    const into = key === word ? exact : merged;
+    const list = (into[key] ??= []);
+    for (const x of files) if (!list.includes(x)) list.push(x);
+    if ((++n & 255) === 0) await tick();
+  }
+  const out = merged;
+  for (const k of Object.keys(exact)) out[k] = exact[k]!;
+  return out;
 }
 
 function synonymy(syn: Record<string, number[]>): (a: string, b: string) => boolean {
@@ -219,6 +289,7 @@ export function lexiconFromData(d: LexiconData): Lexicon {
     opposites: (l) => d.opposites[l] ?? [],
     synonymous,
     sameAction,
+    nounThemes: (l) => (d.nounFiles[l] ?? []).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
     size: { opposites: Object.keys(d.opposites).length, synonyms: Object.keys(d.synsets).length },
   };
 }

@@ -1,3 +1,4 @@
+import { ensureLexicon } from '../core/lexicon.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { MemoryRecord } from '../ports/memory-store.js';
@@ -6,6 +7,7 @@ import { InvalidInputError } from './errors.js';
 import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
 import { embedOrMissing } from './remember.js';
 import { searchVectors } from './indexing.js';
+import { asksWhen, categoryThemes, isPlural, phrasePairs, phraseShare, questionNouns, saysTime, speaksOf } from '../core/question-cues.js';
 
 export interface RecallHit {
   memory: MemoryRecord;
@@ -34,10 +36,17 @@ export interface RecallTuning {
   lexicalWeight: number;
   strengthWeight: number;
   recencyWeight: number;
+  /** Calibrated fusion: added for the share of the question's phrases said side by side. */
+  phraseWeight: number;
+  /** Calibrated fusion: added when a "when" question meets a memory saying a date or time. */
+  timeWeight: number;
+  /** Calibrated fusion: added when a memory speaks of the theme of a category the person never named. */
+  themeWeight: number;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
   fusion: 'calibrated', rrfK: 20, calibratedVector: 0.5, calibratedLexical: 6, pool: 100, vectorWeight: 1, lexicalWeight: 3, strengthWeight: 0.1, recencyWeight: 0.05,
+  phraseWeight: 1, timeWeight: 0.5, themeWeight: 0.6,
 };
 
 /**
@@ -50,9 +59,14 @@ export async function recall(
 ): Promise<RecallResult> {
   if (query.trim() === '') throw new InvalidInputError('query', 'ask something');
   if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
+  // the themes of a category question are read in WordNet (docs/recall.md, "Cues"): without it, no theme
+  await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: recall without themes'));
   const { vector } = await embedOrMissing(deps, query);
   const keys = [...new Set(lexicalKeys(query))];
-  const asked: Question = { vector, keys, possessors: possessorKeys(query), own: ownPhraseKeys(query) };
+  const asked: Question = {
+    vector, keys, possessors: possessorKeys(query), own: ownPhraseKeys(query),
+    pairs: phrasePairs(query), when: asksWhen(query), nouns: questionNouns(query),
+  };
   const [statements, inferences] = await Promise.all([
     search(deps, spaceId, 'STATEMENT', asked, first, tuning),
     search(deps, spaceId, 'INFERENCE', asked, first, tuning),
@@ -81,7 +95,11 @@ export function setRecallTrace(fn: ((kind: MemoryKind, items: RecallTraceItem[])
 const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
 
 /** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
-interface Question { vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[] }
+interface Question {
+  vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[];
+  /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns. */
+  pairs: Set<string>; when: boolean; nouns: string[];
+}
 
 /** The question's keys that no memory of this kind in the space holds: what the person never spoke of. */
 async function unheardKeys(deps: MemoryDeps, spaceId: string, kind: MemoryKind, keys: string[], statuses: MemoryStatus[]): Promise<Set<string>> {
@@ -112,34 +130,52 @@ async function search(
   if (t.fusion === 'calibrated') calibrate(fused, floor, t);
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
   // the floor, except when the question is about someone or something the space never heard of.
-  const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own])], statuses) : new Set<string>();
+  const nounKeys = new Map(asked.nouns.map((n) => [n, lexicalKeys(n)]));
+  const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own, ...[...nounKeys.values()].flat()])], statuses) : new Set<string>();
+  // "What are my hobbies?" and no memory says "hobby": memories of its theme may answer (docs/recall.md, "Cues").
+  // Only a plural asks for the members of a kind: "What is my favorite food?" asks for one thing that must be said.
+  const themes = t.fusion === 'calibrated'
+    ? categoryThemes(asked.nouns.filter((n) => isPlural(n) && nounKeys.get(n)!.length > 0 && nounKeys.get(n)!.every((k) => unheard.has(k))))
+    : new Set<string>();
+  const themeFloor = floor / 2;
   // "What is my sister's name?" and no memory names a sister: only a near-paraphrase may answer.
   const ownerUnheard = asked.possessors.some((k) => unheard.has(k));
   // "Where does my sister live?": a match on "live" alone is about someone else's life.
   const ownUnheard = asked.own.some((k) => unheard.has(k));
-  const kept = [...fused].filter(([, f]) => {
+  /** Candidates below the floor that may stand only if they speak of the category's theme. */
+  const byTheme = new Set<string>();
+  const kept = [...fused].filter(([id, f]) => {
     const v = f.v ?? -1;
     if (ownerUnheard) return v >= deps.thresholds.topic;
-    return v >= floor || (f.l !== null && !ownUnheard);
+    if (v >= floor || (f.l !== null && !ownUnheard)) return true;
+    if (themes.size > 0 && v >= themeFloor) byTheme.add(id);
+    return byTheme.has(id);
   });
   if (kept.length === 0) return [];
   const current = await deps.store.currentVersions(kept.map(([id]) => id));
   // Several hits may lead to one current memory: keep its best evidence.
-  const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null }>();
+  const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null; themed: boolean }>();
   const trace = traceHook ? new Map<string, RecallTraceItem>() : null;
-  kept.forEach(([, f], i) => {
+  const tick = slicer();
+  for (const [i, [id, f]] of kept.entries()) {
     const m = current[i];
-    if (!m || m.spaceId !== spaceId || m.kind !== kind || m.status !== 'ACTIVE') return;
-    if (m.kind === 'INFERENCE' && m.review === 'DISMISSED') return;
+    if (!m || m.spaceId !== spaceId || m.kind !== kind || m.status !== 'ACTIVE') continue;
+    if (m.kind === 'INFERENCE' && m.review === 'DISMISSED') continue;
+    // reading a sentence's nouns and dates takes wink-nlp a millisecond (cached): yield between slices
+    const y = tick();
+    if (y) await y;
+    const themed = themes.size > 0 && speaksOf(themes, m.quote);
+    if (byTheme.has(id) && !themed) continue;
+    const score = f.score + (t.fusion === 'calibrated' ? cueScore(asked, m.quote, themed, t) : 0);
     const prev = best.get(m.id);
-    if (!prev || f.score > prev.score) best.set(m.id, { m, score: f.score, v: f.v, l: f.l });
+    if (!prev || score > prev.score) best.set(m.id, { m, score, v: f.v, l: f.l, themed });
     if (trace) {
       const x = trace.get(m.id) ?? { memory: m, v: null, l: null, vRank: null, lRank: null, fused: 0 };
       const mx = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
       const mn = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
-      trace.set(m.id, { memory: m, v: mx(x.v, f.v), l: mx(x.l, f.l), vRank: mn(x.vRank, f.vi), lRank: mn(x.lRank, f.li), fused: Math.max(x.fused, f.score) });
+      trace.set(m.id, { memory: m, v: mx(x.v, f.v), l: mx(x.l, f.l), vRank: mn(x.vRank, f.vi), lRank: mn(x.lRank, f.li), fused: Math.max(x.fused, score) });
     }
-  });
+  }
   if (trace && traceHook) traceHook(kind, [...trace.values()]);
   const now = deps.clock.now().getTime();
   const hits: RecallHit[] = [...best.values()].map(({ m, score, v, l }) => {
@@ -150,6 +186,29 @@ async function search(
   });
   hits.sort((a, b) => b.score - a.score || b.memory.seq - a.memory.seq);
   return hits.slice(0, first);
+}
+
+/**
+ * Ranking cues (src/core/question-cues.ts), in the calibrated scale (a word of the question
+ * matched at the best BM25 adds `calibratedLexical`): the share of the question's phrases the
+ * memory says side by side, a date or time said for a "when" question, the theme of a category
+ * the person never named.
+ */
+function cueScore(asked: Question, quote: string, themed: boolean, t: RecallTuning): number {
+  let s = t.phraseWeight * phraseShare(asked.pairs, quote);
+  if (asked.when && saysTime(quote)) s += t.timeWeight;
+  if (themed) s += t.themeWeight;
+  return s;
+}
+
+const SLICE_MS = 10;
+/** Returns a promise to await once `SLICE_MS` have passed since the last yield, else null. */
+function slicer(): () => Promise<void> | null {
+  let last = performance.now();
+  return () => {
+    if (performance.now() - last < SLICE_MS) return null;
+    return new Promise<void>((r) => setImmediate(r)).then(() => { last = performance.now(); });
+  };
 }
 
 /**

@@ -54,3 +54,20 @@ describe('corrections from the quote alone', () => {
     expect(got.derivedEntities).toEqual(expect.arrayContaining(['Owen', 'Bristol', 'brother']));
   });
 });
+
+describe('a question about a kind of thing the person never named (docs/recall.md, "Cues")', () => {
+  it('"What are my hobbies?" meets an activity said without the word; a singular category stays unanswered', async () => {
+    const a = await fresh('hobbies');
+    const birds = await a.state('I go swimming at the lido most weekends.', { type: 'FACT' });
+    const rent = await a.state('My landlord raised the rent again.', { type: 'FACT' });
+    expect([birds.outcome, rent.outcome]).toEqual(['CREATED', 'CREATED']);
+    const c = await a.open();
+    const r = await a.recall(c, 'What are my hobbies?');
+    const ids = r.statements.map((h: any) => h.memory.id);
+    expect(ids[0]).toBe(birds.memory.id);
+    expect(ids).not.toContain(rent.memory.id);
+    // one thing asked for ("my favorite hobby") must be said: no theme stands in for it
+    const one = await a.recall(c, 'What is my favorite sport?');
+    expect(one.statements.map((h: any) => h.memory.id)).not.toContain(rent.memory.id);
+  }, 60_000);
+});
