@@ -127,7 +127,7 @@ async function search(
     cur.li = i;
     fused.set(h.memoryId, cur);
   });
-  if (t.fusion === 'calibrated') calibrate(fused, floor, t);
+  if (t.fusion === 'calibrated') calibrate(fused, floor, t, vhits.length >= t.pool);
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
   // the floor, except when the question is about someone or something the space never heard of.
   const nounKeys = new Map(asked.nouns.map((n) => [n, lexicalKeys(n)]));
@@ -217,16 +217,20 @@ function slicer(): () => Promise<void> | null {
  * added with their weights. Rank fusion gives the 1st of a flat list as much as the 1st of a
  * list with one clear winner; calibrated scores keep how far ahead a hit is.
  */
-function calibrate(fused: Map<string, { score: number; v: number | null; l: number | null }>, floor: number, t: RecallTuning): void {
+function calibrate(fused: Map<string, { score: number; v: number | null; l: number | null }>, floor: number, t: RecallTuning, windowFull: boolean): void {
   let vmax = -1;
+  let vmin = Infinity;
   let lmax = 0;
   for (const f of fused.values()) {
-    if (f.v !== null) vmax = Math.max(vmax, f.v);
+    if (f.v !== null) { vmax = Math.max(vmax, f.v); vmin = Math.min(vmin, f.v); }
     if (f.l !== null) lmax = Math.max(lmax, f.l);
   }
   const lo = floor / 2;
   for (const f of fused.values()) {
-    const sv = f.v !== null && vmax > lo ? Math.max(0, f.v - lo) / (vmax - lo) : 0;
+    // A lexical hit the vector window cut off (`pool` nearest) has a cosine at most the window's last:
+    // it is credited with that bound, not with nothing (docs/recall.md, "Calibrated fusion").
+    const v = f.v ?? (windowFull && f.l !== null && vmin !== Infinity ? vmin : null);
+    const sv = v !== null && vmax > lo ? Math.max(0, v - lo) / (vmax - lo) : 0;
     const sl = f.l !== null && lmax > 0 ? f.l / lmax : 0;
     f.score = t.calibratedVector * sv + t.calibratedLexical * sl;
   }

@@ -52,6 +52,9 @@ describe('corrections from the quote alone', () => {
     const got = await a.memory(m.memory.id);
     expect(got.entities).toEqual(['family member']);
     expect(got.derivedEntities).toEqual(expect.arrayContaining(['Owen', 'Bristol', 'brother']));
+    // themes read from WordNet: "brother" is filed under noun.person; the caller gave none
+    expect(got.themes).toEqual([]);
+    expect(got.derivedThemes).toContain('person');
   });
 });
 

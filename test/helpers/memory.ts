@@ -15,7 +15,7 @@ export const ERROR_FIELDS = `... on Error { __typename code message } ... on Not
 /** Quote refusals (only on payloads that can return them: remember, correct). */
 export const QUOTE_FIELDS = `... on QuoteRefusal { reason detail }`;
 
-export const MEMORY_FIELDS = `id kind type quote status current mentionCount recallCount saidAt attribution context derivedEntities
+export const MEMORY_FIELDS = `id kind type quote status current mentionCount recallCount saidAt attribution context derivedEntities derivedThemes
   entities themes tags importance valence embeddingStatus review lastMentionedAt`;
 
 export const REMEMBER = `mutation($input: RememberInput!) {

@@ -1,4 +1,6 @@
 import { deriveEntities } from '../../core/derive.js';
+import { deriveThemes } from '../../core/themes.js';
+import { ensureLexicon } from '../../core/lexicon.js';
 import { builder } from '../builder.js';
 import { attribution } from '../../core/quote-check.js';
 import type { MemoryEvent, MemoryRecord, Mention } from '../../ports/memory-store.js';
@@ -67,6 +69,13 @@ MemoryRef.implement({
     derivedEntities: t.stringList({
       description: 'Entities the server read from the quote itself (names, things, dates, quantities): kept apart from the caller\'s, used alike by recognition.',
       resolve: (m) => deriveEntities(m.quote),
+    }),
+    derivedThemes: t.stringList({
+      description: 'Themes the server read from the quote itself: the WordNet lexicographer files of its nouns (act, food, person, animal...). Used by recall for a question about a kind of thing never named; never by recognition.',
+      resolve: async (m) => {
+        await ensureLexicon().catch(() => undefined);
+        return deriveThemes(m.quote);
+      },
     }),
     tags: t.exposeStringList('tags'),
     embeddingStatus: t.field({ type: EmbeddingStatusEnum, resolve: (m) => m.embeddingStatus }),
