@@ -134,14 +134,18 @@ async function search(
   const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own, ...[...nounKeys.values()].flat()])], statuses) : new Set<string>();
   // "What are my hobbies?" and no memory says "hobby": memories of its theme may answer (docs/recall.md, "Cues").
   // Only a plural asks for the members of a kind: "What is my favorite food?" asks for one thing that must be said.
-  const themes = t.fusion === 'calibrated'
-    ? categoryThemes(asked.nouns.filter((n) => isPlural(n) && nounKeys.get(n)!.length > 0 && nounKeys.get(n)!.every((k) => unheard.has(k))))
-    : new Set<string>();
-  const themeFloor = floor / 2;
+  const categories = t.fusion === 'calibrated'
+    ? asked.nouns.filter((n) => isPlural(n) && nounKeys.get(n)!.length > 0 && nounKeys.get(n)!.every((k) => unheard.has(k)))
+    : [];
+  const categoryKeys = new Set(categories.flatMap((n) => nounKeys.get(n)!));
   // "What is my sister's name?" and no memory names a sister: only a near-paraphrase may answer.
   const ownerUnheard = asked.possessors.some((k) => unheard.has(k));
   // "Where does my sister live?": a match on "live" alone is about someone else's life.
   const ownUnheard = asked.own.some((k) => unheard.has(k));
+  // A theme stands in for what "my …" names only when that is the category alone ("my hobbies"), not when
+  // the question asks something of it ("Where do my parents live?": someone else's home is no answer).
+  const themes = !ownUnheard || asked.own.every((k) => categoryKeys.has(k)) ? categoryThemes(categories) : new Set<string>();
+  const themeFloor = floor / 2;
   /** Candidates below the floor that may stand only if they speak of the category's theme. */
   const byTheme = new Set<string>();
   const kept = [...fused].filter(([id, f]) => {
