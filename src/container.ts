@@ -71,10 +71,11 @@ export function embedderFor(config: AppConfig): Embedder {
   return createEmbedder({ kind: 'builtin' } as never);
 }
 
-export async function openDatabase(config: AppConfig, owner = 'server'): Promise<SqlClient> {
+/** `dimensions`: the embedder's, which the store will be migrated for (a new embedded store may start from a template migrated for it). */
+export async function openDatabase(config: AppConfig, owner = 'server', dimensions?: number): Promise<SqlClient> {
   return config.databaseUrl
     ? new PgClient(config.databaseUrl, 10, { statementTimeoutMs: config.limits.statementTimeoutMs })
-    : PgliteClient.open(config.dataDir, { owner });
+    : PgliteClient.open(config.dataDir, { owner, dimensions });
 }
 
 /**
@@ -83,9 +84,10 @@ export async function openDatabase(config: AppConfig, owner = 'server'): Promise
  */
 export async function createEngram(config: AppConfig, opts: ContainerOptions = {}): Promise<Engram> {
   const log: Logger = opts.logger ?? (pino({ level: config.logLevel }) as unknown as Logger);
-  // The store first: a data directory owned by another process is refused before the embedder loads.
-  const db = opts.db ?? (await openDatabase(config, opts.owner));
+  // Constructing the embedder loads nothing; its dimension says what the store is migrated for.
   const chosen = opts.embedder ?? embedderFor(config);
+  // The store first: a data directory owned by another process is refused before the embedder loads.
+  const db = opts.db ?? (await openDatabase(config, opts.owner, chosen.dimensions));
   const embedder = opts.metrics ? new MeteredEmbedder(chosen, opts.metrics) : chosen;
   let owner: SqlClient | null = null;
   // The model loads while the database migrates (the dimension is known before it loads); the

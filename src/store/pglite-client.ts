@@ -9,6 +9,11 @@ import { DataDirLock, restrictPermissions } from './data-dir-lock.js';
 export interface PgliteOpenOptions {
   /** Who takes the data directory's lock ('server', or the CLI command): docs/ownership.md. */
   owner?: string;
+  /**
+   * The vector dimension the store will be migrated for: a new store loads the template migrated
+   * for it, if one is installed (`useTemplate`), instead of the unmigrated one.
+   */
+  dimensions?: number;
 }
 
 /** Files created from here on are the owner's alone (0600 / 0700). Not settable in worker threads. */
@@ -21,18 +26,29 @@ export function ownerOnlyUmask(): void {
 }
 
 /**
- * A freshly initialised cluster, dumped once (`writeTemplate`) and loaded by every later open of
- * a new store (`:memory:`, or a directory that does not hold a cluster yet) instead of running
- * initdb again. initdb is seconds of synchronous WebAssembly (measured: 30 s of blocked event
- * loop on a loaded 2-core machine, 3 s from a template), which a process that opens many
- * throwaway stores (the test suite) cannot afford.
+ * Templates: a freshly initialised cluster, dumped once (`writeTemplate`) and loaded by every later
+ * open of a new store (`:memory:`, or a directory that does not hold a cluster yet) instead of
+ * running initdb again; optionally also clusters already migrated for a vector dimension, loaded
+ * by an open that names that dimension (its migrations then find nothing to do). initdb is
+ * seconds of synchronous WebAssembly (measured: 30 s of blocked event loop on a loaded 2-core
+ * machine, 3 s from a template) and the migrations about as long again as loading a template,
+ * which a process that opens many throwaway stores (the test suite) cannot afford.
  */
-let template: { file: string; blob?: Promise<Blob> } | null = null;
-const templateBlob = (): Promise<Blob> | undefined => {
-  if (!template) return undefined;
-  template.blob ??= readFile(template.file).then((b) => new Blob([b]));
-  return template.blob;
-};
+export interface PgliteTemplates {
+  /** A dump of an initialised, unmigrated cluster. */
+  base: string;
+  /** Dumps of clusters migrated for a dimension (`migrate(db, { dimensions })`), by dimension. */
+  migrated?: Record<number, string>;
+}
+let templates: PgliteTemplates | null = null;
+const blobs = new Map<string, Promise<Blob>>();
+function templateBlob(dimensions?: number): Promise<Blob> | undefined {
+  if (!templates) return undefined;
+  const file = (dimensions !== undefined ? templates.migrated?.[dimensions] : undefined) ?? templates.base;
+  let blob = blobs.get(file);
+  if (!blob) blobs.set(file, (blob = readFile(file).then((b) => new Blob([b]))));
+  return blob;
+}
 
 /** PGlite (embedded PostgreSQL with pgvector) behind `SqlClient`. `:memory:` keeps nothing on disk. */
 export class PgliteClient implements SqlClient {
@@ -42,7 +58,7 @@ export class PgliteClient implements SqlClient {
 
   static async open(dataDir: string, opts: PgliteOpenOptions = {}): Promise<PgliteClient> {
     if (dataDir === ':memory:' || dataDir.includes('://')) {
-      const fresh = dataDir === ':memory:' ? templateBlob() : undefined;
+      const fresh = dataDir === ':memory:' ? templateBlob(opts.dimensions) : undefined;
       if (fresh) return new PgliteClient(await PGlite.create({ extensions: { vector }, loadDataDir: await fresh }), null, null);
       const db = dataDir === ':memory:' ? await PGlite.create({ extensions: { vector } }) : await PGlite.create(dataDir, { extensions: { vector } });
       return new PgliteClient(db, null, null);
@@ -53,7 +69,7 @@ export class PgliteClient implements SqlClient {
     // One process owns the directory: a second PGlite on it would corrupt the store.
     const lock = DataDirLock.acquire(dataDir, opts.owner ?? 'server');
     try {
-      const fresh = existsSync(join(dataDir, 'PG_VERSION')) ? undefined : templateBlob();
+      const fresh = existsSync(join(dataDir, 'PG_VERSION')) ? undefined : templateBlob(opts.dimensions);
       const db = await PGlite.create(dataDir, { extensions: { vector }, ...(fresh ? { loadDataDir: await fresh } : {}) });
       restrictPermissions(resolve(dataDir));
       return new PgliteClient(db, resolve(dataDir), lock);
@@ -63,19 +79,24 @@ export class PgliteClient implements SqlClient {
     }
   }
 
-  /** Writes a dump of a freshly initialised (empty, unmigrated) cluster to `file`. */
-  static async writeTemplate(file: string): Promise<void> {
-    const db = await PGlite.create({ extensions: { vector } });
+  /**
+   * Writes a dump of a freshly initialised cluster to `file`, after `prepare` (e.g. the
+   * migrations) if given; in memory, from the installed base template if there is one.
+   */
+  static async writeTemplate(file: string, prepare?: (db: SqlClient) => Promise<unknown>): Promise<void> {
+    const client = await PgliteClient.open(':memory:');
     try {
-      await writeFile(file, new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()), { mode: 0o600 });
+      if (prepare) await prepare(client);
+      await writeFile(file, new Uint8Array(await (await client.db.dumpDataDir('none')).arrayBuffer()), { mode: 0o600 });
     } finally {
-      await db.close();
+      await client.close();
     }
   }
 
-  /** Later opens of a new store in this process load `file` (from `writeTemplate`); null: initdb again. */
-  static useTemplate(file: string | null): void {
-    template = file ? { file } : null;
+  /** Later opens of a new store in this process load these dumps (from `writeTemplate`); null: initdb again. */
+  static useTemplate(t: PgliteTemplates | null): void {
+    templates = t;
+    blobs.clear();
   }
 
   get statementCount(): number {

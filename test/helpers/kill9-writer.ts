@@ -10,7 +10,7 @@ import { migrate } from '../../src/store/migrations.js';
 import { SqlStore } from '../../src/store/sql-store.js';
 
 const [target, tag] = process.argv.slice(2);
-const db = target.startsWith('postgres') ? new PgClient(target, 2) : await PgliteClient.open(target, { owner: 'kill9-writer' });
+const db = target.startsWith('postgres') ? new PgClient(target, 2) : await PgliteClient.open(target, { owner: 'kill9-writer', dimensions: 512 });
 await migrate(db, { dimensions: 512 });
 const store = new SqlStore(db);
 process.stdout.write('ready\n');

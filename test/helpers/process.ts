@@ -3,9 +3,12 @@ import { resolve } from 'node:path';
 
 /** The repository root (child processes run the real entry points from here). */
 export const ROOT = resolve(import.meta.dirname, '../..');
-/** `node --import tsx`: one process (the tsx binary would wrap node in a second one, and a kill -9 would miss it). */
+/**
+ * `node --import tsx`: one process (the tsx binary would wrap node in a second one, and a kill -9
+ * would miss it); with the suite's PGlite templates (test/helpers/child-templates.ts).
+ */
 const NODE = process.execPath;
-const TSX_ARGS = ['--import', 'tsx'];
+export const TSX_ARGS = ['--import', 'tsx', '--import', './test/helpers/child-templates.ts'];
 
 export interface Run {
   code: number | null;

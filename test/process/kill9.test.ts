@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
-import { ROOT } from '../helpers/process.js';
+import { ROOT, TSX_ARGS } from '../helpers/process.js';
 import { assertTestDatabase } from '../helpers/db.js';
 
 const TRIALS = 20;
@@ -23,7 +23,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** Starts the writer, lets it acknowledge `acks` writes (plus whatever is in flight), then kill -9. */
 function writeThenKill(target: string, tag: string, acks: number): Promise<string[]> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/kill9-writer.ts', target, tag], {
+    const child = spawn(process.execPath, [...TSX_ARGS, 'test/helpers/kill9-writer.ts', target, tag], {
       cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' },
     });
     const acked: string[] = [];
