@@ -53,6 +53,8 @@ export const ConfigSchema = z.object({
   databaseOwnerUrl: z.string().url().optional(),
   /** PGlite data directory, or ':memory:'. */
   dataDir: z.string().default('.engram/data'),
+  /** PGlite's buffer pool, a PostgreSQL size ("32MB"); default src/store/pglite-client.ts (docs/operations.md#memory). */
+  pgliteSharedBuffers: z.string().regex(/^\d+\s*(kB|MB|GB)$/, 'a size such as 32MB').optional(),
   engine: z.enum(['pgvector', 'lancedb', 'qdrant']).default('pgvector'),
   lancedbDir: z.string().optional(),
   qdrantUrl: z.string().url().optional(),
@@ -140,6 +142,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     databaseUrl: env.DATABASE_URL || undefined,
     databaseOwnerUrl: env.DATABASE_OWNER_URL || undefined,
     dataDir: env.ENGRAM_DATA_DIR,
+    pgliteSharedBuffers: env.ENGRAM_PGLITE_SHARED_BUFFERS || undefined,
     engine: env.ENGRAM_VECTOR_ENGINE,
     lancedbDir: env.ENGRAM_LANCEDB_DIR,
     qdrantUrl: env.QDRANT_URL || undefined,

@@ -15,6 +15,7 @@ import { SqlStore } from './store/sql-store.js';
 import { grantServiceRole, migrate } from './store/migrations.js';
 import { createEmbedder } from './embed/index.js';
 import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
+import { LazyEmbedder } from './embed/lazy-embedder.js';
 import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
@@ -41,8 +42,13 @@ export interface ContainerOptions {
   logger?: Logger;
   /** Use this embedder instead of the configured one (shared across instances in tests). */
   embedder?: Embedder;
-  /** Use this SQL client instead of opening one. */
+  /** Use this SQL client instead of opening one (the caller closes it). */
   db?: SqlClient;
+  /**
+   * The store, being opened already (the server starts opening PGlite while its modules load):
+   * used instead of opening one, and closed with the rest.
+   */
+  opening?: Promise<SqlClient>;
   /** Report the embedder's latency and failures here (the server's /metrics; src/ops/metrics.ts). */
   metrics?: EngramMetrics;
   /** Who opens an embedded store ('server' or the CLI command): named in its lock (docs/ownership.md). */
@@ -53,11 +59,12 @@ export interface ContainerOptions {
    */
   background?: boolean;
   /**
-   * Load the embedder's model in the background instead of before the service answers
-   * (the server: /readyz says "not loaded" meanwhile, the first embedding waits for it).
-   * Otherwise it loads while the database opens and migrates, and is awaited.
+   * Load the embedder's model and WordNet on first use instead of at start (the server:
+   * it answers as soon as the store is open and migrated; the first remember waits for
+   * both, docs/operations.md#start). Otherwise the model loads while the database opens
+   * and migrates, and both are awaited or under way before this returns.
    */
-  embedderInBackground?: boolean;
+  lazyLoad?: boolean;
 }
 
 export function embedderFor(config: AppConfig): Embedder {
@@ -75,7 +82,7 @@ export function embedderFor(config: AppConfig): Embedder {
 export async function openDatabase(config: AppConfig, owner = 'server', dimensions?: number): Promise<SqlClient> {
   return config.databaseUrl
     ? new PgClient(config.databaseUrl, 10, { statementTimeoutMs: config.limits.statementTimeoutMs })
-    : PgliteClient.open(config.dataDir, { owner, dimensions });
+    : PgliteClient.open(config.dataDir, { owner, dimensions, sharedBuffers: config.pgliteSharedBuffers });
 }
 
 /**
@@ -84,27 +91,28 @@ export async function openDatabase(config: AppConfig, owner = 'server', dimensio
  */
 export async function createEngram(config: AppConfig, opts: ContainerOptions = {}): Promise<Engram> {
   const log: Logger = opts.logger ?? (pino({ level: config.logLevel }) as unknown as Logger);
+  const lazy = opts.lazyLoad === true;
   // Constructing the embedder loads nothing; its dimension says what the store is migrated for.
-  const chosen = opts.embedder ?? embedderFor(config);
+  const picked = opts.embedder ?? embedderFor(config);
   // The store first: a data directory owned by another process is refused before the embedder loads.
-  const db = opts.db ?? (await openDatabase(config, opts.owner, chosen.dimensions));
+  const db = opts.db ?? (await (opts.opening ?? openDatabase(config, opts.owner, picked.dimensions)));
+  // Lazily: the model (USE-lite: ~150 MB, seconds of a core) loads at the first embedding.
+  const chosen = lazy ? new LazyEmbedder(picked) : picked;
   const embedder = opts.metrics ? new MeteredEmbedder(chosen, opts.metrics) : chosen;
   let owner: SqlClient | null = null;
-  // The model loads while the database migrates (the dimension is known before it loads); the
-  // server (embedderInBackground) answers before it is in: /readyz says "not loaded" meanwhile.
-  const warming = embedder.init();
-  // WordNet (opposites, synonyms: src/core/lexicon.ts) loads alongside; remember awaits it before deciding.
+  // Otherwise the model loads while the database migrates (the dimension is known before it loads).
+  const warming = lazy ? Promise.resolve() : embedder.init();
+  // WordNet (opposites, synonyms: src/core/lexicon.ts): remember awaits it before deciding. Loaded
+  // alongside, or lazily by the first remember (parsing it holds the event loop ~0.5 s, ~50 MB).
   registerLexiconLoader(() => loadWordNet());
-  ensureLexicon().catch((e: unknown) => log.warn({ cause: String(e) }, 'WordNet lexicon failed to load: retried on first use'));
-  warming.catch((e: unknown) => {
-    if (opts.embedderInBackground) log.warn({ cause: String(e) }, 'embedder failed to load: retried on first use');
-  });
+  if (!lazy) ensureLexicon().catch((e: unknown) => log.warn({ cause: String(e) }, 'WordNet lexicon failed to load: retried on first use'));
+  warming.catch(() => { /* awaited below */ });
   try {
     owner = !opts.db && config.databaseUrl && config.databaseOwnerUrl && config.databaseOwnerUrl !== config.databaseUrl
       ? new PgClient(config.databaseOwnerUrl, 2) : null;
     await migrate(owner ?? db, { dimensions: embedder.dimensions });
     if (owner) await grantServiceRole(owner, db);
-    if (!opts.embedderInBackground) await warming;
+    await warming;
   } catch (e) {
     await owner?.close();
     if (!opts.db) await db.close();
@@ -166,17 +174,20 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
  * PGlite runs no autovacuum, so nothing refreshes the planner's statistics: without them
  * it may scan where an index serves (pgvector's HNSW, the lexical postings). ANALYZE every
  * ten minutes (a sample of each table: well under a second at 100K memories), and at start:
- * at once when the store was never analyzed (a fresh import), otherwise `startDelayMs`
+ * at once when the store holds memories but was never analyzed (a fresh import), otherwise `startDelayMs`
  * later — PGlite runs it on the service's only thread, so at once it would hold back the
  * first requests of every warm start (about a second at 10K memories).
  */
 function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 10 * 60_000, startDelayMs = 60_000): { stop(): void } {
   const analyze = () => db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
   let timer: NodeJS.Timeout | null = null;
-  void db.query<{ done: boolean }>(
-    `select exists (select 1 from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state') as done`,
+  // An empty store has nothing to plan (and ANALYZE of empty tables leaves pg_statistic empty,
+  // so without the second test every start of a new store would analyze at once: ~1 s held).
+  void db.query<{ done: boolean; empty: boolean }>(
+    `select exists (select 1 from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state') as done,
+            not exists (select 1 from memory_state) as empty`,
   ).then((r) => {
-    if (!r.rows[0]?.done) return analyze();
+    if (!r.rows[0]?.done && !r.rows[0]?.empty) return analyze();
     timer = setTimeout(() => void analyze(), startDelayMs);
     timer.unref();
   }).catch((e) => log.warn({ err: e }, 'analyze failed'));

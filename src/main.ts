@@ -1,14 +1,22 @@
-import { buildApp } from './app.js';
+import type { App } from './app.js';
 import { configFromEnv } from './config.js';
 import { DataDirLockedError } from './store/data-dir-lock.js';
-import { ownerOnlyUmask } from './store/pglite-client.js';
+import { ownerOnlyUmask, PgliteClient } from './store/pglite-client.js';
 
 // Everything the service writes (PGlite, LanceDB) is its owner's alone: 0700 / 0600.
 ownerOnlyUmask();
 const config = configFromEnv();
-let app;
+// The embedded store starts opening (its WebAssembly compiles on V8's background threads, its
+// files are read) while the service's modules load: the two overlap (docs/operations.md#start).
+const opening = config.databaseUrl
+  ? undefined
+  : PgliteClient.open(config.dataDir, { owner: 'server', sharedBuffers: config.pgliteSharedBuffers });
+opening?.catch(() => { /* reported below */ });
+let app: App;
 try {
-  app = await buildApp(config, { owner: 'server', embedderInBackground: true });
+  const { buildApp } = await import('./app.js');
+  // The model and WordNet load on first use: the service answers once the store is open.
+  app = await buildApp(config, { owner: 'server', lazyLoad: true, opening });
 } catch (e) {
   if (e instanceof DataDirLockedError) {
     process.stderr.write(`engram: not starting: ${e.message}. Stop it first, or set ENGRAM_DATA_DIR to another directory.\n`);

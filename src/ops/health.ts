@@ -47,8 +47,12 @@ export async function readiness(engram: Engram, accepting: () => boolean): Promi
   }
   const embedder = deps.embedder;
   if (embedder instanceof MeteredEmbedder && !embedder.loaded) {
-    checks.embedder = 'fail';
-    detail.embedder = 'not loaded';
+    // A model that loads on first use (the server) is no reason to turn traffic away.
+    if (embedder.lazy) detail.embedder = 'not loaded yet: loads on first use';
+    else {
+      checks.embedder = 'fail';
+      detail.embedder = 'not loaded';
+    }
   }
   try {
     await within(deps.index.search({ vector: unitVector(embedder.dimensions), spaceId: 'readyz-probe', k: 1 }));

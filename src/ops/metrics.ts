@@ -114,14 +114,22 @@ function checked(name: string): string {
  * The wrapped embedder keeps its id, dimensions and thresholds.
  */
 export class MeteredEmbedder implements Embedder {
-  loaded = false;
+  private initialised = false;
   constructor(readonly inner: Embedder, private readonly metrics: EngramMetrics) {}
+  /** Whether the model is in memory (a lazy embedder's: since its first use). */
+  get loaded(): boolean {
+    return this.initialised || (this.inner as { loaded?: boolean }).loaded === true;
+  }
+  /** Whether the model loads on first use (src/embed/lazy-embedder.ts): not loaded yet is then no failure. */
+  get lazy(): boolean {
+    return (this.inner as { lazy?: boolean }).lazy === true;
+  }
   get id() { return this.inner.id; }
   get dimensions() { return this.inner.dimensions; }
   get thresholds() { return this.inner.thresholds; }
   async init(): Promise<void> {
     await this.inner.init();
-    this.loaded = true;
+    this.initialised = true;
   }
   async embed(texts: string[]): Promise<Float32Array[]> {
     const end = this.metrics.embedSeconds.startTimer({ embedder: this.inner.id });
@@ -135,7 +143,7 @@ export class MeteredEmbedder implements Embedder {
     }
   }
   async close(): Promise<void> {
-    this.loaded = false;
+    this.initialised = false;
     await this.inner.close();
   }
 }
