@@ -65,8 +65,9 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
 
 /**
  * Keeps a sentence the person typed: checks the quote against the conversation's
- * transcript, then recognises it (reinforce / correct / create) under the
- * space's write lock, so two concurrent restatements never make two memories.
+ * transcript, then recognises it (reinforce / correct / create) and writes it under the
+ * space's write lock, recognising again under the lock if the space changed meanwhile,
+ * so two concurrent restatements never make two memories.
  */
 export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
   const conversation = await conversationFor(deps, actor, input.conversationId);
@@ -109,15 +110,22 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const wording = wordingParts(check.quote, check.message, preceding);
   const context = wording[1];
 
+  const subject = {
+    text: check.quote, normalized, type: input.type, entities, themes, derivedEntities: deriveEntities(check.quote), derivedNames: deriveNames(check.quote),
+    previousSentence: check.previousSentence, messageId: check.messageId,
+  };
+  const recognise = async (tx: Tx | undefined): Promise<Decision> =>
+    decide(subject, await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence), deps.thresholds);
+  // Recognition runs before the space's lock (docs/concurrency.md): the search, the candidates'
+  // records and the rules hold no lock, so writes of the space wait only for the write itself.
+  // Every writer of a space holds its lock and records events in the same transaction, so the
+  // space's last event id, read before recognising and again under the lock, tells whether
+  // anything was written in between; if so, recognition runs again under the lock, as before.
+  const seen = await deps.store.lastEventId(spaceId);
+  const early = await recognise(undefined);
+
   const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const candidates = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence);
-    const decision = decide(
-      {
-        text: check.quote, normalized, type: input.type, entities, themes, derivedEntities: deriveEntities(check.quote), derivedNames: deriveNames(check.quote),
-        previousSentence: check.previousSentence, messageId: check.messageId,
-      },
-      candidates, deps.thresholds,
-    );
+    const decision = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
     const base = { spaceId, actor: actorLabel(actor), detail: { considered: decision.considered.slice(0, 5) } as Record<string, unknown> };
 
     if (decision.action === 'reinforce') {
@@ -159,7 +167,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
  * statements kept from the same message (next-sentence corrections).
  */
 export async function gatherCandidates(
-  deps: MemoryDeps, tx: Tx, spaceId: string, normalized: string, vector: Float32Array | null,
+  deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
   messageId: string | null, previousSentence: string | null,
 ): Promise<Candidate[]> {
   const exact = await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);

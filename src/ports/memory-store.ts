@@ -199,8 +199,8 @@ export interface MemoryStore {
   insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
-  findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
-  activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
+  findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
+  activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
   reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord>;
@@ -222,6 +222,11 @@ export interface MemoryStore {
   mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
   spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]>;
+  /**
+   * The id of the space's last event (0: none). Every writer of a space records its events under
+   * the space's lock, so an unchanged id means nothing was written in the space (remember's check).
+   */
+  lastEventId(spaceId: string, tx?: Tx): Promise<number>;
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
   lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
   /** The word keys that some memory of the space and kind, with one of the statuses, holds in its lexicon. */

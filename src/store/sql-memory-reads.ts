@@ -160,4 +160,9 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     );
     return r.rows.map(toEvent);
   }
+
+  async lastEventId(spaceId: string, tx?: Tx): Promise<number> {
+    const r = await this.q(tx).query<{ id: string | number | null }>(`select max(id) as id from memory_events where space_id = $1`, [spaceId]);
+    return Number(r.rows[0]?.id ?? 0);
+  }
 }
