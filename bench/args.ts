@@ -11,6 +11,8 @@ export interface BenchOptions {
   cases?: { dim: number; n: number; spaces: number }[];
   sizes: SampleSizes;
   startup: boolean;
+  /** The concurrent-clients case (bench/throughput.ts), on the server (when it answers) and PGlite; null: not run. */
+  throughput: { clients: number; perClient: number } | null;
   /** System of record of the outbox engines (LanceDB, Qdrant). */
   recordStore: 'pg' | 'pglite';
   outDir: string;
@@ -19,7 +21,10 @@ export interface BenchOptions {
 
 export const USAGE = `npm run bench -- [--engines pgvector,pgvector-pglite,lancedb,qdrant] [--n 10000,100000]
   [--dim 100,384] [--spaces 1,1000] [--quick] [--remember 500] [--queries 200] [--planted 200]
-  [--recall 100] [--bulk 10000] [--cases 384x10000x1,100x10000x1] [--budget 180] [--no-startup] [--record-store pg|pglite] [--out bench/results] [--note "..."]
+  [--recall 100] [--bulk 10000] [--cases 384x10000x1,100x10000x1] [--budget 180] [--no-startup] [--throughput 8x40 | --no-throughput] [--record-store pg|pglite] [--out bench/results] [--note "..."]
+
+--throughput CLIENTSxREMEMBERS (default 8x40; not with --cases unless given): remember() with the
+default embedder by one client, CLIENTS clients in as many spaces, CLIENTS clients in one space.
 
 dim 100 runs the semantic data (LoCoMo turns and template sentences, built-in SIF vectors);
 any other dimension runs random unit vectors. Multi-space cases run at the smallest N only.
@@ -37,16 +42,19 @@ export function parseArgs(argv: string[]): BenchOptions {
   const o: BenchOptions = {
     engines: ['pgvector', 'pgvector-pglite', 'lancedb', 'qdrant'],
     ns: quick ? [2000] : [10_000, 100_000],
-    dims: quick ? [100, 384] : [100, 384],
+    // 512: the default embedder's dimension (USE-lite), whose vectors are stored out of line; that case also embeds quotes.
+    dims: quick ? [100, 384] : [100, 384, 512],
     spaces: quick ? [1, 100] : [1, 1000],
     sizes: quick
       ? { remember: 100, queries: 50, planted: 50, recall: 30, bulk: 1000, budgetMs: 30_000 }
       : { remember: 500, queries: 200, planted: 200, recall: 100, bulk: 10_000, budgetMs: 180_000 },
     startup: true,
+    throughput: quick ? null : { clients: 8, perClient: 40 },
     recordStore: 'pg',
     outDir: 'bench/results',
     note: '',
   };
+  let throughputSet = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -77,6 +85,14 @@ export function parseArgs(argv: string[]): BenchOptions {
       case '--bulk': o.sizes.bulk = nums(v())[0]; break;
       case '--budget': o.sizes.budgetMs = nums(v())[0] * 1000; break;
       case '--no-startup': o.startup = false; break;
+      case '--no-throughput': o.throughput = null; throughputSet = true; break;
+      case '--throughput': {
+        throughputSet = true;
+        const [clients, perClient] = v().split('x').map((x) => nums(x)[0]);
+        if (!clients || !perClient) throw new Error(`--throughput wants CLIENTSxREMEMBERS, got ${clients}`);
+        o.throughput = { clients, perClient };
+        break;
+      }
       case '--record-store': {
         const x = v();
         if (x !== 'pg' && x !== 'pglite') throw new Error('--record-store is pg or pglite');
@@ -89,5 +105,7 @@ export function parseArgs(argv: string[]): BenchOptions {
       default: throw new Error(`unknown option ${a}\n${USAGE}`);
     }
   }
+  // Explicit --cases run those cases only, unless --throughput asks for it too.
+  if (o.cases && !throughputSet) o.throughput = null;
   return o;
 }

@@ -27,8 +27,9 @@ import { preload, floorPreload, type CaseSpec } from './workloads.js';
 import type { OpenEngine } from './engines.js';
 import { benchDatabaseUrl, recreateBenchDatabase } from './engines.js';
 import { summarize } from './stats.js';
+import { serverStart, type ServerStartFigures } from './startup.js';
 
-export interface QuickOptions { n: number; samples: number; planted: number; server: boolean; profile?: boolean }
+export interface QuickOptions { n: number; samples: number; planted: number; server: boolean; profile?: boolean; startup?: boolean }
 
 export interface QuickResult {
   store: 'pglite' | 'pg';
@@ -42,6 +43,14 @@ export interface QuickResult {
   duplicates_missed: number;
   bulk_mute_10k_ms: number;
   raw_update_10k_ms: number;
+  /**
+   * `npm start`'s process (node dist/src/main.js) restarted on this run's store (PGlite; with
+   * --server, an empty PGlite store): to its first answer that reads the store, median of three
+   * (bench/startup.ts), and its RSS 3 s after that answer; the rest of the measure in `start`.
+   */
+  warm_start_ms: number | null;
+  rss_after_start_mb: number | null;
+  start: ServerStartFigures | { error: string } | null;
   samples: number;
   outcomes: Record<string, number>;
   preload_s: number;
@@ -55,7 +64,7 @@ const log = (m: string) => process.stderr.write(`[bench --quick] ${m}\n`);
 const p50 = (xs: number[]) => summarize(xs).p50;
 const round = (x: number) => Math.round(x * 100) / 100;
 
-export async function runQuick(o: QuickOptions): Promise<QuickResult> {
+export async function runQuick(o: QuickOptions, keep: { dir: string | null } = { dir: null }): Promise<QuickResult> {
   const started = performance.now();
   const inner = embedderFor(configFromEnv({}, {}));
   await inner.init();
@@ -81,6 +90,7 @@ export async function runQuick(o: QuickOptions): Promise<QuickResult> {
     const dir = await mkdtemp(join(tmpdir(), 'engram-quick-'));
     db = await PgliteClient.open(dir);
     overrides.dataDir = dir;
+    keep.dir = dir;
     cleanup = () => rm(dir, { recursive: true, force: true });
   }
   prof = new Profiled(db);
@@ -182,6 +192,7 @@ export async function runQuick(o: QuickOptions): Promise<QuickResult> {
     const muteMs = p50(muteRuns);
 
     return {
+      warm_start_ms: null, rss_after_start_mb: null, start: null,
       store: o.server ? 'pg' : 'pglite', n: o.n, dim,
       floor_p50_ms: round(p50(floorMs)), embed_p50_ms: round(p50(embedMs)), remember_p50_ms: round(p50(embeddedMs)),
       remember_client_vector_p50_ms: round(p50(clientMs)), recall_p50_ms: round(p50(recallMs)),
@@ -194,6 +205,29 @@ export async function runQuick(o: QuickOptions): Promise<QuickResult> {
     await engram.close();
     await db.close();
     await inner.close();
-    await cleanup();
+    if (o.startup === false) await cleanup();
+  }
+}
+
+/** runQuick, then the server's start on the store it leaves (bench/startup.ts). */
+export async function runQuickWithStart(o: QuickOptions): Promise<QuickResult> {
+  const kept: { dir: string | null } = { dir: null };
+  let r: QuickResult;
+  try {
+    r = await runQuick({ ...o, startup: true }, kept);
+  } catch (e) {
+    if (kept.dir) await rm(kept.dir, { recursive: true, force: true });
+    throw e;
+  }
+  const dir = kept.dir ?? await mkdtemp(join(tmpdir(), 'engram-quick-start-'));
+  try {
+    log(`npm start's process on ${kept.dir ? `this run's store (${o.n} memories)` : 'an empty store'}`);
+    const s = await serverStart(kept.dir ?? join(dir, 'data'));
+    log(`warm start ${s.warm_start_ms} ms, RSS after start ${s.rss_after_start_mb} MB`);
+    return { ...r, warm_start_ms: s.warm_start_ms, rss_after_start_mb: s.rss_after_start_mb, start: s };
+  } catch (e) {
+    return { ...r, start: { error: e instanceof Error ? e.message : String(e) } };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,8 @@
  * changeStatus, forget, VectorIndex.search) for every engine, beside an
  * in-process brute-force floor. Writes results.md, results.json and results.svg.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BuiltinEmbedder } from '../src/embed/builtin-embedder.js';
@@ -15,8 +16,10 @@ import { LookupEmbedder } from './lookup-embedder.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { renderMarkdown } from './report.js';
 import { renderSvg } from './svg.js';
-import { runQuick } from './quick.js';
-import { coldStart, embedderCost } from './startup.js';
+import { runQuickWithStart } from './quick.js';
+import { coldStart, embedderCost, serverStart } from './startup.js';
+import { throughput, throughputFigures } from './throughput.js';
+import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
 import { buildDataset } from './workload.js';
 import {
   bulkWorkloads, floorPreload, preload, readWorkloads, rememberWorkload, type CaseSpec, type Figure,
@@ -78,6 +81,8 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
   for (const n of notices) log(`notice: ${n}`);
 
   const sif = new BuiltinEmbedder();
+  // The default embedder's dimension: that case embeds quotes with it too (USE-lite, loaded once).
+  const useLite = new UseLiteEmbedder();
   const cases: CaseResult[] = [];
   const { outDir: _out, ...options } = o;
   const snapshot = (global: Figure[]): BenchResults => ({
@@ -85,14 +90,15 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
   });
   for (const spec of casesOf(o)) {
     log(`case dim=${spec.dim} n=${spec.n} spaces=${spec.spaces} (${spec.data})`);
+    const embedded = spec.dim === useLite.dimensions;
     const ds = await buildDataset(spec.dim, {
-      n: spec.n, fresh: o.sizes.remember, queries: Math.max(o.sizes.queries, o.sizes.recall), planted: o.sizes.planted,
+      n: spec.n, fresh: o.sizes.remember * (embedded ? 2 : 1), queries: Math.max(o.sizes.queries, o.sizes.recall), planted: o.sizes.planted,
     }, 42, sif);
     const res: CaseResult = { spec, engines: [], rows: [], preload: {}, outcomes: {}, sweep: null, errors: {} };
     cases.push(res);
     let floorFigures: Figure[] | null = null;
     for (const name of engines) {
-      const embedder = new LookupEmbedder(spec.dim, spec.dim === 100 ? sif : null);
+      const embedder = new LookupEmbedder(spec.dim, spec.dim === 100 ? sif : embedded ? useLite : null);
       let opened: Awaited<ReturnType<typeof openEngine>> | null = null;
       try {
         log(`  ${name}: opening`);
@@ -105,7 +111,7 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
         if (!res.preload.floor) res.preload.floor = { ms: floorLoadMs, perSecond: (spec.n * 1000) / Math.max(floorLoadMs, 1e-3), settleMs: 0, maintainMs: 0, hnswMs: 0 };
         const read = await readWorkloads(opened, floor, ds, spec, pre.spaceIds, o.sizes);
         log(`  ${name}: read workloads done`);
-        const rem = await rememberWorkload(opened, floor, ds, pre.spaceIds, o.sizes);
+        const rem = await rememberWorkload(opened, floor, ds, pre.spaceIds, o.sizes, { embedded });
         res.outcomes[name] = rem.outcomes;
         log(`  ${name}: remember done ${JSON.stringify(rem.outcomes)}`);
         const engineFigs = [...read.engine, ...rem.engine];
@@ -140,10 +146,38 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
     if (floorFigures) Object.assign(res, withFloor(res, floorFigures));
   }
 
+  await useLite.close();
   const global: Figure[] = [];
+  if (o.throughput) {
+    for (const store of ['pg', 'pglite'] as const) {
+      if (store === 'pg' && !(await serverReachable(benchDatabaseUrl()))) continue;
+      log(`throughput (${store}): ${o.throughput.clients} clients, ${o.throughput.perClient} remembers each`);
+      try {
+        global.push(...throughputFigures(await throughput({ store, ...o.throughput, log: (m) => log(`  ${m}`) })));
+      } catch (e) {
+        notices.push(`throughput (${store}) failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
   if (o.startup) {
-    log('cold start and embedder cost');
+    log('cold start, warm start of npm start\'s process, embedder cost');
     global.push(...(await coldStart()));
+    const dir = await mkdtemp(join(tmpdir(), 'engram-bench-start-'));
+    try {
+      const s = await serverStart(join(dir, 'data'));
+      const w = 'npm start (node dist/src/main.js), empty store';
+      global.push(
+        { workload: w, metric: 'warm start to first answer (median)', unit: 'ms', value: s.warm_start_ms, samples: s.warm_starts_ms.length },
+        { workload: w, metric: 'CPU time to first answer (median)', unit: 'ms', value: s.warm_start_cpu_ms, samples: s.warm_starts_ms.length },
+        { workload: w, metric: 'RSS after start', unit: 'MB', value: s.rss_after_start_mb },
+        { workload: w, metric: 'first remember (loads the model)', unit: 'ms', value: s.first_remember_ms, samples: 1 },
+        { workload: w, metric: 'RSS after the first remember', unit: 'MB', value: s.rss_after_first_remember_mb },
+      );
+    } catch (e) {
+      notices.push(`npm start measure failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
     global.push(...(await embedderCost(o.sizes.recall >= 100 ? 320 : 64)));
   }
   await sif.close();
@@ -173,7 +207,7 @@ async function main(): Promise<void> {
       const i = argv.indexOf(flag);
       return i >= 0 ? Number(argv[i + 1]) : d;
     };
-    const r = await runQuick({ n: num('--n', 10_000), samples: num('--samples', 50), planted: num('--planted', 200), server: argv.includes('--server'), profile: argv.includes('--profile') });
+    const r = await runQuickWithStart({ n: num('--n', 10_000), samples: num('--samples', 50), planted: num('--planted', 200), server: argv.includes('--server'), profile: argv.includes('--profile') });
     if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(r)}\n`);
     else for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
     process.exit(0);

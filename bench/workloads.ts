@@ -173,12 +173,15 @@ export async function readWorkloads(
 /** Sampled remember() calls with client vectors: quote check + recognition (exact k-NN) + write, spread over the case's spaces. */
 export async function rememberWorkload(
   e: OpenEngine, floor: Floor, ds: Dataset, spaceIds: string[], sizes: SampleSizes,
+  /** Also remember with the engine's embedder embedding the quote (the 512-d case: the default embedder, USE-lite). */
+  opts: { embedded?: boolean } = {},
 ): Promise<{ engine: Figure[]; floor: Figure[]; outcomes: Record<string, number> }> {
   const deps: MemoryDeps = e.engram.deps;
-  const n = Math.min(sizes.remember, ds.fresh.length);
+  // With the embedder too, the fresh statements are shared: the first half with their vectors, the rest embedded.
+  const n = Math.min(sizes.remember, opts.embedded ? Math.floor(ds.fresh.length / 2) : ds.fresh.length);
   const outcomes: Record<string, number> = {};
   const convs = new Map<string, { id: string; used: number }>();
-  const ms = await sample(n, sizes.budgetMs, async (j) => {
+  const once = async (j: number, withVector: boolean) => {
     const f = ds.fresh[j];
     const spaceId = spaceIds[j % spaceIds.length];
     let c = convs.get(spaceId);
@@ -190,13 +193,16 @@ export async function rememberWorkload(
     c.used++;
     await recordMessage(deps, admin, { conversationId: c.id, role: 'USER', text: f.quote });
     const t = performance.now();
-    const r = await remember(deps, admin, { conversationId: c.id, quote: f.quote, type: 'FACT', vector: f.vector });
+    const r = await remember(deps, admin, { conversationId: c.id, quote: f.quote, type: 'FACT', vector: withVector ? f.vector : undefined });
     const took = performance.now() - t;
     outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
     return took;
-  });
+  };
+  const ms = await sample(n, sizes.budgetMs, (j) => once(j, true));
+  const embeddedMs = opts.embedded ? await sample(n, sizes.budgetMs, (j) => once(n + j, false)) : null;
   const settle = await e.settle();
   const engine = lat('remember() with recognition', summarize(ms), true);
+  if (embeddedMs) engine.push(...lat('remember() with the default embedder', summarize(embeddedMs), true));
   engine.push({ workload: 'remember() with recognition', metric: 'outbox settle after', unit: 'ms', value: settle, samples: ms.length });
   const fms = await sample(n, sizes.budgetMs, async (j) => {
     const spaceId = spaceIds[j % spaceIds.length];
@@ -206,6 +212,7 @@ export async function rememberWorkload(
     });
   });
   const fl = lat('remember() with recognition', summarize(fms), true);
+  if (embeddedMs) fl.push(...lat('remember() with the default embedder', summarize(fms), true));
   fl.push({ workload: 'remember() with recognition', metric: 'outbox settle after', unit: 'ms', value: 0, samples: fms.length });
   return { engine, floor: fl, outcomes };
 }
