@@ -186,6 +186,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 export async function serverStart(dir: string, warm = 3): Promise<ServerStartFigures> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm ci runs it; or npm run build:server)`);
   const first = await spawnServer(dir, (port) => gql(port, null, '{ __typename }'));
+  // The answer may come before the line with the token is read from the pipe (one write, after listening).
+  for (let i = 0; i < 3_000 && !first.out().includes('Engram is running'); i++) await new Promise((r) => setTimeout(r, 10));
   const token = /admin token was created[^\n]*\n\s*(\S+)/.exec(first.out())?.[1];
   await stopServer(first);
   if (!token) throw new Error('the first start printed no admin token: measure on a store the server has not started on');
