@@ -161,10 +161,12 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     if (o.profile) for (const [k, v] of Object.entries(recallStages)) log(`  recall ${v} ms  ${k}`);
     log(`recall p50 ${p50(recallMs).toFixed(1)} ms`);
 
-    // Recognition's search: planted restatements (cosine ~0.98) of known memories.
+    // Recognition's search: planted restatements (cosine ~0.98) of known memories, searched with
+    // recognition's own parameters (its minScore sends pgvector through the sign-bit first pass).
     let missed = 0;
+    const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
     for (const p of ds.planted) {
-      const hits = await deps.index.search({ spaceId, vector: p.vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true });
+      const hits = await deps.index.search({ spaceId, vector: p.vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore });
       if (!hits.some((h) => h.memoryId === `bench-m${p.of}`)) missed++;
     }
 

@@ -5,6 +5,7 @@
  */
 import type { MemoryType } from './types.js';
 import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
+import { copyArray, copySet, memoByText } from './memo.js';
 
 export interface StatementLike {
   text: string;
@@ -44,6 +45,19 @@ export const KIN: Record<string, string> = {
 
 /** Comparable key of one word token. */
 export function key(tok: string): string {
+  let k = keys.get(tok);
+  if (k === undefined) {
+    k = keyOnce(tok);
+    if (keys.size >= 20_000) keys.delete(keys.keys().next().value as string);
+    keys.set(tok, k);
+  }
+  return k;
+}
+
+/** key() of recent tokens (a string: nothing a caller could change). */
+const keys = new Map<string, string>();
+
+function keyOnce(tok: string): string {
   const w = spelling(tok.toLowerCase());
   if (KIN[w]) return KIN[w];
   // role words keep their whole form ("mother", not the stem "moth"), singular
@@ -54,17 +68,14 @@ export function key(tok: string): string {
 }
 
 /** Tokens with contractions expanded and hyphenated words split ("colour-blind" -> colour, blind). */
-export function toks(text: string): string[] {
-  return words(text).flatMap((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w]));
-}
+export const toks: (text: string) => string[] = memoByText(
+  (text) => words(text).flatMap((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w])), copyArray);
 
 /** Clauses of a text: split at sentence and clause punctuation. */
-export function clauses(text: string): string[][] {
-  return text
-    .split(/[.,;:!?()\u2014]+|\s-\s/)
-    .map((c) => toks(c))
-    .filter((c) => c.length > 0);
-}
+export const clauses: (text: string) => string[][] = memoByText((text) => text
+  .split(/[.,;:!?()\u2014]+|\s-\s/)
+  .map((c) => toks(c))
+  .filter((c) => c.length > 0), (cs) => cs.map((c) => c.slice()));
 
 /** Words that carry no fact of their own: cue words, hedges, intensifiers. */
 export const FILLER = new Set(
@@ -76,7 +87,9 @@ export const FILLER = new Set(
 );
 
 /** Content keys: not stop words, negations or filler. */
-export function contentKeys(text: string): Set<string> {
+export const contentKeys: (text: string) => Set<string> = memoByText(contentKeysOnce, copySet);
+
+function contentKeysOnce(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of toks(text)) {
     if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;

@@ -8,6 +8,7 @@
  * too ("Call me Sam, not Samuel." said twice) is part of how the fact is
  * phrased, not a new correction.
  */
+import { copyObjects, memoByText } from './memo.js';
 
 export interface Cue {
   /** family of equivalent cues ("contrast" covers instead / instead of / rather than) */
@@ -69,7 +70,9 @@ function norm(text: string): string {
 }
 
 /** Every cue in a text, strong ones first. */
-export function findCues(text: string): Cue[] {
+export const findCues: (text: string) => Cue[] = memoByText(findCuesOnce, copyObjects);
+
+function findCuesOnce(text: string): Cue[] {
   const t = norm(text);
   const out: Cue[] = [];
   const seen = new Set<string>();

@@ -4,6 +4,7 @@
  */
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { findCues } from './correction-cues.js';
+import { copySet, memoByText } from './memo.js';
 import { clauses, contentKeys, FILLER, key, norm, toks } from './conflict-words.js';
 
 // ---------------------------------------------------------------- polarity
@@ -49,7 +50,9 @@ export function stance(text: string): 1 | -1 {
 }
 
 /** Predicate content for the polarity rule: content keys without like/dislike verbs. */
-export function core(text: string): Set<string> {
+export const core: (text: string) => Set<string> = memoByText(coreOnce, copySet);
+
+function coreOnce(text: string): Set<string> {
   const out = new Set<string>();
   for (const k of contentKeys(norm(text).replace(CANT_STAND, ' '))) if (!LIKE.has(k) && !DISLIKE.has(k)) out.add(k);
   return out;
@@ -61,7 +64,9 @@ export function core(text: string): Set<string> {
  * "never give up" -> give). A negation flip corrects only when this word is said
  * on the other side too: "Keep it up!" does not deny "... never give up!".
  */
-export function negatedHeads(text: string): Set<string> {
+export const negatedHeads: (text: string) => Set<string> = memoByText(negatedHeadsOnce, copySet);
+
+function negatedHeadsOnce(text: string): Set<string> {
   const out = new Set<string>();
   const t = withoutContrast(text).replace(CANT_STAND, ' hate ');
   for (const c of clauses(t)) {

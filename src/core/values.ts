@@ -6,6 +6,7 @@
  * kind disagree; a value said on one side only is an added detail.
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
+import { copyObjects, memoByText } from './memo.js';
 
 export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
@@ -108,7 +109,9 @@ function fmtTime(h: number, min: number, ambiguous: boolean): string {
  * when they are not the first word of a sentence (where every word is
  * capitalised) and the text is not written in capitals throughout.
  */
-export function extractValues(text: string): Value[] {
+export const extractValues: (text: string) => Value[] = memoByText(extractValuesOnce, copyObjects);
+
+function extractValuesOnce(text: string): Value[] {
   const out: Value[] = [];
   // e-mail addresses, web addresses and phone numbers first, blanked out so their parts are not read again
   let rest = text;

@@ -4,6 +4,7 @@
  * lexical recall and the conflict rules so that all three agree on what a word is.
  */
 import lemmatizer from 'wink-lemmatizer';
+import { copyArray, memoByText } from './memo.js';
 
 const APOSTROPHES = /[\u2018\u2019\u201B\u2032\u02BC`´]/g;
 
@@ -38,9 +39,7 @@ export function expandContraction(tok: string): string[] {
 }
 
 /** Tokens with contractions expanded. */
-export function words(text: string): string[] {
-  return tokenize(text).flatMap(expandContraction);
-}
+export const words: (text: string) => string[] = memoByText((text) => tokenize(text).flatMap(expandContraction), copyArray);
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (

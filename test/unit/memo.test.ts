@@ -1,0 +1,54 @@
+/**
+ * The recognition rules' per-text caches (src/core/memo.ts): a cached text function gives
+ * what the function computes, and what one caller does to its answer never reaches the next.
+ */
+import { describe, expect, it } from 'vitest';
+import { memoByText, copyArray, copySet } from '../../src/core/memo.js';
+import { extractValues } from '../../src/core/values.js';
+import { contentKeys, toks } from '../../src/core/conflict-words.js';
+import { valuesOf } from '../../src/core/slots.js';
+
+describe('memoByText', () => {
+  it('computes once per text and hands each caller its own copy', () => {
+    let calls = 0;
+    const f = memoByText((t: string) => { calls++; return t.split(' '); }, copyArray);
+    const a = f('a b c');
+    a.push('mutated');
+    expect(f('a b c')).toEqual(['a', 'b', 'c']);
+    expect(calls).toBe(1);
+    const s = memoByText((t: string) => new Set(t.split(' ')), copySet);
+    s('x y').add('z');
+    expect([...s('x y')]).toEqual(['x', 'y']);
+  });
+
+  it('keeps at most `max` texts, dropping the oldest, and never keeps a long text', () => {
+    let calls = 0;
+    const f = memoByText((t: string) => { calls++; return [t]; }, copyArray, 2, 10);
+    f('one'); f('two'); f('three');
+    f('three'); f('two');
+    expect(calls).toBe(3);
+    f('one');
+    expect(calls).toBe(4);
+    const long = 'x'.repeat(11);
+    f(long); f(long);
+    expect(calls).toBe(6);
+  });
+
+  it('a rule that adds to a cached answer does not change the next answer (valuesOf adds the entities it finds)', () => {
+    const text = 'my friend Ana moved to Lisbon in 2019';
+    const before = extractValues(text).map((v) => ({ ...v }));
+    const withEntity = valuesOf({ text: 'Ana and I moved to Lisbon', type: 'FACT', entities: ['Ana'], themes: [], previousSentence: null });
+    expect(withEntity.some((v) => v.norm === 'ana')).toBe(true);
+    expect(extractValues('Ana and I moved to Lisbon').some((v) => v.norm === 'ana')).toBe(false);
+    const vals = extractValues(text);
+    vals.push({ kind: 'name', raw: 'Zed', norm: 'zed' });
+    vals[0].norm = 'changed';
+    expect(extractValues(text)).toEqual(before);
+    const keys = contentKeys(text);
+    keys.add('intruder');
+    expect(contentKeys(text).has('intruder')).toBe(false);
+    const ts = toks(text);
+    ts.length = 0;
+    expect(toks(text).length).toBeGreaterThan(0);
+  });
+});
