@@ -221,7 +221,7 @@ function slicer(): () => Promise<void> | null {
  * added with their weights. Rank fusion gives the 1st of a flat list as much as the 1st of a
  * list with one clear winner; calibrated scores keep how far ahead a hit is.
  */
-function calibrate(fused: Map<string, { score: number; v: number | null; l: number | null }>, floor: number, t: RecallTuning, windowFull: boolean): void {
+export function calibrate(fused: Map<string, { score: number; v: number | null; l: number | null }>, floor: number, t: RecallTuning, windowFull: boolean): void {
   let vmax = -1;
   let vmin = Infinity;
   let lmax = 0;
