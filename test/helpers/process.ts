@@ -42,8 +42,15 @@ function runToExit(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, ti
   });
 }
 
+/**
+ * Bounds for a child Engram, not races: they only stop a hung process. A CLI command or a server
+ * start loads the code, PGlite and, for `eval`, WordNet and the rules; at load 20-28 on 2 cores
+ * `engram eval pairs` on one pair went past 120 s.
+ */
+const CHILD_BOUND_MS = 600_000;
+
 /** `npm run engram -- <args>`, the way README runs it. */
-export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
+export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CHILD_BOUND_MS): Promise<Run> {
   return runToExit(['src/cli/index.ts', ...args], env, timeoutMs, (r) => `engram ${args.join(' ')} timed out: ${r.stderr}`);
 }
 
@@ -60,7 +67,7 @@ export interface ServerProcess {
 }
 
 /** `npm start` (src/main.ts) as a child process; resolves once it listens. */
-export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServerProcess> {
+export function startServer(env: NodeJS.ProcessEnv, timeoutMs = CHILD_BOUND_MS): Promise<ServerProcess> {
   return new Promise((res, rej) => {
     const child = spawn(NODE, [...TSX_ARGS, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -97,7 +104,7 @@ export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promis
 }
 
 /** Waits for a child server that should refuse to start; returns its exit. */
-export function runServerToExit(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Run> {
+export function runServerToExit(env: NodeJS.ProcessEnv, timeoutMs = CHILD_BOUND_MS): Promise<Run> {
   return runToExit(['src/main.ts'], env, timeoutMs, (r) => `second server kept running: ${r.stdout}`);
 }
 
