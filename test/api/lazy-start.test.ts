@@ -9,7 +9,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { configFromEnv } from '../../src/config.js';
 import { createToken } from '../../src/memory/tokens.js';
 import type { Embedder } from '../../src/ports/embedder.js';
-import { testEmbedder } from '../helpers/app.js';
+import { gqlOn, testEmbedder, type TestApp } from '../helpers/app.js';
 
 /** The real embedder, whose load waits until the test opens the gate. */
 class GatedEmbedder implements Embedder {
@@ -41,14 +41,7 @@ class GatedEmbedder implements Embedder {
 describe('lazy start: the model loads on first use', () => {
   let app: App;
   let gated: GatedEmbedder;
-  const gql = async (token: string | null, query: string, variables: Record<string, unknown> = {}) => {
-    const res = await app.yoga.fetch('http://engram.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await res.json()) as { data: any; errors?: any[] };
-  };
+  const gql: TestApp['gql'] = (...args) => gqlOn(app)(...args);
 
   beforeAll(async () => {
     gated = new GatedEmbedder(testEmbedder());

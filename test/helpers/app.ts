@@ -16,6 +16,18 @@ export function testEmbedder(): Embedder {
   return sharedEmbedder;
 }
 
+/** POSTs GraphQL operations to `app` in-process (yoga.fetch, no port) with a bearer token. */
+export function gqlOn(app: App): TestApp['gql'] {
+  return async (token, query, variables = {}) => {
+    const res = await app.yoga.fetch('http://engram.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await res.json()) as { data: any; errors?: any[] };
+  };
+}
+
 export interface TestApp {
   app: App;
   adminToken: string;
@@ -44,14 +56,7 @@ export async function createTestApp(opts: {
   });
   const app = await buildApp(config, { embedder: opts.embedder ?? testEmbedder(), db: opts.db, clock: opts.clock });
   const admin = await createToken(app.engram.deps, { role: 'admin' });
-  const gql = async (token: string | null, query: string, variables: Record<string, unknown> = {}) => {
-    const res = await app.yoga.fetch('http://engram.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await res.json()) as { data: any; errors?: any[] };
-  };
+  const gql = gqlOn(app);
   return {
     app, adminToken: admin.secret, gql,
     async space(o = {}) {
