@@ -8,15 +8,17 @@
  *   linked synsets' words ("emptiness" / "fullness" from "empty" / "full");
  * - **synonyms**: the synsets each lemma belongs to (two lemmas are synonymous when they share one).
  *
- * Loaded once, asynchronously: the files (22 MB) are read with async I/O and parsed in slices
- * that yield to the event loop, so a server that starts loading keeps answering. See
- * docs/corrections.md ("Opposites and synonyms from WordNet") for what was measured.
+ * Built once (at `npm ci`): the files (22 MB) are read with async I/O and parsed in slices that
+ * yield to the event loop, and the result is cached as sorted lines; a process reads the cache
+ * without building objects (src/lexicon/sorted-lines.ts), so the first remember after a start
+ * does not hold the event loop. See docs/corrections.md ("Opposites and synonyms from WordNet").
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Lexicon } from '../core/lexicon.js';
 import { lemma } from '../core/words.js';
+import { lineCount, sortedLinesLookup, toSortedLines } from './sorted-lines.js';
 
 const POS_FILES = ['adj', 'adv', 'verb', 'noun'] as const;
 
@@ -123,7 +125,7 @@ export interface WordNetOptions {
   synsets?: boolean;
 }
 
-/** The compact lexicon, as cached on disk: plain JSON. */
+/** The compact lexicon, as built from WordNet (cached on disk as sorted lines: `lexiconText`). */
 export interface LexiconData {
   version: number;
   /** lemma -> its opposites */
@@ -136,15 +138,13 @@ export interface LexiconData {
   hypernyms: Record<string, number[]>;
   /**
    * noun lemma -> lexicographer files of its attested senses (WordNet's sense order: the most
-   * frequent first; the senses with a tag count, or the first sense when none has one), as one
-   * text of sorted lines `lemma<TAB>file,file`: a string parses at once where an object of 115k
-   * keys held the event loop for most of a second; lookups bisect it (`nounFileLookup`)
+   * frequent first; the senses with a tag count, or the first sense when none has one)
    */
-  nounFiles: string;
+  nounFiles: Record<string, number[]>;
 }
 
 /** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
-const DATA_VERSION = 3;
+const DATA_VERSION = 4;
 
 /** noun.Tops, the file of WordNet's unique beginners. */
 const TOPS = 3;
@@ -218,7 +218,7 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
  * index.noun, one line a lemma: `lemma n synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offset...`,
  * offsets in WordNet's sense order. Kept per lemma: the lexicographer files of its attested senses.
  */
-async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise<string> {
+async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise<Record<string, number[]>> {
   const text = await readFile(join(dir, 'index.noun'), 'utf8');
   // the file of a synset; a unique beginner (noun.Tops: "food", "animal") takes the file most of its kinds are in
   const fileOf = (key: string): number | undefined => {
@@ -253,38 +253,10 @@ async function readNounFiles(dir: string, synsets: Map<string, Synset>): Promise
   }
   const out = merged;
   for (const k of Object.keys(exact)) out[k] = exact[k]!;
-  return Object.keys(out).filter((k) => !k.includes('\t') && !k.includes('\n')).sort().map((k) => `${k}\t${out[k]!.join(',')}`).join('\n');
+  return out;
 }
 
-/** Looks a lemma up in the sorted `lemma<TAB>files` lines by bisection (line starts indexed once, on first use). */
-function nounFileLookup(text: string): (lemma: string) => number[] {
-  let starts: Int32Array | null = null;
-  const index = (): Int32Array => {
-    const out: number[] = [0];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
-    return Int32Array.from(out);
-  };
-  return (lemma) => {
-    if (!text) return [];
-    starts ??= index();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = starts[mid]!;
-      const tab = text.indexOf('\t', at);
-      const key = text.slice(at, tab);
-      if (key === lemma) {
-        const end = text.indexOf('\n', tab);
-        return text.slice(tab + 1, end < 0 ? text.length : end).split(',').map(Number);
-      }
-      if (key < lemma) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return [];
-  };
-}
-
+/** Whether two lemmas share a synset (the build's own test, over its objects). */
 function synonymy(syn: Record<string, number[]>): (a: string, b: string) => boolean {
   return (a, b) => {
     if (a === b) return true;
@@ -295,63 +267,116 @@ function synonymy(syn: Record<string, number[]>): (a: string, b: string) => bool
   };
 }
 
-/** The lexicon the rules read, over the compact data. */
-export function lexiconFromData(d: LexiconData): Lexicon {
-  const synonymous = synonymy(d.synsets);
-  const nounFiles = nounFileLookup(d.nounFiles);
+/** The tables of the cache file, in the order they are written. */
+const TABLES = ['opposites', 'synsets', 'verbs', 'hypernyms', 'nounFiles'] as const;
+type Tables = Record<(typeof TABLES)[number], string>;
+
+/**
+ * The cache file's text: one header line (JSON: the version, each table's length and entry
+ * count), then each table as sorted lines (src/lexicon/sorted-lines.ts), back to back.
+ */
+export async function lexiconText(d: LexiconData): Promise<string> {
+  const tick = slicer();
+  const tables = {} as Tables;
+  for (const t of TABLES) tables[t] = await toSortedLines(d[t], tick);
+  const header = { version: DATA_VERSION, tables: Object.fromEntries(TABLES.map((t) => [t, [tables[t].length, lineCount(tables[t])]])) };
+  return `${JSON.stringify(header)}\n${TABLES.map((t) => tables[t]).join('')}`;
+}
+
+/** The lexicon over a cache file's text; null when the text is not this version's cache. */
+export function lexiconFromText(text: string): Lexicon | null {
+  const nl = text.indexOf('\n');
+  let header: { version?: number; tables?: Record<string, [number, number]> };
+  try {
+    header = JSON.parse(text.slice(0, nl < 0 ? 0 : nl)) as typeof header;
+  } catch {
+    return null;
+  }
+  if (header.version !== DATA_VERSION || !header.tables) return null;
+  const tables = {} as Tables;
+  const counts = {} as Record<keyof Tables, number>;
+  let at = nl + 1;
+  for (const t of TABLES) {
+    const [length, count] = header.tables[t] ?? [NaN, NaN];
+    if (!Number.isInteger(length) || at + length > text.length) return null;
+    tables[t] = text.slice(at, (at += length));
+    counts[t] = count;
+  }
+  if (at !== text.length) return null;
+  return lexiconOver(tables, counts);
+}
+
+const numbers = (v: string[]) => v.map(Number);
+
+/** The lexicon the rules read, over the cache's tables (each looked up by bisection). */
+function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
+  const opposites = sortedLinesLookup(t.opposites, (v) => v);
+  const synsets = sortedLinesLookup(t.synsets, numbers);
+  const verbs = sortedLinesLookup(t.verbs, numbers);
+  const hypernyms = sortedLinesLookup(t.hypernyms, numbers);
+  const nounFiles = sortedLinesLookup(t.nounFiles, numbers);
+  const synonymous = (a: string, b: string): boolean => {
+    if (a === b) return true;
+    const x = synsets(a);
+    const y = synsets(b);
+    if (!x || !y) return false;
+    return x.some((i) => y.includes(i));
+  };
   const ancestors = (k: number): number[] => {
     const out = new Set<number>([k]);
     let frontier = [k];
     for (let i = 0; i < ACTION_DEPTH; i++) {
-      frontier = frontier.flatMap((x) => d.hypernyms[x] ?? []).filter((x) => !out.has(x));
+      frontier = frontier.flatMap((x) => hypernyms(String(x)) ?? []).filter((x) => !out.has(x));
       for (const x of frontier) out.add(x);
     }
     return [...out];
   };
   const sameAction = (a: readonly string[], b: readonly string[]): boolean | null => {
     if (a.some((x) => b.includes(x))) return true;
-    const sa = a.flatMap((x) => d.verbs[x] ?? []);
-    const sb = b.flatMap((x) => d.verbs[x] ?? []);
+    const sa = a.flatMap((x) => verbs(x) ?? []);
+    const sb = b.flatMap((x) => verbs(x) ?? []);
     if (sa.length === 0 || sb.length === 0) return null;
     const ua = new Set(sa.flatMap(ancestors));
     const ub = new Set(sb.flatMap(ancestors));
     return sb.some((x) => ua.has(x)) || sa.some((x) => ub.has(x));
   };
   return {
-    opposites: (l) => d.opposites[l] ?? [],
+    opposites: (l) => opposites(l) ?? [],
     synonymous,
     sameAction,
-    nounThemes: (l) => nounFiles(l).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
-    size: { opposites: Object.keys(d.opposites).length, synonyms: Object.keys(d.synsets).length },
+    nounThemes: (l) => (nounFiles(l) ?? []).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
+    size: { opposites: counts.opposites, synonyms: counts.synsets },
   };
 }
 
 /** Where the compact lexicon is cached: beside the installed packages, rebuilt when missing or stale. */
 export function defaultCachePath(): string {
-  return join(dirname(wordnetDir()), '..', '.cache', 'engram', `wordnet-${DATA_VERSION}.json`);
+  return join(dirname(wordnetDir()), '..', '.cache', 'engram', `wordnet-${DATA_VERSION}.txt`);
 }
 
 /**
- * The lexicon, from the cache file when there is a valid one (a fraction of a second), else built
- * from WordNet (seconds) and cached for the next process. Written to a temporary file and renamed,
- * so processes starting together never read half a file.
+ * The lexicon, from the cache file when there is a valid one (an asynchronous read and a few
+ * slices: the event loop is held for milliseconds, no object is built), else built from WordNet
+ * (seconds, in slices) and cached for the next process. Written to a temporary file and
+ * renamed, so processes starting together never read half a file. Built or read, the rules see
+ * the same tables: a build is read back through its own text.
  */
 export async function loadWordNet(opts: { cachePath?: string | null } = {}): Promise<Lexicon> {
   const path = opts.cachePath === undefined ? defaultCachePath() : opts.cachePath;
   if (path) {
     try {
-      const d = JSON.parse(await readFile(path, 'utf8')) as LexiconData;
-      if (d.version === DATA_VERSION) return lexiconFromData(d);
+      const cached = lexiconFromText(await readFile(path, 'utf8'));
+      if (cached) return cached;
     } catch { /* no cache yet, or unreadable: build it */ }
   }
-  const d = await buildWordNetData();
+  const text = await lexiconText(await buildWordNetData());
   if (path) {
     try {
       await mkdir(dirname(path), { recursive: true });
       const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(tmp, JSON.stringify(d));
+      await writeFile(tmp, text);
       await rename(tmp, path);
     } catch { /* a read-only install: build again next time */ }
   }
-  return lexiconFromData(d);
+  return lexiconFromText(text)!;
 }

