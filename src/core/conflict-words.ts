@@ -163,3 +163,22 @@ export function disjoint<T>(a: Set<T>, b: Set<T>): boolean {
   for (const x of a) if (b.has(x)) return false;
   return true;
 }
+
+const BE_FORMS = new Set(['am', 'is', 'are', 'was', 'were', 'be', 'been', "'s", "'re", "'m"]);
+
+/**
+ * Past participles said as a state: right after a form of "be" (an -ly adverb may stand
+ * between) and not followed by an agent ("by ..."): "is based in", "am currently settled in".
+ * They describe where or how something is, not an action done; "is being removed" and
+ * "was removed by the man" are actions and are not returned.
+ */
+export function stateParticiples(text: string): Set<string> {
+  const t = toks(text);
+  const out = new Set<string>();
+  t.forEach((w, i) => {
+    if (!/[a-z]{2}ed$/.test(w) || t[i + 1] === 'by') return;
+    const before = /ly$/.test(t[i - 1] ?? '') ? t[i - 2] : t[i - 1];
+    if (before !== undefined && BE_FORMS.has(before)) out.add(w);
+  });
+  return out;
+}

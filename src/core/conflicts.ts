@@ -9,7 +9,7 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js';
-import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
+import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, negatedHeads, polarity, stance } from './polarity.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, FRAME_WORDS, slots, subjects, possessed, valuesOf } from './slots.js';
@@ -197,7 +197,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     }
   }
   // 7b. the same things, another action: "A dog is stopping on the snow" / "A dog is running on the snow"
-  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w));
+  // a participle said as a state ("is based in") is no action: "lives in Paris" / "is based in Paris"
+  const states = new Set([...stateParticiples(oldS.text), ...stateParticiples(newS.text)]);
+  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => !states.has(w) && (isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w)));
   if (action) return { kind: 'distinct', rule: 'other-action', detail: action };
   // 8. the same words with the two sides of the verb exchanged: "The woman is picking up the kangaroo" / "The kangaroo is picking up the woman"
   const passive = (t: string) => /\bby\b/.test(norm(t));

@@ -10,11 +10,26 @@
  * as one JSON line there (`.ci/run` prints the worst of them in its last lines).
  */
 import { appendFileSync } from 'node:fs';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 const TICK_MS = 200;
 const warnMs = Number(process.env.ENGRAM_LOOP_WARN_MS ?? 2_000);
 const logFile = process.env.ENGRAM_LOOP_LOG;
+
+// The running test, tracked here rather than read from `expect.getState()`: worker processes
+// run many files in turn (isolate: false), and that state can still name the previous file's test.
+let file = 'unknown file';
+let current: string | null = null;
+beforeAll(() => {
+  file = expect.getState().testPath ?? file;
+});
+beforeEach((ctx) => {
+  file = ctx.task.file.filepath;
+  current = ctx.task.fullName;
+});
+afterEach(() => {
+  current = null;
+});
 
 let last = performance.now();
 const timer = setInterval(() => {
@@ -22,10 +37,9 @@ const timer = setInterval(() => {
   const blocked = now - last - TICK_MS;
   last = now;
   if (blocked < warnMs) return;
-  const state = expect.getState();
   const entry = {
-    file: state.testPath ?? 'unknown file',
-    test: state.currentTestName ?? '(set-up or teardown)',
+    file,
+    test: current ?? '(set-up or teardown)',
     blockedMs: Math.round(blocked),
     at: new Date().toISOString(),
   };
