@@ -4,6 +4,7 @@ import { lemma } from '../../src/core/words.js';
 import { useWordNet } from '../helpers/lexicon.js';
 import { relate, type StatementLike } from '../../src/core/conflicts.js';
 import { wordKey } from '../../src/core/words.js';
+import { stateParticiples } from '../../src/core/conflict-words.js';
 
 const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
 const rel = (a: string, b: string, topical = false) => relate(s(a), s(b), topical);
@@ -60,6 +61,14 @@ describe('relate: opposite, substitution, role-swap, polarity with another verb'
   it('keeps a role swap apart, not a passive', () => {
     expect(rel('The woman is picking up the kangaroo', 'The kangaroo is picking up the woman')).toMatchObject({ kind: 'distinct', rule: 'role-swap' });
     expect(rel('A flute is being played by a girl', 'A girl is playing a flute').kind).not.toBe('distinct');
+  });
+  it('reads a participle said as a state as no action, and a passive with its agent as one', () => {
+    expect(stateParticiples("She's currently based in Leeds")).toEqual(new Set(['based']));
+    expect(stateParticiples('The cheese is being removed')).toEqual(new Set());
+    expect(stateParticiples('The cheese was removed by the man')).toEqual(new Set());
+    expect(rel('My sister lives in Paris.', 'My sister is based in Paris.').kind).toBe('compatible');
+    expect(rel('My sister lives in Paris.', 'My sister works in Paris.')).toMatchObject({ kind: 'distinct', rule: 'other-action' });
+    expect(rel('The man is adding cheese to the sauce', 'The man is removing cheese from the sauce').kind).toBe('distinct');
   });
   it('treats a negation with another verb as a flip', () => {
     expect(rel('There is no dog bouncing on a trampoline', 'A dog is jumping on a trampoline')).toMatchObject({ kind: 'distinct', rule: 'polarity' });
