@@ -15,7 +15,7 @@ import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
 import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
 import { PgliteClient } from './store/pglite-client.js';
-import { createLiveEvents } from './graphql/pg-events.js';
+import { createLiveEvents } from './graphql/live-events.js';
 import { guardSchema } from './graphql/guard.js';
 import { requestLimits } from './graphql/limits.js';
 import { SocketRegistry } from './graphql/revocation.js';

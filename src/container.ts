@@ -8,7 +8,7 @@ import type { VectorIndex } from './ports/vector-index.js';
 import type { Logger } from './ports/logger.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { MemoryDeps } from './memory/deps.js';
-import { PgClient } from './store/pg-client.js';
+import type { PgClient } from './store/pg-client.js';
 import { PgliteClient } from './store/pglite-client.js';
 import type { SqlClient } from './store/sql-client.js';
 import { SqlStore } from './store/sql-store.js';
@@ -81,8 +81,13 @@ export function embedderFor(config: AppConfig): Embedder {
 /** `dimensions`: the embedder's, which the store will be migrated for (a new embedded store may start from a template migrated for it). */
 export async function openDatabase(config: AppConfig, owner = 'server', dimensions?: number): Promise<SqlClient> {
   return config.databaseUrl
-    ? new PgClient(config.databaseUrl, 10, { statementTimeoutMs: config.limits.statementTimeoutMs })
+    ? new (await pgClient())(config.databaseUrl, 10, { statementTimeoutMs: config.limits.statementTimeoutMs })
     : PgliteClient.open(config.dataDir, { owner, dimensions, sharedBuffers: config.pgliteSharedBuffers });
+}
+
+/** The PostgreSQL server's client, loaded when one is configured (the embedded default never needs `pg`). */
+async function pgClient(): Promise<typeof PgClient> {
+  return (await import('./store/pg-client.js')).PgClient;
 }
 
 /**
@@ -109,7 +114,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   warming.catch(() => { /* awaited below */ });
   try {
     owner = !opts.db && config.databaseUrl && config.databaseOwnerUrl && config.databaseOwnerUrl !== config.databaseUrl
-      ? new PgClient(config.databaseOwnerUrl, 2) : null;
+      ? new (await pgClient())(config.databaseOwnerUrl, 2) : null;
     await migrate(owner ?? db, { dimensions: embedder.dimensions });
     if (owner) await grantServiceRole(owner, db);
     await warming;

@@ -1,10 +1,7 @@
 import pg from 'pg';
 import type { MemoryEvent, MemoryStore } from '../ports/memory-store.js';
 import type { Logger } from '../ports/logger.js';
-import type { EventBus } from '../ports/event-bus.js';
 import type { Queryable } from '../store/sql-client.js';
-import { PgClient } from '../store/pg-client.js';
-import type { Engram } from '../container.js';
 
 /** The channel migration 10's trigger notifies on. */
 export const EVENTS_CHANNEL = 'engram_events';
@@ -167,29 +164,4 @@ export class PgEventHub implements LiveEventSource {
   }
 }
 
-/**
- * The event bus the use cases publish on, and the live source subscriptions watch. On the
- * embedded default (PGlite, one process) events go straight to the in-process pub/sub after
- * commit. On a PostgreSQL server they go only through the database (the hub), so every
- * instance — the writer included — hears them once, in commit order.
- */
-export function createLiveEvents(local: EventBus) {
-  let hub: PgEventHub | null = null;
-  return {
-    bus: { publish: (events: MemoryEvent[]) => { if (!hub) local.publish(events); } } as EventBus,
-    get hub(): PgEventHub | null {
-      return hub;
-    },
-    /** Starts listening when the system of record is a PostgreSQL server; returns the hub or null. */
-    async attach(engram: Engram, publish: (e: MemoryEvent) => void): Promise<PgEventHub | null> {
-      if (!(engram.db instanceof PgClient)) return null;
-      const h = new PgEventHub(engram.db.connectionString, engram.store, engram.db, publish, engram.deps.log);
-      await h.start();
-      hub = h;
-      return h;
-    },
-    async stop(): Promise<void> {
-      await hub?.stop();
-    },
-  };
-}
+export { createLiveEvents } from './live-events.js';
