@@ -13,14 +13,13 @@ import { PgliteClient } from './store/pglite-client.js';
 import type { SqlClient } from './store/sql-client.js';
 import { SqlStore } from './store/sql-store.js';
 import { grantServiceRole, migrate } from './store/migrations.js';
-import { createEmbedder } from './embed/index.js';
+import { createEmbedder } from './embed/create.js';
 import { UseLiteEmbedder } from './embed/use-lite-embedder.js';
 import { LazyEmbedder } from './embed/lazy-embedder.js';
 import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
 import { watchEngine } from './engine-epoch.js';
-import { consolidate } from './memory/consolidate.js';
 import { systemActor } from './memory/deps.js';
 import { JobRunner } from './ops/jobs.js';
 import { MeteredEmbedder, type EngramMetrics } from './ops/metrics.js';
@@ -210,6 +209,8 @@ function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 1
  * due time; a space that fails is logged and the others go on.
  */
 async function consolidateAll(deps: MemoryDeps): Promise<void> {
+  // The use case (and the rules it reads) loads at the first pass, not with the server.
+  const { consolidate } = await import('./memory/consolidate.js');
   for (const s of await deps.store.listSpaces()) {
     try {
       await consolidate(deps, systemActor, s.id, false);

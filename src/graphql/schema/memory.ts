@@ -1,5 +1,4 @@
-import { deriveEntities } from '../../core/derive.js';
-import { deriveThemes } from '../../core/themes.js';
+import { useCases } from '../lazy-use-cases.js';
 import { ensureLexicon } from '../../core/lexicon.js';
 import { builder } from '../builder.js';
 import { attribution } from '../../core/quote-check.js';
@@ -68,13 +67,13 @@ MemoryRef.implement({
     themes: t.exposeStringList('themes', { description: 'Themes the caller gave (union over every wording).' }),
     derivedEntities: t.stringList({
       description: 'Entities the server read from the quote itself (names, things, dates, quantities): kept apart from the caller\'s, used alike by recognition.',
-      resolve: (m) => deriveEntities(m.quote),
+      resolve: async (m) => (await useCases()).deriveEntities(m.quote),
     }),
     derivedThemes: t.stringList({
       description: 'Themes the server read from the quote itself: the WordNet lexicographer files of its nouns (act, food, person, animal...). Used by recall for a question about a kind of thing never named; never by recognition.',
       resolve: async (m) => {
         await ensureLexicon().catch(() => undefined);
-        return deriveThemes(m.quote);
+        return (await useCases()).deriveThemes(m.quote);
       },
     }),
     tags: t.exposeStringList('tags'),

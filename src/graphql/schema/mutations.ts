@@ -2,11 +2,9 @@ import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
 import { ConfirmationRequiredError, InvalidStateError, NotFoundError } from '../../memory/errors.js';
 import { openConversation, recordMessage, conversationFor } from '../../memory/conversations.js';
-import { remember, type RememberResult } from '../../memory/remember.js';
-import { correct } from '../../memory/correct.js';
-import { infer, reviewInference } from '../../memory/inferences.js';
-import { changeStatus, forget, markErroneous, type BulkResult, type StatusAction } from '../../memory/statuses.js';
-import { createSpace, dropSealedSpace } from '../../memory/spaces.js';
+import type { RememberResult } from '../../memory/remember.js';
+import type { BulkResult, StatusAction } from '../../memory/statuses.js';
+import { useCases } from '../lazy-use-cases.js';
 import { createToken } from '../../memory/tokens.js';
 import { reembedMissing } from '../../memory/reembed.js';
 import type { MemoryRecord } from '../../ports/memory-store.js';
@@ -83,9 +81,9 @@ builder.mutationFields((t) => ({
   createSpace: t.field({
     type: SpaceRef, errors: { types: COMMON_ERRORS },
     args: { name: t.arg.string({ required: true }), sealed: t.arg.boolean({ required: false }), timeZone: t.arg.string({ required: false }) },
-    resolve: (_r, a, ctx) => {
+    resolve: async (_r, a, ctx) => {
       authorize(ctx, 'createSpace');
-      return createSpace(ctx.deps, { name: a.name, sealed: a.sealed ?? false, timeZone: a.timeZone });
+      return (await useCases()).createSpace(ctx.deps, { name: a.name, sealed: a.sealed ?? false, timeZone: a.timeZone });
     },
   }),
   dropSpace: t.boolean({
@@ -94,7 +92,7 @@ builder.mutationFields((t) => ({
     args: { id: idArg(t), confirm: t.arg.boolean({ required: false }) },
     resolve: async (_r, a, ctx) => {
       authorize(ctx, 'dropSpace');
-      await dropSealedSpace(ctx.deps, String(a.id), a.confirm === true);
+      await (await useCases()).dropSealedSpace(ctx.deps, String(a.id), a.confirm === true);
       return true;
     },
   }),
@@ -136,7 +134,9 @@ builder.mutationFields((t) => ({
     type: RememberOutcomeRef, errors: { types: [...COMMON_ERRORS, ...QUOTE_ERRORS] },
     args: { input: t.arg({ type: RememberInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const r = await remember(ctx.deps, authorize(ctx, 'remember'), {
+      const actor = authorize(ctx, 'remember');
+      const { remember } = await useCases(input.vector == null ? ctx.deps.embedder : undefined);
+      const r = await remember(ctx.deps, actor, {
         ...input, conversationId: String(input.conversationId), entities: input.entities ?? [], themes: input.themes ?? [], tags: input.tags ?? [],
       });
       ctx.metrics?.remembered(r);
@@ -147,12 +147,12 @@ builder.mutationFields((t) => ({
     type: MemoryRef, errors: { types: COMMON_ERRORS },
     description: "Stores the assistant's own conclusion, apart from the person's words.",
     args: { conversationId: idArg(t), text: t.arg.string({ required: true }), type: t.arg({ type: MemoryTypeEnum, required: true }), basis: t.arg.string({ required: false }) },
-    resolve: (_r, a, ctx) => infer(ctx.deps, authorize(ctx, 'infer'), { conversationId: String(a.conversationId), text: a.text, type: a.type, basis: a.basis }),
+    resolve: async (_r, a, ctx) => (await useCases()).infer(ctx.deps, authorize(ctx, 'infer'), { conversationId: String(a.conversationId), text: a.text, type: a.type, basis: a.basis }),
   }),
   correct: t.field({
     type: CorrectionRef, errors: { types: [...ERR_WITH_STATE, ...QUOTE_ERRORS] },
     args: { memoryId: idArg(t), conversationId: idArg(t), quote: t.arg.string({ required: true }), type: t.arg({ type: MemoryTypeEnum, required: false }) },
-    resolve: (_r, a, ctx) => correct(ctx.deps, authorize(ctx, 'correct'), {
+    resolve: async (_r, a, ctx) => (await useCases()).correct(ctx.deps, authorize(ctx, 'correct'), {
       memoryId: String(a.memoryId), conversationId: String(a.conversationId), quote: a.quote, type: a.type,
     }),
   }),
@@ -164,9 +164,9 @@ builder.mutationFields((t) => ({
   markErroneous: t.field({
     type: MemoryRef, errors: { types: ERR_WITH_STATE },
     args: { memoryId: idArg(t), correctedBy: t.arg.id({ required: false }), spaceId: t.arg.id({ required: false }) },
-    resolve: (_r, a, ctx) => {
+    resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'markErroneous');
-      return markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
+      return (await useCases()).markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
     },
   }),
   forget: forgetField(t, 'forget', 'Forget for good: permanent, only with confirm: true. Leaves an event without content.',
@@ -177,7 +177,7 @@ builder.mutationFields((t) => ({
     args: { id: idArg(t), decision: t.arg({ type: ReviewDecisionEnum, required: true }), spaceId: t.arg.id({ required: false }) },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'reviewInference');
-      return reviewInference(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.id), a.decision);
+      return (await useCases()).reviewInference(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.id), a.decision);
     },
   }),
   reembed: t.field({
@@ -196,7 +196,7 @@ function statusMutation(t: any, name: string, action: StatusAction, deprecationR
       resolve: async (_r: unknown, a: { memoryId: string }, ctx: any) => {
         const actor = authorize(ctx, name);
         const m = await walledMemory(ctx, actor, String(a.memoryId));
-        const r = await changeStatus(ctx.deps, actor, m.spaceId, action, [m.id]);
+        const r = await (await useCases()).changeStatus(ctx.deps, actor, m.spaceId, action, [m.id]);
         if (r.results[0].outcome === 'ALREADY') throw new InvalidStateError(`memory ${m.id} is ${m.status}: cannot ${action}`);
         const [fresh] = await ctx.deps.store.getMemories([m.id], m.spaceId);
         return fresh;
@@ -209,9 +209,9 @@ function forgetField(t: any, name: string, description: string, deprecationReaso
   return t.field({
     type: BulkResultRef, errors: { types: [...COMMON_ERRORS, ConfirmationRequiredError] }, description, deprecationReason,
     args: { ids: t.arg.idList({ required: true }), confirm: t.arg.boolean({ required: false }), spaceId: t.arg.id({ required: false }) },
-    resolve: (_r: unknown, a: { ids: string[]; confirm?: boolean | null; spaceId?: string | null }, ctx: any) => {
+    resolve: async (_r: unknown, a: { ids: string[]; confirm?: boolean | null; spaceId?: string | null }, ctx: any) => {
       const actor = authorize(ctx, name);
-      return forget(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), a.ids.map(String), a.confirm === true);
+      return (await useCases()).forget(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), a.ids.map(String), a.confirm === true);
     },
   });
 }
@@ -220,9 +220,9 @@ function bulkMutation(t: any, name: string, action: StatusAction) {
   return t.field({
     type: BulkResultRef, errors: { types: COMMON_ERRORS },
     args: { ids: t.arg.idList({ required: true }), spaceId: t.arg.id({ required: false }) },
-    resolve: (_r: unknown, a: { ids: string[]; spaceId?: string | null }, ctx: any) => {
+    resolve: async (_r: unknown, a: { ids: string[]; spaceId?: string | null }, ctx: any) => {
       const actor = authorize(ctx, name);
-      return changeStatus(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), action, a.ids.map(String));
+      return (await useCases()).changeStatus(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), action, a.ids.map(String));
     },
   });
 }

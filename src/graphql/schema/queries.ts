@@ -2,7 +2,8 @@ import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
 import { NotFoundError, InvalidInputError } from '../../memory/errors.js';
 import { conversationFor } from '../../memory/conversations.js';
-import { recall, type RecallHit, type RecallResult } from '../../memory/recall.js';
+import type { RecallHit, RecallResult } from '../../memory/recall.js';
+import { useCases } from '../lazy-use-cases.js';
 import type { MemoryRecord } from '../../ports/memory-store.js';
 import type { Actor } from '../../memory/deps.js';
 import { COMMON_ERRORS } from './errors.js';
@@ -154,14 +155,16 @@ builder.queryFields((t) => ({
     args: { conversationId: t.arg.id({ required: true }), query: t.arg.string({ required: true }), first: t.arg.int({ required: false, defaultValue: 5 }) },
     resolve: async (_r, a, ctx) => {
       const c = await conversationFor(ctx.deps, authorize(ctx, 'recall'), String(a.conversationId));
+      const { recall } = await useCases(ctx.deps.embedder);
       return recallTimed(ctx.metrics, 'recall', () => recall(ctx.deps, c.spaceId, a.query, a.first ?? 5));
     },
   }),
   recallSpace: t.field({
     type: RecallResultRef, errors: { types: COMMON_ERRORS },
     args: { spaceId: t.arg.id({ required: false }), query: t.arg.string({ required: true }), first: t.arg.int({ required: false, defaultValue: 5 }) },
-    resolve: (_r, a, ctx) => {
+    resolve: async (_r, a, ctx) => {
       const spaceId = spaceOf(authorize(ctx, 'recallSpace'), a.spaceId);
+      const { recall } = await useCases(ctx.deps.embedder);
       return recallTimed(ctx.metrics, 'recallSpace', () => recall(ctx.deps, spaceId, a.query, a.first ?? 5));
     },
   }),

@@ -1,9 +1,9 @@
 import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
 import { ConfirmationRequiredError, InvalidStateError } from '../../memory/errors.js';
-import { cleanUp, type CleanUpResult } from '../../memory/cleanup.js';
-import { consolidate, duplicateClusters, unmerge, type ConsolidationResult, type DuplicateCluster } from '../../memory/consolidate.js';
-import { resolveMemory, setSpaceTimeZone } from '../../memory/resolve.js';
+import type { CleanUpResult } from '../../memory/cleanup.js';
+import type { ConsolidationResult, DuplicateCluster } from '../../memory/consolidate.js';
+import { useCases } from '../lazy-use-cases.js';
 import type { ClusterLink } from '../../core/consolidation.js';
 import type { MemoryType } from '../../core/types.js';
 import { COMMON_ERRORS } from './errors.js';
@@ -74,7 +74,7 @@ builder.queryFields((t) => ({
     type: [DuplicateClusterRef], errors: { types: COMMON_ERRORS, directResult: false },
     description: 'Groups of active memories that recognition, with its current rules and thresholds, would merge.',
     args: { spaceId: spaceArg(t) },
-    resolve: (_r, a, ctx) => duplicateClusters(ctx.deps, spaceOf(authorize(ctx, 'duplicateClusters'), a.spaceId)),
+    resolve: async (_r, a, ctx) => (await useCases()).duplicateClusters(ctx.deps, spaceOf(authorize(ctx, 'duplicateClusters'), a.spaceId)),
   }),
 }));
 
@@ -89,9 +89,9 @@ builder.mutationFields((t) => ({
       confirm: t.arg.boolean({ required: false }),
       dryRun: t.arg.boolean({ required: false }),
     },
-    resolve: (_r, a, ctx) => {
+    resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'cleanUp');
-      return cleanUp(ctx.deps, actor, spaceOf(actor, a.spaceId), {
+      return (await useCases()).cleanUp(ctx.deps, actor, spaceOf(actor, a.spaceId), {
         categories: a.categories, scope: a.scope, confirm: a.confirm === true, dryRun: a.dryRun === true,
       });
     },
@@ -100,9 +100,9 @@ builder.mutationFields((t) => ({
     type: ConsolidationResultRef, errors: { types: COMMON_ERRORS },
     description: 'Keeps the most complete memory of each duplicate cluster and marks the others MERGED into it (reversible with unmerge).',
     args: { spaceId: spaceArg(t), dryRun: t.arg.boolean({ required: false }) },
-    resolve: (_r, a, ctx) => {
+    resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'consolidate');
-      return consolidate(ctx.deps, actor, spaceOf(actor, a.spaceId), a.dryRun === true);
+      return (await useCases()).consolidate(ctx.deps, actor, spaceOf(actor, a.spaceId), a.dryRun === true);
     },
   }),
   unmerge: t.field({
@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'unmerge');
       const m = await walledMemory(ctx, actor, String(a.memoryId));
-      return unmerge(ctx.deps, actor, m.spaceId, m.id);
+      return (await useCases()).unmerge(ctx.deps, actor, m.spaceId, m.id);
     },
   }),
   resolveMemory: t.field({
@@ -126,7 +126,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'resolveMemory');
       const m = await walledMemory(ctx, actor, String(a.memoryId));
-      return resolveMemory(ctx.deps, actor, m.spaceId, m.id, a.resolution, a.at ?? null);
+      return (await useCases()).resolveMemory(ctx.deps, actor, m.spaceId, m.id, a.resolution, a.at ?? null);
     },
   }),
   reopenMemory: t.field({
@@ -136,16 +136,16 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'reopenMemory');
       const m = await walledMemory(ctx, actor, String(a.memoryId));
-      return resolveMemory(ctx.deps, actor, m.spaceId, m.id, null);
+      return (await useCases()).resolveMemory(ctx.deps, actor, m.spaceId, m.id, null);
     },
   }),
   setSpaceTimeZone: t.field({
     type: SpaceRef, errors: { types: COMMON_ERRORS },
     description: "The IANA time zone (e.g. Europe/Paris) in which the space's all-day items are read.",
     args: { spaceId: spaceArg(t), timeZone: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => {
+    resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'setSpaceTimeZone');
-      return setSpaceTimeZone(ctx.deps, spaceOf(actor, a.spaceId), a.timeZone);
+      return (await useCases()).setSpaceTimeZone(ctx.deps, spaceOf(actor, a.spaceId), a.timeZone);
     },
   }),
 }));
