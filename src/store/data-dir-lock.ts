@@ -1,5 +1,4 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { chmod, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /**
@@ -174,37 +173,4 @@ export function restrictPermissions(dir: string): void {
     return;
   }
   walk(dir);
-}
-
-/**
- * `restrictPermissions` with asynchronous I/O (the open of a store: its thousand-odd files
- * are walked by libuv's threads while the server's modules load, instead of ~0.1 s of
- * synchronous system calls on the event loop). Resolves once every entry is done.
- */
-export async function restrictPermissionsAsync(dir: string): Promise<void> {
-  const walk = async (d: string): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    await Promise.all(entries.map(async (e) => {
-      const p = join(d, e.name);
-      try {
-        if (e.isDirectory()) {
-          await chmod(p, 0o700);
-          await walk(p);
-        } else if (e.isFile()) await chmod(p, 0o600);
-      } catch {
-        // removed meanwhile
-      }
-    }));
-  };
-  try {
-    await chmod(dir, 0o700);
-  } catch {
-    return;
-  }
-  await walk(dir);
 }

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import type { Queryable, QueryResult, SqlClient } from './sql-client.js';
-import { DataDirLock, restrictPermissions, restrictPermissionsAsync } from './data-dir-lock.js';
+import { DataDirLock, restrictPermissions } from './data-dir-lock.js';
 
 export interface PgliteOpenOptions {
   /** Who takes the data directory's lock ('server', or the CLI command): docs/ownership.md. */
@@ -87,7 +87,7 @@ export class PgliteClient implements SqlClient {
     try {
       const fresh = existsSync(join(dataDir, 'PG_VERSION')) ? undefined : templateBlob(opts.dimensions);
       const db = await PGlite.create(dataDir, { ...base, ...(fresh ? { loadDataDir: await fresh } : {}) });
-      await restrictPermissionsAsync(resolve(dataDir));
+      restrictPermissions(resolve(dataDir));
       return new PgliteClient(db, resolve(dataDir), lock);
     } catch (e) {
       lock.release();
