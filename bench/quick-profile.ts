@@ -26,6 +26,7 @@ export function stageOf(sql: string): string {
     [/where m\.id = any\(\$1::text\[\]\)/, 'records by id'],
     [/from conversations/, 'conversation lookup'],
     [/^select \* from messages where conversation_id/, 'transcript read'],
+    [/max\(id\) as id from memory_events/, 'space\'s last event id'],
     [/^insert into messages/, 'message insert'],
     [/from lexicon_stats/, 'lexical: BM25 statistics'],
     [/^with top as/, 'lexical: BM25 postings'],
@@ -51,7 +52,8 @@ export class Profiled implements SqlClient {
   get driver() { return this.inner.driver; }
   get statementCount() { return this.inner.statementCount; }
 
-  private add(stage: string, ms: number): void {
+  /** Adds a stage's time (statements, or a use case's named JavaScript stage: src/memory/stages.ts). */
+  add(stage: string, ms: number): void {
     this.ms.set(stage, (this.ms.get(stage) ?? 0) + ms);
     this.n.set(stage, (this.n.get(stage) ?? 0) + 1);
   }
@@ -122,4 +124,27 @@ export class Profiled implements SqlClient {
     this.reset();
     return out;
   }
+}
+
+/** The stages summed by kind of work: where a request's time goes at a glance (docs/bench.md). */
+export function groupOf(stage: string): string {
+  const s = stage.replace(/ \(x[\d.]+\)$/, '');
+  if (s === 'embed') return 'embed';
+  if (s.startsWith('vector search') || s === 'space size') return 'vector search';
+  if (s.startsWith('lexical:')) return 'lexical (BM25)';
+  if (s === 'rules' || s.startsWith('rules:') || s === 'quote check' || s.startsWith('ranking')) return 'rules and ranking (JS)';
+  if (/^(records by id|exact-text lookup|same-message lookup|current versions|conversation lookup|transcript read)$/.test(s)) return 'records';
+  if (/insert|^reinforce$|^status update|^recall counters$/.test(s)) return 'writes and events';
+  if (/^(BEGIN|COMMIT|space lock|space's last event id)$/.test(s)) return 'lock and transaction';
+  if (s.startsWith('other')) return 'other (JS between statements)';
+  return 'other statements';
+}
+
+export function groupStages(stages: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(stages)) {
+    const g = groupOf(k);
+    out[g] = Math.round(((out[g] ?? 0) + v) * 10) / 10;
+  }
+  return out;
 }

@@ -14,7 +14,8 @@ import { createEngram, embedderFor } from '../src/container.js';
 import { PgliteClient } from '../src/store/pglite-client.js';
 import { PgClient } from '../src/store/pg-client.js';
 import type { SqlClient } from '../src/store/sql-client.js';
-import { Profiled } from './quick-profile.js';
+import { Profiled, groupStages } from './quick-profile.js';
+import { setStageHook } from '../src/memory/stages.js';
 import { openConversation, recordMessage } from '../src/memory/conversations.js';
 import { remember } from '../src/memory/remember.js';
 import { recall } from '../src/memory/recall.js';
@@ -55,8 +56,14 @@ export interface QuickResult {
   outcomes: Record<string, number>;
   preload_s: number;
   total_s: number;
-  /** Mean ms per call by stage (statements by purpose, BEGIN/COMMIT, the embedder, the JS between). */
+  /**
+   * Mean ms per call by stage: statements by purpose, BEGIN/COMMIT, the embedder, the use cases'
+   * named JavaScript stages (the recognition rules, the quote check, recall's ranking) and the
+   * rest of the JavaScript between statements ("other").
+   */
   stages: { remember_client_vector: Record<string, number>; recall: Record<string, number>; bulk_mute: Record<string, number> };
+  /** The same, summed by kind of work: embed, vector search, records, lexical, rules and ranking, writes and events, lock and transaction, other. */
+  stage_groups: { remember_client_vector: Record<string, number>; recall: Record<string, number>; bulk_mute: Record<string, number> };
 }
 
 const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
@@ -94,6 +101,8 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     cleanup = () => rm(dir, { recursive: true, force: true });
   }
   prof = new Profiled(db);
+  const profiler = prof;
+  setStageHook((stage, ms) => { if (profiler.on) profiler.add(stage, ms); });
   const engram = await createEngram(configFromEnv({}, overrides), { embedder, db: prof });
   const deps = engram.deps;
   const open: OpenEngine = {
@@ -143,6 +152,7 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     for (let j = 0; j < o.samples; j++) clientMs.push(await rememberOne(ds.fresh[j].quote, ds.fresh[j].vector, true));
     const rememberStages = prof.take(o.samples, clientMs.reduce((a, b) => a + b, 0));
     if (o.profile) for (const [k, v] of Object.entries(rememberStages)) log(`  remember ${v} ms  ${k}`);
+    if (o.profile) for (const [k, v] of Object.entries(groupStages(rememberStages))) log(`  remember, by kind: ${v} ms  ${k}`);
     log(`remember (client vector) p50 ${p50(clientMs).toFixed(1)} ms`);
     const embeddedMs: number[] = [];
     for (let j = o.samples; j < 2 * o.samples; j++) embeddedMs.push(await rememberOne(ds.fresh[j].quote, undefined));
@@ -159,6 +169,7 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     prof.on = false;
     const recallStages = prof.take(o.samples, recallMs.reduce((a, b) => a + b, 0));
     if (o.profile) for (const [k, v] of Object.entries(recallStages)) log(`  recall ${v} ms  ${k}`);
+    if (o.profile) for (const [k, v] of Object.entries(groupStages(recallStages))) log(`  recall, by kind: ${v} ms  ${k}`);
     log(`recall p50 ${p50(recallMs).toFixed(1)} ms`);
 
     // Recognition's search: planted restatements (cosine ~0.98) of known memories, searched with
@@ -202,8 +213,10 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       bulk_mute_10k_ms: round(muteMs), raw_update_10k_ms: round(rawMs),
       samples: o.samples, outcomes, preload_s: round(pre.ms / 1000), total_s: round((performance.now() - started) / 1000),
       stages: { remember_client_vector: rememberStages, recall: recallStages, bulk_mute: muteStages },
+      stage_groups: { remember_client_vector: groupStages(rememberStages), recall: groupStages(recallStages), bulk_mute: groupStages(muteStages) },
     };
   } finally {
+    setStageHook(null);
     await engram.close();
     await db.close();
     await inner.close();

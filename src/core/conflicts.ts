@@ -24,7 +24,8 @@ export type { Value, Cue, Relation, StatementLike };
 const ADDITIVE = /\b(?:also|too|as well|another|second|third|additionally|plus|other one|in addition)\b/;
 
 
-function sameSentence(a: string, b: string): boolean {
+/** The same sentence but for case, spacing and the final punctuation. */
+export function sameSentence(a: string, b: string): boolean {
   const f = (s: string) => norm(s).replace(/[.!?…]+$/, '').trim();
   return f(a) === f(b);
 }

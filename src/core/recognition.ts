@@ -6,7 +6,7 @@
  */
 import type { MemoryType, Tier } from './types.js';
 import type { Relation, StatementLike } from './conflicts.js';
-import { relate, sharedSlot } from './conflicts.js';
+import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
 import { elaborates, sameValueSaid } from './meeting.js';
 import { stance } from './polarity.js';
@@ -58,8 +58,22 @@ export type Decision =
 export interface Considered {
   id: string;
   score: number | null;
-  relation: Relation['kind'];
+  /** `far`: below every threshold and not the sentence just before: no rule could take it, none ran. */
+  relation: Relation['kind'] | 'far';
   rule?: string;
+}
+
+/**
+ * Whether the rules can make anything of a candidate: a candidate whose score is below every
+ * threshold can be neither reinforced (every tier needs one of them) nor topical, and a
+ * candidate that is not topical can be corrected only by the very next sentence of the same
+ * message. Anything else is `far`: `decide` records it without running a rule, so the caller
+ * need not derive its entities either (the answer is the same; only the work is saved).
+ */
+export function withinReach(incoming: Pick<Incoming, 'normalized' | 'previousSentence'>, c: Pick<Candidate, 'normalized' | 'score' | 'text'>, t: Thresholds): boolean {
+  if (c.normalized === incoming.normalized) return true;
+  if ((c.score ?? 0) >= Math.min(t.close, t.related, t.topic, t.recallFloor)) return true;
+  return !!incoming.previousSentence && sameSentence(incoming.previousSentence, c.text);
 }
 
 const lc = (xs: string[]) => new Set(xs.map((x) => x.trim().toLowerCase()).filter(Boolean));
@@ -105,12 +119,15 @@ function toStatement(c: { text: string; type: MemoryType } & Hinted, prev: strin
   return { text: c.text, type: c.type, entities: allEntities(c), themes: c.themes, previousSentence: prev };
 }
 
+/** A neighbour the caller already knows is out of the rules' reach (`withinReach`), passed by id and score only. */
+export interface FarCandidate { id: string; score: number | null }
+
 /**
  * Decides what a new statement does. Precedence: a correction always wins (it is
  * never merged into what it corrects, whatever the score); then the best
  * reinforcement (EXACT, then CLOSE, then RELATED by score); otherwise create.
  */
-export function decide(incoming: Incoming, candidates: Candidate[], t: Thresholds): Decision {
+export function decide(incoming: Incoming, candidates: Candidate[], t: Thresholds, far: readonly FarCandidate[] = []): Decision {
   const considered: Considered[] = [];
   const next = toStatement(incoming, incoming.previousSentence);
   let correction: { c: Candidate; rel: Extract<Relation, { kind: 'corrects' }> } | null = null;
@@ -124,19 +141,24 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
       if (!best || tierRank[best.tier] < 3) best = { c, tier: 'EXACT', score: 1 };
       continue;
     }
+    if (!withinReach(incoming, c, t)) {
+      considered.push({ id: c.id, score: c.score, relation: 'far' });
+      continue;
+    }
     const score = c.score ?? 0;
     const sameType = c.type === incoming.type;
     // Reinforcement meets by the caller's entities and themes and the derived names only: derived
     // common nouns are shared by contradictions too ("A dog is running" / "A dog is resting").
     const named = (x: Candidate | Incoming) => ({ entities: x.entities, themes: x.themes, derivedEntities: x.derivedNames });
     // Without hints, a derived noun counts when one statement elaborates the other, and a value said on both sides counts
-    // (src/core/meeting.ts).
-    const shared = sharesEntityOrTheme(named(c), named(incoming)) || sameValueSaid(c.text, incoming.text)
-      || (sharesEntity(c, incoming) && elaborates(c.text, incoming.text));
+    // (src/core/meeting.ts). Read only when a score needs it (pure: the same answer, read later or never).
+    let sharedOnce: boolean | undefined;
+    const shared = () => (sharedOnce ??= sharesEntityOrTheme(named(c), named(incoming)) || sameValueSaid(c.text, incoming.text)
+      || (sharesEntity(c, incoming) && elaborates(c.text, incoming.text)));
     // About the same thing: close enough on its own, or sharing an entity (derived ones included), a
     // theme or a single-valued slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
-    const about = shared || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null;
-    const topical = sameType && (score >= t.topic || (about && score >= t.recallFloor));
+    const about = () => shared() || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null;
+    const topical = sameType && (score >= t.topic || (score >= t.recallFloor && about()));
     const rel = relate(toStatement(c), next, topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
     if (rel.kind === 'corrects') {
@@ -146,7 +168,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     if (rel.kind === 'distinct' || !sameType) continue;
     let tier: Tier | null = null;
     if (score >= t.close) tier = 'CLOSE';
-    else if (score >= t.related && shared) tier = 'RELATED';
+    else if (score >= t.related && shared()) tier = 'RELATED';
     else if (score >= t.recallFloor && sharesEntity(named(c), named(incoming)) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     // without a shared entity (no hints, no name), a clause restating the old memory needs a topical score and the same stance:
     // "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes."
@@ -156,6 +178,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
       best = { c, tier, score };
     }
   }
+  // Far neighbours come last (the lowest scores): recorded as considered, never weighed.
+  for (const f of far) considered.push({ id: f.id, score: f.score, relation: 'far' });
 
   if (correction) {
     return {

@@ -17,6 +17,16 @@ export async function conversationFor(deps: MemoryDeps, actor: Actor, conversati
   return c;
 }
 
+/**
+ * `conversationFor` and the conversation's transcript, in one statement: what a remember reads
+ * first (the quote is checked against the transcript).
+ */
+export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string): Promise<{ conversation: Conversation; transcript: Message[] }> {
+  const found = await deps.store.conversationTranscript(conversationId);
+  if (!found || (actor.spaceId !== null && found.conversation.spaceId !== actor.spaceId)) throw new NotFoundError('Conversation', conversationId);
+  return { conversation: found.conversation, transcript: found.messages };
+}
+
 /** Records what the person typed (USER) or the assistant answered (ASSISTANT); the chat side's job. */
 export async function recordMessage(
   deps: MemoryDeps, actor: Actor, input: { conversationId: string; role: MessageRole; text: string; at?: Date | null },

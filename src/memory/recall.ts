@@ -1,12 +1,13 @@
 import { ensureLexicon } from '../core/lexicon.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import type { MemoryRecord } from '../ports/memory-store.js';
+import type { LexicalStats, MemoryRecord } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
 import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
 import { embedOrMissing } from './remember.js';
 import { searchVectors } from './indexing.js';
+import { stage } from './stages.js';
 import { asksWhen, categoryThemes, isPlural, phrasePairs, phraseShare, questionNouns, saysTime, speaksOf } from '../core/question-cues.js';
 
 export interface RecallHit {
@@ -62,15 +63,15 @@ export async function recall(
   // the themes of a category question are read in WordNet (docs/recall.md, "Cues"): without it, no theme
   await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: recall without themes'));
   const { vector } = await embedOrMissing(deps, query);
-  const keys = [...new Set(lexicalKeys(query))];
-  const asked: Question = {
-    vector, keys, possessors: possessorKeys(query), own: ownPhraseKeys(query),
+  const asked: Question = stage('ranking: the question read', () => ({
+    vector, keys: [...new Set(lexicalKeys(query))], possessors: possessorKeys(query), own: ownPhraseKeys(query),
     pairs: phrasePairs(query), when: asksWhen(query), nouns: questionNouns(query),
-  };
-  const [statements, inferences] = await Promise.all([
-    search(deps, spaceId, 'STATEMENT', asked, first, tuning),
-    search(deps, spaceId, 'INFERENCE', asked, first, tuning),
-  ]);
+  }));
+  // One statement first: BM25's statistics for both kinds, and whether the space holds each kind at
+  // all; a kind the space does not hold (most spaces have no inferences) is not searched.
+  const stats = await deps.store.lexicalStats(spaceId, asked.keys, ['STATEMENT', 'INFERENCE']);
+  const searchKind = (kind: MemoryKind) => (stats.get(kind)?.present ? search(deps, spaceId, kind, asked, first, tuning, stats.get(kind)) : []);
+  const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
   return { statements, inferences };
 }
@@ -108,13 +109,13 @@ async function unheardKeys(deps: MemoryDeps, spaceId: string, kind: MemoryKind, 
 }
 
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats?: LexicalStats,
 ): Promise<RecallHit[]> {
   const { vector, keys } = asked;
   const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
   const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
-  const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses);
+  const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses, lexStats);
   const fused = new Map<string, { score: number; v: number | null; l: number | null; vi: number | null; li: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {
@@ -127,7 +128,7 @@ async function search(
     cur.li = i;
     fused.set(h.memoryId, cur);
   });
-  if (t.fusion === 'calibrated') calibrate(fused, floor, t, vhits.length >= t.pool);
+  if (t.fusion === 'calibrated') stage('ranking: fusion', () => calibrate(fused, floor, t, vhits.length >= t.pool));
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
   // the floor, except when the question is about someone or something the space never heard of.
   const nounKeys = new Map(asked.nouns.map((n) => [n, lexicalKeys(n)]));
@@ -168,9 +169,9 @@ async function search(
     // reading a sentence's nouns and dates takes wink-nlp a millisecond (cached): yield between slices
     const y = tick();
     if (y) await y;
-    const themed = themes.size > 0 && speaksOf(themes, m.quote);
+    const themed = themes.size > 0 && stage('ranking: cues', () => speaksOf(themes, m.quote));
     if (byTheme.has(id) && !themed) continue;
-    const score = f.score + (t.fusion === 'calibrated' ? cueScore(asked, m.quote, themed, t) : 0);
+    const score = f.score + (t.fusion === 'calibrated' ? stage('ranking: cues', () => cueScore(asked, m.quote, themed, t)) : 0);
     const prev = best.get(m.id);
     if (!prev || score > prev.score) best.set(m.id, { m, score, v: f.v, l: f.l, themed });
     if (trace) {

@@ -3,18 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { checkQuote } from '../core/quote-check.js';
 import { normalizeText } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
-import { decide, type Candidate, type Decision } from '../core/recognition.js';
+import { decide, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
 import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
-import { conversationFor } from './conversations.js';
+import { conversationWithTranscript } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
 import { indexStatus, indexStored, searchVectors, vectorWithMemory } from './indexing.js';
+import { stage } from './stages.js';
 
 export interface RememberInput {
   conversationId: string;
@@ -70,7 +71,7 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
  * so two concurrent restatements never make two memories.
  */
 export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
-  const conversation = await conversationFor(deps, actor, input.conversationId);
+  const { conversation, transcript } = await conversationWithTranscript(deps, actor, input.conversationId);
   const spaceId = conversation.spaceId;
   // WordNet's opposites and synonyms (loaded once); should it fail to load, the general rules decide alone
   await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: deciding without it'));
@@ -89,8 +90,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     }
   }
 
-  const transcript = await deps.store.listMessages(conversation.id);
-  const check = checkQuote(input.quote, transcript);
+  const check = stage('quote check', () => checkQuote(input.quote, transcript));
   if (!check.ok) {
     // Bad input changes nothing, not even the event log: the refusal is the typed error, and a log line.
     deps.log.info({ spaceId, actor: actorLabel(actor), reason: check.reason }, 'quote refused');
@@ -110,19 +110,27 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const wording = wordingParts(check.quote, check.message, preceding);
   const context = wording[1];
 
-  const subject = {
-    text: check.quote, normalized, type: input.type, entities, themes, derivedEntities: deriveEntities(check.quote), derivedNames: deriveNames(check.quote),
+  // The quote's derived entities are read only if a candidate within the rules' reach asks for them (cached by text).
+  const quote = check.quote;
+  const subject: Incoming = {
+    text: quote, normalized, type: input.type, entities, themes,
+    get derivedEntities() { return deriveEntities(quote); },
+    get derivedNames() { return deriveNames(quote); },
     previousSentence: check.previousSentence, messageId: check.messageId,
   };
-  const recognise = async (tx: Tx | undefined): Promise<Decision> =>
-    decide(subject, await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence), deps.thresholds);
+  const recognise = async (tx: Tx | undefined, exact?: MemoryRecord[]): Promise<Decision> => {
+    const { candidates, far } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, exact);
+    return stage('rules', () => decide(subject, candidates, deps.thresholds, far));
+  };
   // Recognition runs before the space's lock (docs/concurrency.md): the search, the candidates'
   // records and the rules hold no lock, so writes of the space wait only for the write itself.
   // Every writer of a space holds its lock and records events in the same transaction, so the
   // space's last event id, read before recognising and again under the lock, tells whether
   // anything was written in between; if so, recognition runs again under the lock, as before.
-  const seen = await deps.store.lastEventId(spaceId);
-  const early = await recognise(undefined);
+  // The id and the exact-text matches are one statement (one snapshot): recognition's first read.
+  const start = await deps.store.recognitionStart(spaceId, 'STATEMENT', normalized);
+  const seen = start.lastEventId;
+  const early = await recognise(undefined, start.exact);
 
   const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
     const decision = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
@@ -164,13 +172,16 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
 /**
  * Candidates for recognition: active statements with the same normalised text,
  * the nearest neighbours by vector (plus outbox rows not applied yet), and the
- * statements kept from the same message (next-sentence corrections).
+ * statements kept from the same message (next-sentence corrections). A neighbour out of
+ * the rules' reach (`withinReach`: below every threshold) is only recorded as considered
+ * (`far`, in score order after the others): its record is not read, unless the quote has a
+ * sentence before it in its message, whose memory may be any neighbour.
  */
 export async function gatherCandidates(
   deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
-  messageId: string | null, previousSentence: string | null,
-): Promise<Candidate[]> {
-  const exact = await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
+  messageId: string | null, previousSentence: string | null, exactRead?: MemoryRecord[],
+): Promise<{ candidates: Candidate[]; far: FarCandidate[] }> {
+  const exact = exactRead ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   if (vector) {
     // Recognition weighs nothing below its lowest threshold: the engine may pre-filter far vectors.
@@ -190,18 +201,30 @@ export async function gatherCandidates(
     }
   } else for (const m of missingScore) scores.set(m.id, null);
   // The exact-text matches and the same-message statements are read whole already: only the
-  // vector hits' records are read (in the candidates' order, as before).
+  // vector hits' records are read (in the candidates' order, as before), and of those only
+  // the ones the rules can reach. Without a sentence before the quote, a hit below every
+  // threshold can only be far (an exact match was read above; the hits come by score, so the
+  // far ones are the last).
   const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
-  const toRead = [...scores.keys()].filter((id) => !known.has(id));
+  const lowest = Math.min(deps.thresholds.close, deps.thresholds.related, deps.thresholds.topic, deps.thresholds.recallFloor);
+  const unread = (id: string) => !previousSentence && !known.has(id) && (scores.get(id) ?? 0) < lowest;
+  const toRead = [...scores.keys()].filter((id) => !known.has(id) && !unread(id));
   const read = toRead.length ? await deps.store.getMemories(toRead, spaceId, tx) : [];
   read.forEach((m, i) => { if (m) known.set(toRead[i], m); });
-  const records = [...scores.keys()].map((id) => known.get(id) ?? null);
-  return records
+  const far: FarCandidate[] = [...scores.keys()].filter(unread).map((id) => ({ id, score: scores.get(id) ?? null }));
+  const records = [...scores.keys()].filter((id) => !unread(id)).map((id) => known.get(id) ?? null);
+  const candidates = records
     .filter((m): m is MemoryRecord => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
-    .map((m) => ({
-      id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-      derivedEntities: deriveEntities(m.quote), derivedNames: deriveNames(m.quote), messageId: m.messageId, score: scores.get(m.id) ?? null,
-    }));
+    .map((m) => {
+      const c: Candidate = {
+        id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
+        messageId: m.messageId, score: scores.get(m.id) ?? null,
+      };
+      // A candidate out of the rules' reach is recorded, not read (src/core/recognition.ts): its entities are not derived.
+      if (!withinReach({ normalized, previousSentence }, c, deps.thresholds)) return c;
+      return stage('rules: derived entities', () => ({ ...c, derivedEntities: deriveEntities(m.quote), derivedNames: deriveNames(m.quote) }));
+    });
+  return { candidates, far };
 }
 
 /**

@@ -164,6 +164,16 @@ export interface LexicalHit {
   rank: number;
 }
 
+/** What BM25 needs to know of a (space, kind) before scoring, and whether the space holds that kind at all. */
+export interface LexicalStats {
+  /** Some memory of this kind exists in the space (any status). */
+  present: boolean;
+  docs: number;
+  totalLen: number;
+  /** Documents holding each query term (terms of no document are absent). */
+  df: Map<string, number>;
+}
+
 /**
  * The system of record as the use cases see it. Methods taking `tx` run inside the
  * caller's transaction (from `transaction` / `withSpaceLock`).
@@ -192,6 +202,8 @@ export interface MemoryStore {
   getConversations(ids: readonly string[]): Promise<(Conversation | null)[]>;
   addMessage(m: Message): Promise<Message>;
   listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
+  /** A conversation and its transcript in order, read in one statement (null: no such conversation). */
+  conversationTranscript(conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
@@ -200,6 +212,11 @@ export interface MemoryStore {
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
+  /**
+   * Where recognition starts, in one statement (one snapshot): the space's last event id
+   * (see `lastEventId`) and `findActiveByNormalized`'s answer.
+   */
+  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ lastEventId: number; exact: MemoryRecord[] }>;
   activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
@@ -228,7 +245,10 @@ export interface MemoryStore {
    */
   lastEventId(spaceId: string, tx?: Tx): Promise<number>;
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
-  lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]>;
+  /** `stats`: this kind's `lexicalStats`, read already (saves a statement). */
+  lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[], stats?: LexicalStats): Promise<LexicalHit[]>;
+  /** BM25's statistics of the query's terms for each kind, and which kinds the space holds: one statement. */
+  lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[]): Promise<Map<MemoryKind, LexicalStats>>;
   /** The word keys that some memory of the space and kind, with one of the statuses, holds in its lexicon. */
   heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>>;
   /** Forget for good: removes the memories and applies the rewrites (redacted messages, scrubbed contexts), which may only remove words. */

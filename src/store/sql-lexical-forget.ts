@@ -1,7 +1,10 @@
-import type { ForgetRewrites, LexicalHit, Tx } from '../ports/memory-store.js';
+import type { ForgetRewrites, LexicalHit, LexicalStats, Tx } from '../ports/memory-store.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
 import { SqlMemoryReads } from './sql-memory-reads.js';
+
+/** The terms BM25 scores: word keys of letters and digits only, once each. */
+const searchTerms = (keys: string[]): string[] => [...new Set(keys.filter((t) => /^[\p{L}\p{N}]+$/u.test(t)))];
 
 /** The SqlStore's lexical search (BM25 over the postings) and forget-for-good. */
 export class SqlLexicalForget extends SqlMemoryReads {
@@ -11,8 +14,8 @@ export class SqlLexicalForget extends SqlMemoryReads {
    * postings table the lexicon's triggers maintain (migration 4), identically on
    * PGlite and a server.
    */
-  async lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[]): Promise<LexicalHit[]> {
-    const terms = [...new Set(keys.filter((t) => /^[\p{L}\p{N}]+$/u.test(t)))];
+  async lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[], given?: LexicalStats): Promise<LexicalHit[]> {
+    const terms = searchTerms(keys);
     if (terms.length === 0 || k <= 0) return [];
     // Okapi BM25 (k1 1.2, b 0.75) from the postings (migration 4): N and the average
     // length are the (space, kind) totals over every status, df an index-only count per
@@ -20,19 +23,13 @@ export class SqlLexicalForget extends SqlMemoryReads {
     // on (space, kind, term)). Statuses are filtered after scoring (they change, postings
     // do not): over-fetch, and rank again with the filter inside in the rare case it
     // leaves fewer than k.
-    const stats = await this.db.query<Row>(
-      `select (select docs from lexicon_stats where space_id = $1 and kind = $2) as docs,
-              (select total_len from lexicon_stats where space_id = $1 and kind = $2) as total_len,
-              t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = $2 and p.term = t.term) as df
-       from unnest($3::text[]) as t(term)`,
-      [spaceId, kind, terms],
-    );
-    const n = Number(stats.rows[0]?.docs ?? 0);
+    const stats = given ?? (await this.lexicalStats(spaceId, terms, [kind])).get(kind)!;
+    const n = stats.docs;
     if (n === 0) return [];
-    const avgdl = Math.max(1, Number(stats.rows[0].total_len) / n);
-    const found = stats.rows.filter((x) => Number(x.df) > 0);
+    const avgdl = Math.max(1, stats.totalLen / n);
+    const found = terms.filter((t) => (stats.df.get(t) ?? 0) > 0);
     if (found.length === 0) return [];
-    const idf = found.map((x) => Math.log(1 + (n - Number(x.df) + 0.5) / (Number(x.df) + 0.5)));
+    const idf = found.map((t) => { const df = stats.df.get(t)!; return Math.log(1 + (n - df + 0.5) / (df + 0.5)); });
     const scoredSql = (filtered: boolean) => `with top as (
          select p.memory_id, sum(w.idf * p.tf * 2.2::float8 / (p.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * p.len / $5::float8))) as score
          from memory_terms p join unnest($3::text[], $4::float8[]) as w(term, idf) on w.term = p.term
@@ -46,7 +43,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
        )
        select memory_id, score, rn, null::bigint as n from hits where rn <= $8
        union all select null, null, 0, count(*) from top`;
-    const args = [spaceId, kind, found.map((x) => x.term as string), idf, avgdl];
+    const args = [spaceId, kind, found, idf, avgdl];
     const limit = Math.max(k * 10, 500);
     // Statuses are checked on the best `limit` rows only, in SQL: only the first k that pass come back,
     // with the number of rows scored (a last row without an id).
@@ -59,6 +56,28 @@ export class SqlLexicalForget extends SqlMemoryReads {
     let rows = first.rows;
     if (rows.length < k && first.n === limit) rows = (await scored(true, k)).rows;
     return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
+  }
+
+  async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[]): Promise<Map<MemoryKind, LexicalStats>> {
+    // Per kind: the (space, kind) totals over every status, whether the space holds that kind at all
+    // (an index probe), and df, an index-only count per term.
+    const r = await this.db.query<Row>(
+      `select k.kind, ls.docs, ls.total_len,
+              exists (select 1 from memories m where m.space_id = $1 and m.kind = k.kind) as present,
+              t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = k.kind and p.term = t.term) as df
+       from unnest($2::text[]) as k(kind)
+       left join lexicon_stats ls on ls.space_id = $1 and ls.kind = k.kind
+       left join unnest($3::text[]) as t(term) on true`,
+      [spaceId, kinds, searchTerms(keys)],
+    );
+    const out = new Map<MemoryKind, LexicalStats>();
+    for (const x of r.rows) {
+      const kind = x.kind as MemoryKind;
+      let s = out.get(kind);
+      if (!s) out.set(kind, s = { present: !!x.present, docs: Number(x.docs ?? 0), totalLen: Number(x.total_len ?? 0), df: new Map() });
+      if (x.term != null && Number(x.df) > 0) s.df.set(x.term as string, Number(x.df));
+    }
+    return out;
   }
 
   /** Which of these word keys some memory of the space and kind (with one of the statuses) holds: one query, an index probe per key. */

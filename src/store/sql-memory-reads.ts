@@ -1,7 +1,7 @@
-import type { ListFilter, ListOrder, MemoryEvent, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
+import type { Conversation, ListFilter, ListOrder, MemoryEvent, Message, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
 import type { MemoryKind } from '../core/types.js';
 import { parseVector } from '../core/vectors.js';
-import { FROM_MEMORY, MEMORY_COLUMNS, groupInOrder, toEvent, toMemory, toMention, type Row } from './sql-rows.js';
+import { FROM_MEMORY, MEMORY_COLUMNS, date, groupInOrder, toEvent, toMemory, toMention, toMessage, type Row } from './sql-rows.js';
 import { SqlMemoryWrites } from './sql-memory-writes.js';
 
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
@@ -33,6 +33,33 @@ export class SqlMemoryReads extends SqlMemoryWrites {
       [spaceId, kind, normalized],
     );
     return r.rows.map(toMemory);
+  }
+
+  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ lastEventId: number; exact: MemoryRecord[] }> {
+    const r = await this.db.query<Row>(
+      `select (select max(id) from memory_events where space_id = $1) as last_event_id, x.* from (select 1) one
+       left join (
+         select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+         where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
+       ) x on true
+       order by x.seq`,
+      [spaceId, kind, normalized],
+    );
+    return { lastEventId: Number(r.rows[0]?.last_event_id ?? 0), exact: r.rows.filter((x) => x.id != null).map(toMemory) };
+  }
+
+  async conversationTranscript(conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+    const r = await this.db.query<Row>(
+      `select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at, x.* from conversations c
+       left join messages x on x.conversation_id = c.id where c.id = $1 order by x.seq`,
+      [conversationId],
+    );
+    const c = r.rows[0];
+    if (!c) return null;
+    return {
+      conversation: { id: c.c_id, spaceId: c.c_space_id, createdAt: date(c.c_created_at) },
+      messages: r.rows.filter((x) => x.id != null).map(toMessage),
+    };
   }
 
   /** Memories by id, in key order; `spaceId` walls the lookup (another space's id reads as missing). */
@@ -114,17 +141,24 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   async currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return [];
     const r = await this.db.query<Row>(
-      `with recursive fwd(root, id, depth) as (
-         select x, x, 0 from unnest($1::text[]) as x
+      // Each step is an index probe per id (LATERAL … OFFSET 0 keeps the planner from hashing the
+      // whole of memory_state, which it chose for the recursive term's row estimate: ~10× slower at
+      // 10K memories); the chain's end is the row with nothing after it (or the 100th step).
+      `with recursive fwd(root, id, next, depth) as (
+         select x.root, s.memory_id, coalesce(s.superseded_by, s.corrected_by), 0
+         from unnest($1::text[]) as x(root)
+           cross join lateral (select s.memory_id, s.superseded_by, s.corrected_by from memory_state s where s.memory_id = x.root offset 0) s
          union all
-         select f.root, coalesce(s.superseded_by, s.corrected_by), f.depth + 1
-         from fwd f join memory_state s on s.memory_id = f.id
-         where coalesce(s.superseded_by, s.corrected_by) is not null and f.depth < 100
-       ), last as (
-         select distinct on (root) root, id from fwd order by root, depth desc
+         select f.root, s.memory_id, coalesce(s.superseded_by, s.corrected_by), f.depth + 1
+         from fwd f cross join lateral (
+           select s.memory_id, s.superseded_by, s.corrected_by from memory_state s where s.memory_id = f.next offset 0
+         ) s
+         where f.next is not null and f.depth < 100
        )
-       select last.root as chain_root, ${MEMORY_COLUMNS} from last join memories m on m.id = last.id
-         join memory_state s on s.memory_id = m.id`,
+       select f.root as chain_root, r.* from fwd f cross join lateral (
+         select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = f.id offset 0
+       ) r
+       where f.next is null or f.depth >= 100`,
       [ids],
     );
     const by = new Map(r.rows.map((x) => [x.chain_root as string, toMemory(x)]));
