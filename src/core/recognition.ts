@@ -129,7 +129,9 @@ export interface FarCandidate { id: string; score: number | null }
  */
 export function decide(incoming: Incoming, candidates: Candidate[], t: Thresholds, far: readonly FarCandidate[] = []): Decision {
   const considered: Considered[] = [];
-  const next = toStatement(incoming, incoming.previousSentence);
+  // The new statement as the conflict rules read it: built for the first candidate within reach (it reads the derived entities).
+  let nextOnce: StatementLike | undefined;
+  const next = () => (nextOnce ??= toStatement(incoming, incoming.previousSentence));
   let correction: { c: Candidate; rel: Extract<Relation, { kind: 'corrects' }> } | null = null;
   let best: { c: Candidate; tier: Tier; score: number } | null = null;
   const tierRank: Record<Tier, number> = { EXACT: 3, CLOSE: 2, RELATED: 1 };
@@ -159,7 +161,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // theme or a single-valued slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
     const about = () => shared() || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null;
     const topical = sameType && (score >= t.topic || (score >= t.recallFloor && about()));
-    const rel = relate(toStatement(c), next, topical);
+    const rel = relate(toStatement(c), next(), topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
     if (rel.kind === 'corrects') {
       if (!correction || (score > (correction.c.score ?? 0))) correction = { c, rel };

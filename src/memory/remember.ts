@@ -118,9 +118,9 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     get derivedNames() { return deriveNames(quote); },
     previousSentence: check.previousSentence, messageId: check.messageId,
   };
-  const recognise = async (tx: Tx | undefined, exact?: MemoryRecord[]): Promise<Decision> => {
-    const { candidates, far } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, exact);
-    return stage('rules', () => decide(subject, candidates, deps.thresholds, far));
+  const recognise = async (tx: Tx | undefined, exact?: MemoryRecord[]): Promise<{ decision: Decision; records: Map<string, MemoryRecord> }> => {
+    const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, exact);
+    return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
   // Recognition runs before the space's lock (docs/concurrency.md): the search, the candidates'
   // records and the rules hold no lock, so writes of the space wait only for the write itself.
@@ -133,19 +133,22 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const early = await recognise(undefined, start.exact);
 
   const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const decision = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
+    const { decision } = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
     const base = { spaceId, actor: actorLabel(actor), detail: { considered: decision.considered.slice(0, 5) } as Record<string, unknown> };
 
     if (decision.action === 'reinforce') {
-      const [old] = await deps.store.getMemories([decision.targetId], spaceId, tx);
-      const merged = mergeInto(old!, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
-      const memory = await deps.store.reinforce(tx, {
-        memoryId: old!.id, ...merged,
+      // The target as recognition read it, when nothing was written in the space since (its lists and
+      // counters change only under this lock, with an event); read again otherwise.
+      const old = decision === early.decision ? early.records.get(decision.targetId) ?? null : null;
+      const target = old ?? (await deps.store.getMemories([decision.targetId], spaceId, tx))[0]!;
+      const merged = mergeInto(target, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
+      const { events: ev, ...memory } = await deps.store.reinforce(tx, {
+        memoryId: target.id, ...merged,
         lexicalText: lexicalText([...wording, ...entities, ...themes]),
         mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
+        events: [{ ...base, memoryId: target.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }],
       }, spaceId);
-      const ev = await deps.store.addEvents(tx, [{ ...base, memoryId: old!.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }]);
-      return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev };
+      return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev ?? [] };
     }
 
     const supersedes = decision.action === 'correct'
@@ -180,7 +183,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
 export async function gatherCandidates(
   deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
   messageId: string | null, previousSentence: string | null, exactRead?: MemoryRecord[],
-): Promise<{ candidates: Candidate[]; far: FarCandidate[] }> {
+): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryRecord> }> {
   const exact = exactRead ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   if (vector) {
@@ -224,7 +227,7 @@ export async function gatherCandidates(
       if (!withinReach({ normalized, previousSentence }, c, deps.thresholds)) return c;
       return stage('rules: derived entities', () => ({ ...c, derivedEntities: deriveEntities(m.quote), derivedNames: deriveNames(m.quote) }));
     });
-  return { candidates, far };
+  return { candidates, far, records: known };
 }
 
 /**

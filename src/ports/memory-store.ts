@@ -142,6 +142,8 @@ export interface Reinforcement {
   /** Word keys the new wording adds to the memory's lexical index. */
   lexicalText: string;
   mention: Omit<Mention, 'createdAt' | 'memoryId'>;
+  /** Events written by the same statement, returned as written. */
+  events?: NewEvent[];
 }
 
 export interface ListFilter {
@@ -220,7 +222,7 @@ export interface MemoryStore {
   activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
-  reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord>;
+  reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
   setStatus(
     tx: Tx | undefined, spaceId: string, ids: readonly string[], status: MemoryStatus,
     opts?: { from?: MemoryStatus[]; supersededBy?: string | null; correctedBy?: string | null; mergedInto?: string | null },

@@ -59,8 +59,16 @@ export class SqlMemoryWrites extends SqlStoreBase {
     );
   }
 
-  /** One statement: the counters and lists, the new mention, the new wording in the lexicon; returns the record as updated. */
-  async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord> {
+  /**
+   * One statement: the counters and lists, the new mention, the new wording in the lexicon, and
+   * the events when given; returns the record as updated (and the events as written).
+   */
+  async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
+    const params: unknown[] = [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags,
+      r.mention.id, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
+      r.mention.saidAt, r.mention.tier, r.mention.score, r.lexicalText];
+    const events = r.events ?? [];
+    const ev = events.length ? `, ev as (${EVENTS_INSERT(events, (v) => `$${params.push(v)}`)} returning *)` : '';
     const x = await this.q(tx).query<Row>(
       `with s as (
          update memory_state set mention_count = mention_count + 1,
@@ -73,13 +81,14 @@ export class SqlMemoryWrites extends SqlStoreBase {
        ), lx as (
          -- The new wording is added to what the memory was already found by.
          update memory_lexicon set doc = doc || to_tsvector('simple', $16) where memory_id = $1
-       )
-       select ${MEMORY_COLUMNS} from memories m join s on s.memory_id = m.id`,
-      [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags,
-        r.mention.id, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
-        r.mention.saidAt, r.mention.tier, r.mention.score, r.lexicalText],
+       )${ev}
+       select ${MEMORY_COLUMNS}${ev ? `, (select json_agg(e order by e.id) from ev e) as events` : ''} from memories m join s on s.memory_id = m.id`,
+      params,
     );
-    return toMemory(x.rows[0]);
+    const row = x.rows[0];
+    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(row);
+    if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
+    return memory;
   }
 
   /**
