@@ -21,13 +21,16 @@ export function stageOf(sql: string): string {
     [/^with s as \( update memory_state set mention_count/, 'reinforce'],
     [/^insert into memory_events/, 'event insert'],
     [/^with changed as \( update memory_state/, 'status update + events'],
+    [/^select \(select max\(id\) from memory_events .*md5\(m\.normalized\)/, 'last event id + exact-text lookup'],
     [/md5\(m\.normalized\)/, 'exact-text lookup'],
     [/m\.message_id = \$2 and m\.kind = 'STATEMENT'/, 'same-message lookup'],
     [/where m\.id = any\(\$1::text\[\]\)/, 'records by id'],
+    [/from conversations c left join messages/, 'conversation + transcript'],
     [/from conversations/, 'conversation lookup'],
     [/^select \* from messages where conversation_id/, 'transcript read'],
     [/max\(id\) as id from memory_events/, 'space\'s last event id'],
     [/^insert into messages/, 'message insert'],
+    [/exists \(select 1 from memories m where m\.space_id = \$1 and m\.kind = k\.kind\)/, 'lexical: BM25 statistics + kinds held'],
     [/from lexicon_stats/, 'lexical: BM25 statistics'],
     [/^with top as/, 'lexical: BM25 postings'],
     [/from memory_terms p join memory_state s/, 'lexical: heard terms'],
@@ -133,7 +136,8 @@ export function groupOf(stage: string): string {
   if (s.startsWith('vector search') || s === 'space size') return 'vector search';
   if (s.startsWith('lexical:')) return 'lexical (BM25)';
   if (s === 'rules' || s.startsWith('rules:') || s === 'quote check' || s.startsWith('ranking')) return 'rules and ranking (JS)';
-  if (/^(records by id|exact-text lookup|same-message lookup|current versions|conversation lookup|transcript read)$/.test(s)) return 'records';
+  if (/^(records by id|exact-text lookup|same-message lookup|current versions|conversation lookup|transcript read|conversation \+ transcript)$/.test(s)) return 'records';
+  if (s === 'last event id + exact-text lookup') return 'records';
   if (/insert|^reinforce$|^status update|^recall counters$/.test(s)) return 'writes and events';
   if (/^(BEGIN|COMMIT|space lock|space's last event id)$/.test(s)) return 'lock and transaction';
   if (s.startsWith('other')) return 'other (JS between statements)';
