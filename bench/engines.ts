@@ -43,6 +43,33 @@ export async function recreateBenchDatabase(url: string): Promise<void> {
   }
 }
 
+export interface BenchStore {
+  db: SqlClient;
+  /** Config overrides that point Engram at this store (`databaseUrl` or `dataDir`), engine pgvector, silent logs. */
+  overrides: Partial<AppConfig>;
+  /** The PGlite data directory, or null on the server. */
+  dir: string | null;
+  /** Removes the PGlite directory (nothing on the server: the next run recreates the database). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh store for a bench run: the recreated bench database on the server (a pool of
+ * `poolSize`), or PGlite in a new temporary directory named after `prefix`.
+ */
+export async function openBenchStore(server: boolean, prefix: string, poolSize = 4): Promise<BenchStore> {
+  const overrides: Partial<AppConfig> = { logLevel: 'silent', engine: 'pgvector' };
+  if (server) {
+    const url = benchDatabaseUrl();
+    await recreateBenchDatabase(url);
+    overrides.databaseUrl = url;
+    return { db: new PgClient(url, poolSize), overrides, dir: null, cleanup: async () => {} };
+  }
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  overrides.dataDir = dir;
+  return { db: await PgliteClient.open(dir), overrides, dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
 /** Whether the PostgreSQL server answers (the server engines are skipped with a notice otherwise). */
 export async function serverReachable(url: string): Promise<boolean> {
   const u = new URL(url);

@@ -11,9 +11,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { configFromEnv } from '../src/config.js';
 import { createEngram, embedderFor } from '../src/container.js';
-import { PgliteClient } from '../src/store/pglite-client.js';
-import { PgClient } from '../src/store/pg-client.js';
-import type { SqlClient } from '../src/store/sql-client.js';
 import { Profiled, groupStages } from './quick-profile.js';
 import { setStageHook } from '../src/memory/stages.js';
 import { openConversation, recordMessage } from '../src/memory/conversations.js';
@@ -26,7 +23,7 @@ import { buildDataset, templateSentence } from './workload.js';
 import { Floor } from './floor.js';
 import { preload, floorPreload, type CaseSpec } from './workloads.js';
 import type { OpenEngine } from './engines.js';
-import { benchDatabaseUrl, recreateBenchDatabase } from './engines.js';
+import { openBenchStore } from './engines.js';
 import { summarize } from './stats.js';
 import { serverStart, type ServerStartFigures } from './startup.js';
 
@@ -85,21 +82,8 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
   const ds = await buildDataset(dim, { n: o.n, fresh: 3 * o.samples, queries: o.samples, planted: o.planted }, 42, sif);
   await sif.close();
 
-  let db: SqlClient;
-  let cleanup = async () => {};
-  const overrides: Record<string, unknown> = { logLevel: 'silent', engine: 'pgvector' };
-  if (o.server) {
-    const url = benchDatabaseUrl();
-    await recreateBenchDatabase(url);
-    db = new PgClient(url, 4);
-    overrides.databaseUrl = url;
-  } else {
-    const dir = await mkdtemp(join(tmpdir(), 'engram-quick-'));
-    db = await PgliteClient.open(dir);
-    overrides.dataDir = dir;
-    keep.dir = dir;
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
+  const { db, overrides, dir, cleanup } = await openBenchStore(o.server, 'engram-quick-');
+  keep.dir = dir;
   prof = new Profiled(db);
   const profiler = prof;
   setStageHook((stage, ms) => { if (profiler.on) profiler.add(stage, ms); });

@@ -9,9 +9,6 @@
  * memories (no normalised text twice), beside the memories the same facts make one
  * at a time in a space of their own.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { configFromEnv } from '../src/config.js';
 import { createEngram, embedderFor, type Engram } from '../src/container.js';
@@ -19,10 +16,7 @@ import { openConversation, recordMessage } from '../src/memory/conversations.js'
 import { remember } from '../src/memory/remember.js';
 import { createSpace } from '../src/memory/spaces.js';
 import type { Actor } from '../src/memory/deps.js';
-import { PgClient } from '../src/store/pg-client.js';
-import { PgliteClient } from '../src/store/pglite-client.js';
-import type { SqlClient } from '../src/store/sql-client.js';
-import { benchDatabaseUrl, recreateBenchDatabase } from './engines.js';
+import { openBenchStore } from './engines.js';
 import { summarize } from './stats.js';
 import { templateSentence } from './workload.js';
 import type { Figure } from './workloads.js';
@@ -121,20 +115,7 @@ async function run(engram: Engram, clients: Job[][], spaces: number): Promise<Th
 
 export async function throughput(o: ThroughputOptions): Promise<ThroughputResult> {
   const log = o.log ?? (() => {});
-  let db: SqlClient;
-  let cleanup = async () => {};
-  const overrides: Record<string, unknown> = { logLevel: 'silent', engine: 'pgvector' };
-  if (o.store === 'pg') {
-    const url = benchDatabaseUrl();
-    await recreateBenchDatabase(url);
-    db = new PgClient(url, 10);
-    overrides.databaseUrl = url;
-  } else {
-    const dir = await mkdtemp(join(tmpdir(), 'engram-throughput-'));
-    db = await PgliteClient.open(dir);
-    overrides.dataDir = dir;
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
+  const { db, overrides, cleanup } = await openBenchStore(o.store === 'pg', 'engram-throughput-', 10);
   const config = configFromEnv({}, overrides);
   const embedder = embedderFor(config);
   const engram = await createEngram(config, { db, embedder, background: false });
