@@ -12,7 +12,8 @@ export function stageOf(sql: string): string {
   const s = sql.replace(/\s+/g, ' ').trim();
   const rules: [RegExp, string][] = [
     [/pg_advisory_xact_lock/, 'space lock'],
-    [/order by v\.bq <~>/, 'vector search (sign bits + rerank)'],
+    [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
+    [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
     [/from memory_vectors v where v\.space_id = \$2 and v\.kind = \$3 offset 0/, 'vector search (exact scan)'],
     [/^select count\(\*\)::int as n from memory_vectors/, 'space size'],

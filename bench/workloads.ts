@@ -19,7 +19,7 @@ import { MEMORY_TYPES } from '../src/core/types.js';
 import type { Actor, MemoryDeps } from '../src/memory/deps.js';
 import type { Dataset } from './workload.js';
 import { Floor } from './floor.js';
-import { HNSW_INDEX, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
+import { ANN_INDEXES, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { LookupEmbedder } from './lookup-embedder.js';
 import type { OpenEngine } from './engines.js';
 import { sample, summarize, timed, type LatencySummary } from './stats.js';
@@ -51,7 +51,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   // not part-way by the adapter's lazy build: row-by-row upkeep is what the sampled remember() calls measure.
   const pg = deps.index instanceof PgvectorIndex ? deps.index : null;
   pg?.holdAnnIndex(true);
-  await e.engram.db.query(`drop index if exists ${HNSW_INDEX}`);
+  for (const i of ANN_INDEXES) await e.engram.db.query(`drop index if exists ${i.name}`);
   const t = performance.now();
   const BATCH = 1000;
   const saidAt = new Date('2025-01-01T00:00:00Z');
@@ -72,7 +72,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   const ms = performance.now() - t;
   const h = pg && opts.hnsw !== false ? await timed(() => e.engram.db.transaction(async (tx) => {
     await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
-    await tx.query(`create index ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+    for (const i of ANN_INDEXES) await tx.query(`create index ${i.name} on memory_vectors using ${i.using}`);
   })) : { ms: 0 };
   pg?.holdAnnIndex(false);
   await pg?.ensureAnnIndex();

@@ -33,6 +33,18 @@ const UPSERT_CHUNK = 100;
 /** Name of the HNSW index on memory_vectors (created lazily, see `ensureAnnIndex`). */
 export const HNSW_INDEX = 'memory_vectors_hnsw';
 
+/**
+ * Name of the HNSW index on the vectors' sign bits (Hamming distance; created lazily with
+ * HNSW_INDEX): the first pass of recognition in spaces past `exactScanBelow` vectors.
+ */
+export const BITS_INDEX = 'memory_vector_bits_hnsw';
+
+/** The two HNSW indexes and their definitions (the bench drops and rebuilds them around a bulk load). */
+export const ANN_INDEXES: readonly { name: string; table: string; using: string }[] = [
+  { name: HNSW_INDEX, table: 'memory_vectors', using: 'hnsw (embedding vector_cosine_ops)' },
+  { name: BITS_INDEX, table: 'memory_vector_bits', using: 'hnsw (bq bit_hamming_ops)' },
+];
+
 /** Spaces of at most this many vectors are scanned exactly by default. */
 export const EXACT_SCAN_BELOW = 20_000;
 
@@ -54,9 +66,12 @@ export const QUANTISED_ABOVE = 1_000;
 /** Rows of the quantised first pass reranked exactly (at least; 20 k for exact requests, 4 k otherwise). */
 export const QUANTISED_WINDOW = 200;
 
+const sizeKey = (spaceId: string, kind: string) => `${spaceId}\u0000${kind}`;
+
 export class PgvectorIndex implements VectorIndex {
   readonly name = 'pgvector';
   readonly capabilities: VectorIndexCapabilities = { transactional: true, exactSearch: true, metrics: ['cosine', 'l2'], storeVectors: true };
+  /** Vectors per space and kind (`${space}\u0000${kind}`), counted at most once a minute. */
   private sizes = new Map<string, { n: number; at: number }>();
   private readonly exactBelow: number;
   private readonly efSearch: number;
@@ -64,6 +79,7 @@ export class PgvectorIndex implements VectorIndex {
   private readonly quantisedAbove: number;
   private readonly window: number;
   private annReady = false;
+  private bitsReady = false;
   private upsertsSinceCheck = 0;
   private building: Promise<void> | null = null;
   private held = false;
@@ -96,44 +112,54 @@ export class PgvectorIndex implements VectorIndex {
    * `force`d, e.g. by `reindex`). Idempotent; concurrent calls share one build.
    */
   async ensureAnnIndex(force = false): Promise<boolean> {
-    if (this.annReady) return true;
+    if (this.annReady && this.bitsReady) return true;
     this.building ??= (async () => {
-      const state = await this.annIndexState();
-      if (state === 'valid') {
-        this.annReady = true;
+      const states = await Promise.all(ANN_INDEXES.map((i) => this.indexState(i.name)));
+      if (states.every((x) => x === 'valid')) {
+        this.annReady = this.bitsReady = true;
         return;
       }
+      this.annReady = states[0] === 'valid';
+      this.bitsReady = states[1] === 'valid';
       const total = Number((await this.db.query<{ n: number }>(`select count(*)::int as n from memory_vectors`)).rows[0].n);
       if (!force && (this.held || total <= this.annAbove)) return;
-      // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K).
-      // Several processes may get here at once: IF NOT EXISTS makes the later ones step
-      // aside, and an invalid index (an interrupted build) is dropped only when no build
-      // is in progress on the table, so one process never drops what another is building.
-      if (this.opts.concurrentBuild) {
-        const building = await this.db.query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_progress_create_index where relid = 'memory_vectors'::regclass`);
-        if (Number(building.rows[0].n) > 0) return;
-        if (state === 'invalid') await this.db.query(`drop index concurrently if exists ${HNSW_INDEX}`);
-        await this.db.query(`create index concurrently if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
-        if ((await this.annIndexState()) !== 'valid') return; // another process's build, still running
-      } else {
-        await this.db.query(`create index if not exists ${HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      for (const [at, index] of ANN_INDEXES.entries()) {
+        if (states[at] === 'valid') continue;
+        // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K).
+        // Several processes may get here at once: IF NOT EXISTS makes the later ones step
+        // aside, and an invalid index (an interrupted build) is dropped only when no build
+        // is in progress on the table, so one process never drops what another is building.
+        if (this.opts.concurrentBuild) {
+          const building = await this.db.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_progress_create_index where relid = $1::regclass`, [index.table]);
+          if (Number(building.rows[0].n) > 0) return;
+          if (states[at] === 'invalid') await this.db.query(`drop index concurrently if exists ${index.name}`);
+          await this.db.query(`create index concurrently if not exists ${index.name} on ${index.table} using ${index.using}`);
+          if ((await this.indexState(index.name)) !== 'valid') return; // another process's build, still running
+        } else {
+          await this.db.query(`create index if not exists ${index.name} on ${index.table} using ${index.using}`);
+        }
+        // Fresh statistics, or the planner may keep scanning (PGlite never autovacuums).
+        await this.db.query(`analyze ${index.table}`);
+        if (at === 0) this.annReady = true;
+        else this.bitsReady = true;
       }
-      // Fresh statistics, or the planner may keep scanning (PGlite never autovacuums).
-      await this.db.query(`analyze memory_vectors`);
-      this.annReady = true;
     })().finally(() => {
       this.building = null;
     });
     await this.building;
-    return this.annReady;
+    return this.annReady && this.bitsReady;
   }
 
-  /** Whether the HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
+  /** Whether the float HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
   async annIndexState(): Promise<'valid' | 'invalid' | 'none'> {
+    return this.indexState(HNSW_INDEX);
+  }
+
+  private async indexState(name: string): Promise<'valid' | 'invalid' | 'none'> {
     const r = await this.db.query<{ valid: boolean }>(
       `select x.indisvalid as valid from pg_class c join pg_index x on x.indexrelid = c.oid
-       where c.relname = $1 and c.relnamespace = current_schema()::regnamespace`, [HNSW_INDEX]);
+       where c.relname = $1 and c.relnamespace = current_schema()::regnamespace`, [name]);
     return r.rows.length === 0 ? 'none' : r.rows[0].valid ? 'valid' : 'invalid';
   }
 
@@ -183,11 +209,11 @@ export class PgvectorIndex implements VectorIndex {
   stored(items: IndexedVector[]): void {
     // Counted, not forgotten: a recount of the space on every remember would cost a scan.
     for (const i of items) {
-      const hit = this.sizes.get(i.spaceId);
+      const hit = this.sizes.get(sizeKey(i.spaceId, i.kind));
       if (hit) hit.n++;
     }
     this.upsertsSinceCheck += items.length;
-    if (!this.annReady && this.upsertsSinceCheck >= 1_000) {
+    if (!(this.annReady && this.bitsReady) && this.upsertsSinceCheck >= 1_000) {
       this.upsertsSinceCheck = 0;
       // Not awaited: it runs after the caller's transaction, outside the request path.
       void this.ensureAnnIndex().catch(() => {});
@@ -212,16 +238,22 @@ export class PgvectorIndex implements VectorIndex {
     } catch (e) {
       throw new VectorIndexError(this.name, 'removeSpace failed', e);
     }
-    this.sizes.delete(spaceId);
+    for (const k of [...this.sizes.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.sizes.delete(k);
   }
 
-  private async spaceSize(spaceId: string, q: Queryable): Promise<number> {
-    const hit = this.sizes.get(spaceId);
-    // Only thresholds read it (which search to run): a minute stale costs nothing, a recount per remember a scan.
+  /**
+   * Vectors of one kind in a space. Only thresholds read it (which search to run): a minute
+   * stale costs nothing, a recount per remember a scan. Per kind, because a space of 100K
+   * statements may hold a handful of inferences: those are scanned exactly (an HNSW walk
+   * filtered to a rare kind visits thousands of rows to find none).
+   */
+  private async kindSize(spaceId: string, kind: string, q: Queryable): Promise<number> {
+    const key = sizeKey(spaceId, kind);
+    const hit = this.sizes.get(key);
     if (hit && Date.now() - hit.at < 60_000) return hit.n;
-    const r = await q.query<{ n: number }>(`select count(*)::int as n from memory_vectors where space_id = $1`, [spaceId]);
+    const r = await q.query<{ n: number }>(`select count(*)::int as n from memory_vectors where space_id = $1 and kind = $2`, [spaceId, kind]);
     const n = Number(r.rows[0].n);
-    this.sizes.set(spaceId, { n, at: Date.now() });
+    this.sizes.set(key, { n, at: Date.now() });
     return n;
   }
 
@@ -236,7 +268,7 @@ export class PgvectorIndex implements VectorIndex {
       .sort((a, b) => b.score - a.score);
     try {
       const q = this.q(tx);
-      const size = await this.spaceSize(s.spaceId, q);
+      const size = await this.kindSize(s.spaceId, kind, q);
       const small = size <= this.exactBelow;
       // A large space without the HNSW index yet: build it in the background (after this
       // transaction), and scan meanwhile.
@@ -246,7 +278,9 @@ export class PgvectorIndex implements VectorIndex {
       // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
       if (metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined) {
-        const hits = await this.quantised(q, s, kind, statuses);
+        const hits = !small && this.bitsReady
+          ? await this.inTx(tx, (t) => this.quantised(t, s, kind, statuses, size))
+          : await this.quantised(q, s, kind, statuses, null);
         if (hits) return toHits(hits);
       }
       return toHits(await this.scan(q, s, op, kind, statuses));
@@ -292,29 +326,52 @@ export class PgvectorIndex implements VectorIndex {
   }
 
   /**
-   * Quantised first pass, exact rerank: the space's sign bits (`bq`, migration 9:
-   * 64 bytes at 512-d, kept in the row while the vector itself lives out of line)
+   * Quantised first pass, exact rerank: the space's sign bits (`memory_vector_bits.bq`,
+   * migration 11: 64 bytes at 512-d, in a narrow table of their own kept by triggers)
    * ranked by Hamming distance, then the exact cosine of the best `window` of them,
    * the status checked on those rows only. Returns null (the caller scans exactly)
    * when the window holds fewer than k rows of the wanted statuses, e.g. a space
    * mostly muted.
+   *
+   * `size` given (a large space, the bits' HNSW index built): the window comes from the
+   * HNSW index on the bits instead of a scan of every row's bits, walked with an
+   * iterative scan (the space and kind filtered during the walk) and `ef_search` at least
+   * the window; if the walk returns fewer rows than the window while the space holds more
+   * (it gave up: `max_scan_tuples`), the caller scans exactly. Without `size`, the bits are
+   * read in a sequential scan (`OFFSET 0` keeps the planner off the HNSW index, which
+   * would cut the window short).
    */
-  private async quantised(q: Queryable, s: VectorSearch, kind: string, statuses: string[]): Promise<{ memory_id: string; d: number }[] | null> {
+  private async quantised(q: Queryable, s: VectorSearch, kind: string, statuses: string[], size: number | null): Promise<{ memory_id: string; d: number }[] | null> {
     const window = Math.max(this.window, (s.exact ? 20 : 4) * s.k);
+    if (size !== null) {
+      await q.query(`set local hnsw.iterative_scan = relaxed_order`);
+      await q.query(`set local hnsw.ef_search = ${Math.min(1_000, Math.max(window, this.efSearch))}`);
+    }
+    const from = size !== null
+      ? `select b.memory_id from memory_vector_bits b
+         where b.space_id = $2 and b.kind = $3 order by b.bq <~> $4::bit(${s.vector.length}) limit $5`
+      : `select memory_id from (
+           select b.memory_id, b.bq from memory_vector_bits b where b.space_id = $2 and b.kind = $3 offset 0
+         ) b order by b.bq <~> $4::bit(${s.vector.length}) limit $5`;
     const r = await q.query<{ memory_id: string; d: number; n: number }>(
       `select c.memory_id, c.d, c.n from (
-         select c.memory_id, c.embedding <=> $1::vector as d, count(*) over () as n from (
-           select v.memory_id, v.embedding from memory_vectors v
-           where v.space_id = $2 and v.kind = $3 order by v.bq <~> $4::bit(${s.vector.length}) limit $5
-         ) c
+         select c.memory_id, v.embedding <=> $1::vector as d, count(*) over () as n
+         from (${from}) c join memory_vectors v on v.memory_id = c.memory_id
        ) c
        where (select st.status from memory_state st where st.memory_id = c.memory_id) = any($6::text[])
        order by c.d limit $7`,
       [toPgVectorText(s.vector), s.spaceId, kind, signBits(s.vector), window, statuses, s.k],
     );
-    const windowFull = r.rows.length > 0 && Number(r.rows[0].n) >= window;
+    const seen = r.rows.length > 0 ? Number(r.rows[0].n) : 0;
+    if (size !== null && seen < Math.min(window, size)) return null;
+    const windowFull = seen >= window;
     if (r.rows.length < s.k && (windowFull || r.rows.length === 0)) return null;
     return r.rows;
+  }
+
+  /** Runs `fn` in the caller's transaction, or in one of its own (SET LOCAL needs one). */
+  private inTx<T>(tx: TxHandle | undefined, fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return tx ? fn(this.q(tx)) : this.db.transaction((t) => fn(t));
   }
 
   /** Approximate: the HNSW index, iterative scan (filters applied during the walk). */
@@ -331,7 +388,7 @@ export class PgvectorIndex implements VectorIndex {
       );
       return r.rows;
     };
-    return tx ? run(this.q(tx)) : this.db.transaction((t) => run(t));
+    return this.inTx(tx, run);
   }
 
   async close(): Promise<void> {}

@@ -196,6 +196,46 @@ create table job_runs (
 );
 `,
   },
+  {
+    version: 11,
+    name: 'vector-bits-table-and-inline-vectors',
+    // The sign bits move to a narrow table of their own (memory_id, space, kind, bits: ~130 bytes
+    // a row), kept by triggers on memory_vectors (every write path: the store's insert, the
+    // adapter's upsert; deletes cascade): the quantised first pass reads 1.3 MB at 10K rows, not
+    // memory_vectors' heap. The vectors themselves then stay in memory_vectors' row (storage
+    // MAIN, toast_tuple_target 8160: a 512-d vector, 2 KB, is no longer moved out of line to
+    // TOAST), so the exact scan and the rerank read them without detoasting (docs/engines.md,
+    // pgvector). Rows written before this migration keep their out-of-line vectors until
+    // rewritten (VACUUM FULL memory_vectors); nothing else differs for them.
+    sql: ({ dimensions }) => `
+create table memory_vector_bits (
+  memory_id text primary key references memory_vectors(memory_id) on delete cascade,
+  space_id text not null,
+  kind text not null,
+  bq bit(${dimensions}) not null
+);
+insert into memory_vector_bits (memory_id, space_id, kind, bq)
+  select memory_id, space_id, kind, binary_quantize(embedding)::bit(${dimensions}) from memory_vectors;
+create index memory_vector_bits_space on memory_vector_bits(space_id, kind);
+
+create or replace function engram_vector_bits_new() returns trigger language plpgsql as $$
+begin
+  insert into memory_vector_bits (memory_id, space_id, kind, bq)
+    select memory_id, space_id, kind, binary_quantize(embedding)::bit(${dimensions}) from new_rows
+  on conflict (memory_id) do update set space_id = excluded.space_id, kind = excluded.kind, bq = excluded.bq;
+  return null;
+end $$;
+create trigger memory_vectors_bits_insert after insert on memory_vectors
+  referencing new table as new_rows for each statement execute function engram_vector_bits_new();
+create trigger memory_vectors_bits_update after update on memory_vectors
+  referencing new table as new_rows for each statement execute function engram_vector_bits_new();
+
+drop index if exists memory_vectors_bq_hnsw;
+alter table memory_vectors drop column if exists bq;
+alter table memory_vectors alter column embedding set storage main;
+alter table memory_vectors set (toast_tuple_target = 8160);
+`,
+  },
 ];
 
 /**

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../helpers/db.js';
-import { HNSW_INDEX, PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { BITS_INDEX, HNSW_INDEX, PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { migrate } from '../../src/store/migrations.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
@@ -17,16 +17,17 @@ import { rng } from '../../src/core/random.js';
 
 const DIM = 16;
 
-async function validIndex(db: SqlClient): Promise<boolean> {
+async function validIndex(db: SqlClient, name = HNSW_INDEX): Promise<boolean> {
   const r = await db.query<{ n: number }>(
     `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
-     where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [HNSW_INDEX]);
+     where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [name]);
   return Number(r.rows[0].n) === 1;
 }
 
 for (const target of testDatabases()) {
   describe(`pgvector HNSW build (${target.name})`, () => {
     let db: SqlClient;
+    let vectors: Float32Array[] = [];
     let admin: SqlClient | null = null;
     const schema = `ann_build_${randomBytes(4).toString('hex')}`;
 
@@ -55,6 +56,7 @@ for (const target of testDatabases()) {
         `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
          select id, 's1', 'STATEMENT', 'FACT', now(), 'OK' from unnest($1::text[]) as x(id)`, [items.map((i) => i.memoryId)]);
       await new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY }).upsert(items);
+      vectors = items.map((i) => i.vector);
     });
     afterAll(async () => {
       await db?.close();
@@ -83,6 +85,26 @@ for (const target of testDatabases()) {
       // and approximate searches go through it, within the space
       const hits = await low.search({ spaceId: 's1', vector: new Float32Array(DIM).fill(0.1), k: 5 });
       expect(hits).toHaveLength(5);
+    });
+
+    it('recognition in a space past exactScanBelow walks the sign bits\' HNSW index and returns what the exact scan returns', async () => {
+      // The triggers of migration 11 keep one row of sign bits per vector.
+      const bits = await db.query<{ n: number }>(`select count(*)::int as n from memory_vector_bits`);
+      expect(Number(bits.rows[0].n)).toBe(300);
+      const idx = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, quantisedAbove: 100, concurrentBuild: target.name === 'pg' });
+      expect(await idx.ensureAnnIndex()).toBe(true);
+      expect(await validIndex(db, BITS_INDEX)).toBe(true);
+      const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY });
+      const r = rng(11);
+      for (let j = 0; j < 20; j++) {
+        const of = j * 15;
+        const q = vectors[of].map((x) => x + (r() - 0.5) * 0.05);
+        const search = { spaceId: 's1', vector: q, k: 10, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
+        const hits = await idx.search({ ...search, minScore: 0.4 });
+        const truth = await exact.search(search);
+        expect(hits[0].memoryId).toBe(`m${of}`);
+        expect(hits.map((h) => h.memoryId)).toEqual(truth.map((h) => h.memoryId));
+      }
     });
 
     it('a held build waits for the bulk load to release it', async () => {
