@@ -72,7 +72,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   const ms = performance.now() - t;
   const h = pg && opts.hnsw !== false ? await timed(() => e.engram.db.transaction(async (tx) => {
     await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
-    for (const i of ANN_INDEXES) await tx.query(`create index ${i.name} on memory_vectors using ${i.using}`);
+    for (const i of ANN_INDEXES) await tx.query(`create index ${i.name} on ${i.table} using ${i.using}`);
   })) : { ms: 0 };
   pg?.holdAnnIndex(false);
   await pg?.ensureAnnIndex();
