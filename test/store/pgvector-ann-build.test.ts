@@ -87,11 +87,11 @@ for (const target of testDatabases()) {
       expect(hits).toHaveLength(5);
     });
 
-    it('recognition in a space past exactScanBelow walks the sign bits\' HNSW index and returns what the exact scan returns', async () => {
+    it('with bitsIndex, recognition in a space past exactScanBelow walks the sign bits\' HNSW index and returns what the exact scan returns', async () => {
       // The triggers of migration 11 keep one row of sign bits per vector.
       const bits = await db.query<{ n: number }>(`select count(*)::int as n from memory_vector_bits`);
       expect(Number(bits.rows[0].n)).toBe(300);
-      const idx = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, quantisedAbove: 100, concurrentBuild: target.name === 'pg' });
+      const idx = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, quantisedAbove: 100, bitsIndex: true, concurrentBuild: target.name === 'pg' });
       expect(await idx.ensureAnnIndex()).toBe(true);
       expect(await validIndex(db, BITS_INDEX)).toBe(true);
       const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY });
