@@ -31,7 +31,7 @@ export function stageOf(sql: string): string {
     [/^select \* from messages where conversation_id/, 'transcript read'],
     [/max\(id\) as id from memory_events/, 'space\'s last event id'],
     [/^insert into messages/, 'message insert'],
-    [/exists \(select 1 from memories m where m\.space_id = \$1 and m\.kind = k\.kind\)/, 'lexical: BM25 statistics + kinds held'],
+    [/exists \(select 1 from memories m where m\.space_id = \$1 and m\.kind = /, 'lexical: BM25 statistics + kinds held'],
     [/from lexicon_stats/, 'lexical: BM25 statistics'],
     [/^with top as/, 'lexical: BM25 postings'],
     [/from memory_terms p join memory_state s/, 'lexical: heard terms'],

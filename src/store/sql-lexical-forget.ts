@@ -60,16 +60,20 @@ export class SqlLexicalForget extends SqlMemoryReads {
 
   async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[]): Promise<Map<MemoryKind, LexicalStats>> {
     // Per kind: the (space, kind) totals over every status, whether the space holds that kind at all
-    // (an index probe), and df, an index-only count per term.
-    const r = await this.db.query<Row>(
-      `select k.kind, ls.docs, ls.total_len,
-              exists (select 1 from memories m where m.space_id = $1 and m.kind = k.kind) as present,
-              t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = k.kind and p.term = t.term) as df
-       from unnest($2::text[]) as k(kind)
-       left join lexicon_stats ls on ls.space_id = $1 and ls.kind = k.kind
-       left join unnest($3::text[]) as t(term) on true`,
-      [spaceId, kinds, searchTerms(keys)],
-    );
+    // (an index probe), and df, an index-only count per term. Each kind is its own branch with the
+    // kind as a parameter: a kind read from a joined column made the planner scan every memory of
+    // the space for the existence check, once per term (~5x slower at 10K memories).
+    const params: unknown[] = [spaceId, searchTerms(keys)];
+    const branch = (kind: MemoryKind) => {
+      const k = `$${params.push(kind)}::text`;
+      return `select ${k} as kind, (select docs from lexicon_stats where space_id = $1 and kind = ${k}) as docs,
+         (select total_len from lexicon_stats where space_id = $1 and kind = ${k}) as total_len,
+         exists (select 1 from memories m where m.space_id = $1 and m.kind = ${k}) as present,
+         t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = ${k} and p.term = t.term) as df
+       from (select 1) one left join unnest($2::text[]) as t(term) on true`;
+    };
+    if (kinds.length === 0) return new Map();
+    const r = await this.db.query<Row>(kinds.map(branch).join('\n       union all\n       '), params);
     const out = new Map<MemoryKind, LexicalStats>();
     for (const x of r.rows) {
       const kind = x.kind as MemoryKind;
