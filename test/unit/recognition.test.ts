@@ -1,6 +1,6 @@
 /** src/core/recognition.ts decide(): tiers, precedence, and what is never merged. */
 import { describe, expect, it } from 'vitest';
-import { clauseRestates, decide, sharesEntityOrTheme, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
+import { clauseRestates, decide, sharesEntityOrTheme, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { MemoryType } from '../../src/core/types.js';
 
@@ -143,5 +143,32 @@ describe('meeting without hints (src/core/meeting.ts)', () => {
     expect(elaborates('I like jazz.', "I don't like jazz at all.")).toBe(false);
     expect(sameValueSaid('Call me before 10am.', 'Any time before 10 in the morning.')).toBe(true);
     expect(sameValueSaid('Call me before 10am.', 'Call me before 11am.')).toBe(false);
+  });
+});
+
+describe('decide: far candidates', () => {
+  it('a candidate below every threshold is recorded as far, with its score, and no rule is named', () => {
+    const far = cand('My sister moved to Lisbon in 2019.', 0.12);
+    const d = decide(incoming('My brother moved to Porto in 2020.'), [far], T);
+    expect(d.action).toBe('create');
+    expect(d.considered).toEqual([{ id: far.id, score: 0.12, relation: 'far' }]);
+    // the same pair within reach runs the rules and names the one that keeps them apart
+    const near = cand('My sister moved to Lisbon in 2019.', 0.5);
+    expect(decide(incoming('My brother moved to Porto in 2020.'), [near], T).considered[0]).toMatchObject({ relation: 'distinct' });
+  });
+
+  it('the sentence just before the quote is never far: a next-sentence correction at any score', () => {
+    const old = cand('My anniversary is June 3.', 0.05, { messageId: 'm-new' });
+    const d = decide(incoming('Actually, scratch that, it is June 13.', { previousSentence: 'My anniversary is June 3.', messageId: 'm-new' }), [old], T);
+    expect(d).toMatchObject({ action: 'correct', targetId: old.id, rule: 'next-sentence' });
+    expect(withinReach({ normalized: 'x', previousSentence: 'My anniversary is June 3.' }, old, T)).toBe(true);
+    expect(withinReach({ normalized: 'x', previousSentence: null }, old, T)).toBe(false);
+  });
+
+  it('far neighbours passed by id come last in what was considered, after the candidates read', () => {
+    const close = cand('I like green tea.', 0.9);
+    const d = decide(incoming('I like green tea a lot.'), [close], T, [{ id: 'far-1', score: 0.2 }, { id: 'far-2', score: 0.1 }]);
+    expect(d).toMatchObject({ action: 'reinforce', targetId: close.id, tier: 'CLOSE' });
+    expect(d.considered.map((c) => [c.id, c.relation])).toEqual([[close.id, 'compatible'], ['far-1', 'far'], ['far-2', 'far']]);
   });
 });
