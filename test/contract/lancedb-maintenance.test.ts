@@ -70,14 +70,24 @@ run('LanceDB maintenance', () => {
     t.close();
     db.close();
     const idsB = new Set(inB.map((x) => x.memoryId));
-    const q = near(inA[42].vector, 0.2, 5);
-    const approx = await index.search({ spaceId: a, vector: q, k: 10 });
-    expect(approx.length).toBeGreaterThan(0);
-    expect(approx.some((h) => idsB.has(h.memoryId))).toBe(false);
-    expect(approx[0].memoryId).toBe(inA[42].memoryId);
-    // Refined: the returned distances are the true ones.
     const byId = new Map(inA.map((x) => [x.memoryId, x.vector]));
-    for (const h of approx) expect(h.score).toBeCloseTo(cosineOf(q, byId.get(h.memoryId)!), 3);
+    // An approximate index promises no single answer: 20 planted queries (cosine about 0.98 to
+    // one vector of A) must mostly find it first, never leave space A, and report true distances
+    // (refined). The index is trained afresh each run: 16 to 20 of 20 were found first in 10
+    // runs here, and a run once missed the single query this test used to make. Recognition
+    // never relies on this path (it asks for exact search).
+    let found = 0;
+    for (let i = 0; i < 20; i++) {
+      const target = inA[i * 60 + 2]!;
+      const qi = near(target.vector, 0.2, 100 + i);
+      const hits = await index.search({ spaceId: a, vector: qi, k: 10 });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.some((h) => idsB.has(h.memoryId))).toBe(false);
+      for (const h of hits) expect(h.score).toBeCloseTo(cosineOf(qi, byId.get(h.memoryId)!), 3);
+      if (hits[0]!.memoryId === target.memoryId) found++;
+    }
+    expect(found, 'planted neighbours found first by the ANN index').toBeGreaterThanOrEqual(14);
+    const q = near(inA[42].vector, 0.2, 5);
     const exact = await index.search({ spaceId: a, vector: q, k: 10, exact: true });
     const expected = inA.map((x) => ({ id: x.memoryId, s: cosineOf(q, x.vector) })).sort((p, r) => r.s - p.s).slice(0, 10);
     expect(exact.map((h) => h.memoryId)).toEqual(expected.map((x) => x.id));
