@@ -9,36 +9,42 @@ const PAGE = 500;
  * restart or a switch of instance), then the live ones, each once, in order. The live
  * listener is registered before the backlog is read, and a live event at or below the last
  * id already sent is dropped, so the seam between the two neither loses nor repeats one
- * (ids of one space increase in commit order: every writer holds the space's lock).
+ * (ids of one space increase in commit order: every writer holds the space's lock). A reader
+ * that falls more than the live queue's limit behind (src/graphql/pubsub.ts) is caught up
+ * the same way: a new listener, then the store from the last id sent.
  */
 export async function* memoryEventStream(ctx: GraphQLContext, spaceId: string, after: number | null): AsyncGenerator<MemoryEvent> {
-  const live = ctx.pubsub.subscribe(`space:${spaceId}`)[Symbol.asyncIterator]();
-  // The first next() starts the listener: events published from here on are buffered.
-  let pending = live.next();
+  const topic = `space:${spaceId}`;
+  let live = ctx.pubsub.subscribe(topic);
   const unwatch = ctx.liveEvents ? await ctx.liveEvents.watch(spaceId) : () => {};
-  try {
-    let last = after ?? -1;
-    if (after !== null) {
-      for (;;) {
-        const page = await ctx.deps.store.spaceEvents(spaceId, last, PAGE);
-        for (const e of page) {
-          last = Number(e.id);
-          yield e;
-        }
-        if (page.length < PAGE) break;
-      }
-    }
+  let last = after ?? -1;
+  async function* fromStore(): AsyncGenerator<MemoryEvent> {
     for (;;) {
-      const r = await pending;
-      if (r.done) return;
-      pending = live.next();
-      const e = r.value as MemoryEvent;
+      const page = await ctx.deps.store.spaceEvents(spaceId, last, PAGE);
+      for (const e of page) {
+        last = Number(e.id);
+        yield e;
+      }
+      if (page.length < PAGE) return;
+    }
+  }
+  try {
+    if (after !== null) yield* fromStore();
+    for (;;) {
+      const e = await live.next();
+      if (e === 'overflow') {
+        // Nothing sent yet (no `after`): resume just before the oldest event the queue dropped.
+        if (last < 0) last = (live.oldestUnread ?? 0) - 1;
+        live = ctx.pubsub.subscribe(topic);
+        yield* fromStore();
+        continue;
+      }
       if (Number(e.id) <= last) continue;
       last = Number(e.id);
       yield e;
     }
   } finally {
     unwatch();
-    await live.return?.();
+    live.close();
   }
 }
