@@ -63,6 +63,11 @@ export interface Considered {
   rule?: string;
 }
 
+/** The lowest score any rule weighs: below it a candidate is out of reach by its score alone. */
+export function reachFloor(t: Thresholds): number {
+  return Math.min(t.close, t.related, t.topic, t.recallFloor);
+}
+
 /**
  * Whether the rules can make anything of a candidate: a candidate whose score is below every
  * threshold can be neither reinforced (every tier needs one of them) nor topical, and a
@@ -72,7 +77,7 @@ export interface Considered {
  */
 export function withinReach(incoming: Pick<Incoming, 'normalized' | 'previousSentence'>, c: Pick<Candidate, 'normalized' | 'score' | 'text'>, t: Thresholds): boolean {
   if (c.normalized === incoming.normalized) return true;
-  if ((c.score ?? 0) >= Math.min(t.close, t.related, t.topic, t.recallFloor)) return true;
+  if ((c.score ?? 0) >= reachFloor(t)) return true;
   return !!incoming.previousSentence && sameSentence(incoming.previousSentence, c.text);
 }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkQuote } from '../core/quote-check.js';
 import { normalizeText } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
-import { decide, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
+import { decide, reachFloor, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
 import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
@@ -209,7 +209,7 @@ export async function gatherCandidates(
   // threshold can only be far (an exact match was read above; the hits come by score, so the
   // far ones are the last).
   const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
-  const lowest = Math.min(deps.thresholds.close, deps.thresholds.related, deps.thresholds.topic, deps.thresholds.recallFloor);
+  const lowest = reachFloor(deps.thresholds);
   const unread = (id: string) => !previousSentence && !known.has(id) && (scores.get(id) ?? 0) < lowest;
   const toRead = [...scores.keys()].filter((id) => !known.has(id) && !unread(id));
   const read = toRead.length ? await deps.store.getMemories(toRead, spaceId, tx) : [];
