@@ -10,11 +10,16 @@ export async function openConversation(deps: MemoryDeps, spaceId: string): Promi
   return deps.store.createConversation({ id: randomUUID(), spaceId });
 }
 
+/** The conversation if it was found and lies inside the actor's wall; otherwise NotFound, whichever it is. */
+function insideWall(actor: Actor, c: Conversation | null | undefined, conversationId: string): Conversation {
+  if (!c || (actor.spaceId !== null && c.spaceId !== actor.spaceId)) throw new NotFoundError('Conversation', conversationId);
+  return c;
+}
+
 /** The conversation if it exists and lies inside the actor's wall; otherwise NotFound, whichever it is. */
 export async function conversationFor(deps: MemoryDeps, actor: Actor, conversationId: string): Promise<Conversation> {
   const [c] = await deps.store.getConversations([conversationId]);
-  if (!c || (actor.spaceId !== null && c.spaceId !== actor.spaceId)) throw new NotFoundError('Conversation', conversationId);
-  return c;
+  return insideWall(actor, c, conversationId);
 }
 
 /**
@@ -23,8 +28,7 @@ export async function conversationFor(deps: MemoryDeps, actor: Actor, conversati
  */
 export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string): Promise<{ conversation: Conversation; transcript: Message[] }> {
   const found = await deps.store.conversationTranscript(conversationId);
-  if (!found || (actor.spaceId !== null && found.conversation.spaceId !== actor.spaceId)) throw new NotFoundError('Conversation', conversationId);
-  return { conversation: found.conversation, transcript: found.messages };
+  return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages };
 }
 
 /** Records what the person typed (USER) or the assistant answered (ASSISTANT); the chat side's job. */
