@@ -13,6 +13,8 @@ export function stageOf(sql: string): string {
   const rules: [RegExp, string][] = [
     [/pg_advisory_xact_lock/, 'space lock'],
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
+    [/from memory_vector_bits where space_id = \$1 and kind = \$2 and seq > \$3/, 'vector search (sign-bit mirror catch-up)'],
+    [/where v\.memory_id = any\(\$2::text\[\]\) and v\.space_id = \$3/, 'vector search (rerank of the mirror\'s window)'],
     [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
     [/from memory_vectors v where v\.space_id = \$2 and v\.kind = \$3 offset 0/, 'vector search (exact scan)'],
@@ -55,6 +57,7 @@ export class Profiled implements SqlClient {
   constructor(private readonly inner: SqlClient) {}
   get driver() { return this.inner.driver; }
   get statementCount() { return this.inner.statementCount; }
+  get rollbacks() { return this.inner.rollbacks; }
 
   /** Adds a stage's time (statements, or a use case's named JavaScript stage: src/memory/stages.ts). */
   add(stage: string, ms: number): void {

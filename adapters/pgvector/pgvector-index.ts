@@ -5,6 +5,8 @@ import { VectorIndexError } from '../../src/ports/vector-index.js';
 import type { MemoryStatus } from '../../src/core/types.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
+import { quantisedInSql, searchMirror, windowFor, type Row } from './pgvector-quantised.js';
+import { VectorMirror } from './vector-mirror.js';
 
 export interface PgvectorOptions {
   /** Embedder id written with every vector. */
@@ -32,6 +34,11 @@ export interface PgvectorOptions {
    * missed none).
    */
   bitsIndex?: boolean;
+  /**
+   * Recognition's search from an in-process copy of the vectors and their sign bits (vector-mirror.ts).
+   * Default: on for PGlite (transactions never interleave there), off on a server (unsound).
+   */
+  mirror?: boolean;
 }
 
 /** Vectors per upsert statement (see `upsert`). */
@@ -60,13 +67,6 @@ export const EXACT_SCAN_BELOW = 20_000;
  * written in the caller's transaction; status lives in `memory_state`, so a
  * status change never touches the HNSW index.
  */
-/** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
-export function signBits(v: Float32Array | number[]): string {
-  let out = '';
-  for (let i = 0; i < v.length; i++) out += v[i] > 0 ? '1' : '0';
-  return out;
-}
-
 /** Spaces above this many vectors are searched through the quantised first pass (below, one exact scan costs less). */
 export const QUANTISED_ABOVE = 1_000;
 
@@ -90,6 +90,7 @@ export class PgvectorIndex implements VectorIndex {
   private upsertsSinceCheck = 0;
   private building: Promise<void> | null = null;
   private held = false;
+  private readonly mirror: VectorMirror | null;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
     this.exactBelow = opts.exactScanBelow ?? EXACT_SCAN_BELOW;
@@ -97,6 +98,9 @@ export class PgvectorIndex implements VectorIndex {
     this.annAbove = opts.annIndexAbove ?? this.exactBelow;
     this.quantisedAbove = opts.quantisedAbove ?? QUANTISED_ABOVE;
     this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
+    const mirrored = opts.mirror ?? db.driver === 'pglite';
+    if (mirrored && db.rollbacks === undefined) throw new VectorIndexError(this.name, 'the sign-bit mirror needs a client that counts rollbacks (PGlite)');
+    this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0) : null;
   }
 
   /** Whether the HNSW index exists (approximate scans need it). */
@@ -238,6 +242,7 @@ export class PgvectorIndex implements VectorIndex {
     } catch (e) {
       throw new VectorIndexError(this.name, 'remove failed', e);
     }
+    this.mirror?.removeIds(memoryIds);
   }
 
   async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {
@@ -247,6 +252,7 @@ export class PgvectorIndex implements VectorIndex {
       throw new VectorIndexError(this.name, 'removeSpace failed', e);
     }
     for (const k of [...this.sizes.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.sizes.delete(k);
+    this.mirror?.removeSpace(spaceId);
   }
 
   /**
@@ -270,7 +276,7 @@ export class PgvectorIndex implements VectorIndex {
     const op = metric === 'cosine' ? '<=>' : '<->';
     const statuses = s.statuses ?? ['ACTIVE'];
     const kind = s.kind ?? 'STATEMENT';
-    const toHits = (rows: { memory_id: string; d: number }[]): VectorHit[] => rows
+    const toHits = (rows: Row[]): VectorHit[] => rows
       .map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }))
       // relaxed_order lets an iterative HNSW scan return rows slightly out of order: sort them again.
       .sort((a, b) => b.score - a.score);
@@ -285,10 +291,16 @@ export class PgvectorIndex implements VectorIndex {
       if (!exact) return toHits(await this.hnsw(s, op, kind, statuses, tx));
       // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
-      if (metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined) {
+      const quantised = metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined;
+      if (this.mirror && metric === 'cosine') {
+        const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? windowFor(s, this.window) : Number.POSITIVE_INFINITY,
+          quantised ? s.minScore : undefined);
+        if (hits) return toHits(hits);
+      } else if (quantised) {
+        const window = windowFor(s, this.window);
         const hits = !small && this.bitsReady
-          ? await this.inTx(tx, (t) => this.quantised(t, s, kind, statuses, size))
-          : await this.quantised(q, s, kind, statuses, null);
+          ? await this.inTx(tx, (t) => quantisedInSql(t, s, kind, statuses, size, window, this.efSearch))
+          : await quantisedInSql(q, s, kind, statuses, null, window, this.efSearch);
         if (hits) return toHits(hits);
       }
       return toHits(await this.scan(q, s, op, kind, statuses));
@@ -306,7 +318,7 @@ export class PgvectorIndex implements VectorIndex {
    * outside the window is farther than each row in it); otherwise (a space mostly
    * muted, say) the scan runs again with the status joined.
    */
-  private async scan(q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[]): Promise<{ memory_id: string; d: number }[]> {
+  private async scan(q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[]): Promise<Row[]> {
     const vector = toPgVectorText(s.vector);
     const window = Math.max(2 * s.k, s.k + 50);
     const near = await q.query<{ memory_id: string; d: number; status: string }>(
@@ -330,50 +342,6 @@ export class PgvectorIndex implements VectorIndex {
        ) x order by d limit $5`,
       [vector, s.spaceId, kind, statuses, s.k],
     );
-    return r.rows;
-  }
-
-  /**
-   * Quantised first pass, exact rerank: the space's sign bits (`memory_vector_bits.bq`,
-   * migration 11: 64 bytes at 512-d, in a narrow table of their own kept by triggers)
-   * ranked by Hamming distance, then the exact cosine of the best `window` of them,
-   * the status checked on those rows only. Returns null (the caller scans exactly)
-   * when the window holds fewer than k rows of the wanted statuses, e.g. a space
-   * mostly muted.
-   *
-   * `size` given (a large space, the bits' HNSW index built): the window comes from the
-   * HNSW index on the bits instead of a scan of every row's bits, walked with an
-   * iterative scan (the space and kind filtered during the walk) and `ef_search` at least
-   * the window; if the walk returns fewer rows than the window while the space holds more
-   * (it gave up: `max_scan_tuples`), the caller scans exactly. Without `size`, the bits are
-   * read in a sequential scan (`OFFSET 0` keeps the planner off the HNSW index, which
-   * would cut the window short).
-   */
-  private async quantised(q: Queryable, s: VectorSearch, kind: string, statuses: string[], size: number | null): Promise<{ memory_id: string; d: number }[] | null> {
-    const window = Math.max(this.window, (s.exact ? 20 : 4) * s.k);
-    if (size !== null) {
-      await q.query(`set local hnsw.iterative_scan = relaxed_order`);
-      await q.query(`set local hnsw.ef_search = ${Math.min(1_000, Math.max(window, this.efSearch))}`);
-    }
-    const from = size !== null
-      ? `select b.memory_id from memory_vector_bits b
-         where b.space_id = $2 and b.kind = $3 order by b.bq <~> $4::bit(${s.vector.length}) limit $5`
-      : `select memory_id from (
-           select b.memory_id, b.bq from memory_vector_bits b where b.space_id = $2 and b.kind = $3 offset 0
-         ) b order by b.bq <~> $4::bit(${s.vector.length}) limit $5`;
-    const r = await q.query<{ memory_id: string; d: number; n: number }>(
-      `select c.memory_id, c.d, c.n from (
-         select c.memory_id, v.embedding <=> $1::vector as d, count(*) over () as n
-         from (${from}) c join memory_vectors v on v.memory_id = c.memory_id
-       ) c
-       where (select st.status from memory_state st where st.memory_id = c.memory_id) = any($6::text[])
-       order by c.d limit $7`,
-      [toPgVectorText(s.vector), s.spaceId, kind, signBits(s.vector), window, statuses, s.k],
-    );
-    const seen = r.rows.length > 0 ? Number(r.rows[0].n) : 0;
-    if (size !== null && seen < Math.min(window, size)) return null;
-    const windowFull = seen >= window;
-    if (r.rows.length < s.k && (windowFull || r.rows.length === 0)) return null;
     return r.rows;
   }
 

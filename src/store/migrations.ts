@@ -236,6 +236,28 @@ alter table memory_vectors alter column embedding set storage main;
 alter table memory_vectors set (toast_tuple_target = 8160);
 `,
   },
+  {
+    version: 12,
+    name: 'vector-bits-seq',
+    // Every insert or update of a vector's sign bits takes the next number of one sequence, so
+    // a reader can ask "what changed in this space since number n" through an index range scan:
+    // the embedded store's in-process copy of the bits (adapters/pgvector/sign-mirror.ts) is
+    // kept current that way before each search.
+    sql: ({ dimensions }) => `
+create sequence if not exists memory_vector_bits_seq;
+alter table memory_vector_bits add column seq bigint not null default nextval('memory_vector_bits_seq');
+create index memory_vector_bits_space_seq on memory_vector_bits(space_id, kind, seq);
+drop index if exists memory_vector_bits_space;
+create or replace function engram_vector_bits_new() returns trigger language plpgsql as $$
+begin
+  insert into memory_vector_bits (memory_id, space_id, kind, bq)
+    select memory_id, space_id, kind, binary_quantize(embedding)::bit(${dimensions}) from new_rows
+  on conflict (memory_id) do update set space_id = excluded.space_id, kind = excluded.kind, bq = excluded.bq,
+    seq = nextval('memory_vector_bits_seq');
+  return null;
+end $$;
+`,
+  },
 ];
 
 /**

@@ -69,6 +69,7 @@ function templateBlob(dimensions?: number): Promise<Blob> | undefined {
 export class PgliteClient implements SqlClient {
   readonly driver = 'pglite' as const;
   private count = 0;
+  private rolledBack = 0;
   private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null) {}
 
   static async open(dataDir: string, opts: PgliteOpenOptions = {}): Promise<PgliteClient> {
@@ -131,6 +132,20 @@ export class PgliteClient implements SqlClient {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    try {
+      return await this.inTransaction(fn);
+    } catch (e) {
+      this.rolledBack++;
+      throw e;
+    }
+  }
+
+  /** See SqlClient.rollbacks. */
+  get rollbacks(): number {
+    return this.rolledBack;
+  }
+
+  private async inTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (t) => {
       const tx: Queryable = {
         query: async <R>(sql: string, params: unknown[] = []) => {

@@ -23,6 +23,12 @@ export interface SqlClient extends Queryable {
   session?<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Statements sent so far (tests count them to catch N+1 patterns). */
   readonly statementCount: number;
+  /**
+   * Transactions that ended rolled back, on a client whose transactions never interleave
+   * (PGlite): an in-process copy of table state read inside one may hold what never committed,
+   * and starts again when this changes. Undefined on a server.
+   */
+  readonly rollbacks?: number;
 }
 
 export class StoreError extends Error {

@@ -33,7 +33,8 @@ for (const target of testDatabases()) {
       await migrate(db, { dimensions: DIM });
       // No HNSW build here (shared tables on the server); quantised from 1,000 vectors, and the same store scanned exactly.
       quantised = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: 1_000 });
-      exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY });
+      // The reference is SQL's exact scan on both stores (no in-process vector mirror, the PGlite default).
+      exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY, mirror: false });
       seed = new Seeder(db, quantised);
     }, 120_000);
     afterAll(async () => {
@@ -65,14 +66,22 @@ for (const target of testDatabases()) {
       }
     }, 120_000);
 
-    it('falls back to the exact scan when the wanted statuses are rare in the space', async () => {
+    it('finds the neighbours of the wanted statuses when those are rare in the space', async () => {
       const space = await seed.space();
       const vs = unitVectors(N, 16, DIM);
       const items = await putAll(space, vs);
-      const keep = [items[3], items[700], items[1400]];
+      // Three neighbours of the query (cosines ~0.98 down to ~0.7) and two far rows stay active; the other 1,500, the nearest included, are muted.
+      const q = near(vs[5], 0.2, 7);
+      const neighbours = await seed.put(space, [0.25, 0.6, 0.9].map((noise, i) => near(q, noise, 70 + i)));
+      const keep = [...neighbours, items[700], items[1400]];
       await seed.setStatus(items.filter((i) => !keep.includes(i)).map((i) => i.memoryId), 'MUTED');
-      const hits = await quantised.search({ spaceId: space, vector: near(vs[5], 0.2, 7), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
-      expect(hits.map((h) => h.memoryId).sort()).toEqual(keep.map((i) => i.memoryId).sort());
+      const ask = { spaceId: space, vector: q, k: 10, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
+      const hits = await quantised.search({ ...ask, minScore: 0.4 });
+      const truth = await exact.search(ask);
+      expect(truth.map((h) => h.memoryId).sort()).toEqual(keep.map((i) => i.memoryId).sort());
+      // Recognition weighs nothing below minScore (the port lets an engine leave those out): the rest is the exact answer.
+      expect(hits.filter((h) => h.score >= 0.4)).toEqual(truth.filter((h) => h.score >= 0.4));
+      expect(hits.slice(0, 3).map((h) => h.memoryId)).toEqual(neighbours.map((n) => n.memoryId));
     }, 120_000);
 
     it('the exact scan reads statuses late and still returns the exact top k of the wanted ones, muted nearest or not', async () => {

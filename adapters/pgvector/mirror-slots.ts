@@ -1,0 +1,244 @@
+/**
+ * The vector mirror's arithmetic (vector-mirror.ts): one space and kind's rows in typed arrays,
+ * the sign-bit first pass, and distances that are pgvector's to the last bit.
+ */
+
+/** The sign bits of a vector, packed as varbit_send packs them (bit i: byte i >> 3, MSB first), in 32-bit words. */
+export function pack(vector: Float32Array | number[]): Uint32Array {
+  const bytes = new Uint8Array(Math.ceil(vector.length / 32) * 4);
+  for (let i = 0; i < vector.length; i++) if (vector[i] > 0) bytes[i >> 3] |= 0x80 >> (i & 7);
+  return new Uint32Array(bytes.buffer);
+}
+
+/**
+ * pgvector's cosine distance (`<=>`, vector.c cosine_distance) as its WebAssembly build computes
+ * it: three float32 sums in index order, then in double `1 - dot / sqrt(|a|² |b|²)` clamped.
+ */
+export function pgCosineDistance(a: Float32Array, b: Float32Array, at = 0): number {
+  const f = Math.fround;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[at + i];
+    dot = f(dot + f(x * y));
+    na = f(na + f(x * x));
+    nb = f(nb + f(y * y));
+  }
+  let sim = dot / Math.sqrt(na * nb);
+  if (sim > 1) sim = 1;
+  else if (sim < -1) sim = -1;
+  return 1 - sim;
+}
+
+/**
+ * A bound on |pgCosineDistance − the same distance computed in double|: float32 sums of 512
+ * products drift by at most ~n·2⁻²⁴ of |a||b| each (3e-5 at 512-d); 5e-4 leaves a wide margin
+ * up to 4,096 dimensions. Used only to decide which rows the exact arithmetic must see.
+ */
+const DOUBLE_DRIFT = 5e-4;
+
+/** Above this many rows a ranking starts with the cheaper double-precision distance (`Ranked`). */
+const EXACT_ALL_BELOW = 1_000;
+
+/** Bits set in a 32-bit word. */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** PostgreSQL orders NaN above every number. */
+const key = (x: number) => (x !== x ? Number.POSITIVE_INFINITY : x);
+
+/** One space and kind: row i's bits at words [i * w, (i + 1) * w), its vector at [i * dim, (i + 1) * dim), its squared norm at i. */
+export class Slots {
+  /** Highest `seq` read (text: a bigint). */
+  seq = '0';
+  private ids: string[] = [];
+  private at = new Map<string, number>();
+  private words = 0;
+  private dim = 0;
+  private bits = new Uint32Array(0);
+  private vectors = new Float32Array(0);
+  private norms = new Float64Array(0);
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Rows as the load reads them: `bits`, each row's varbit_send (a 4-byte bit length, then the
+   * bits), back to back; `vectors`, each row's vector_send (2-byte dim, 2 unused, big-endian float4s).
+   */
+  putMany(ids: string[], bits: Uint8Array, vectors: Uint8Array): void {
+    if (ids.length === 0) return;
+    const bitBytes = bits.length / ids.length;
+    const vecBytes = vectors.length / ids.length;
+    const view = new DataView(vectors.buffer, vectors.byteOffset, vectors.byteLength);
+    const dim = view.getUint16(0);
+    const w = Math.ceil((bitBytes - 4) / 4);
+    if (vecBytes !== 4 + 4 * dim || !Number.isInteger(bitBytes)) throw new Error('the sign bits and vectors read do not match their ids');
+    if (this.words !== w || this.dim !== dim) {
+      if (this.ids.length > 0) throw new Error(`a ${dim}-d vector in a space of ${this.dim}-d vectors`);
+      this.words = w;
+      this.dim = dim;
+    }
+    const row = new Uint8Array(w * 4);
+    const rowWords = new Uint32Array(row.buffer);
+    for (let r = 0; r < ids.length; r++) {
+      const id = ids[r];
+      let i = this.at.get(id);
+      if (i === undefined) {
+        i = this.ids.length;
+        if (i >= this.norms.length) this.grow(Math.max(1_024, Math.ceil((i + 1) * 1.5)));
+        this.ids.push(id);
+        this.at.set(id, i);
+      }
+      row.fill(0);
+      row.set(bits.subarray(r * bitBytes + 4, (r + 1) * bitBytes));
+      this.bits.set(rowWords, i * w);
+      let norm = 0;
+      for (let j = 0, o = i * dim, b = r * vecBytes + 4; j < dim; j++, b += 4) {
+        const x = view.getFloat32(b);
+        this.vectors[o + j] = x;
+        norm += x * x;
+      }
+      this.norms[i] = norm;
+    }
+  }
+
+  private grow(rows: number): void {
+    const bits = new Uint32Array(rows * this.words);
+    bits.set(this.bits);
+    this.bits = bits;
+    const vectors = new Float32Array(rows * this.dim);
+    vectors.set(this.vectors);
+    this.vectors = vectors;
+    const norms = new Float64Array(rows);
+    norms.set(this.norms);
+    this.norms = norms;
+  }
+
+  remove(ids: string[]): void {
+    const w = this.words;
+    const dim = this.dim;
+    for (const id of ids) {
+      const i = this.at.get(id);
+      if (i === undefined) continue;
+      const last = this.ids.length - 1;
+      if (i !== last) {
+        const moved = this.ids[last];
+        this.ids[i] = moved;
+        this.at.set(moved, i);
+        this.bits.copyWithin(i * w, last * w, (last + 1) * w);
+        this.vectors.copyWithin(i * dim, last * dim, (last + 1) * dim);
+        this.norms[i] = this.norms[last];
+      }
+      // Nothing of a forgotten memory stays behind in the freed slot.
+      this.bits.fill(0, last * w, (last + 1) * w);
+      this.vectors.fill(0, last * dim, (last + 1) * dim);
+      this.norms[last] = 0;
+      this.ids.pop();
+      this.at.delete(id);
+    }
+  }
+
+  /** Rows (slot numbers) of the first pass: the `window` nearest in Hamming distance, ties at the cut kept (every row when no more). */
+  window(query: Uint32Array, window: number): number[] {
+    const n = this.ids.length;
+    if (n <= window) return Array.from({ length: n }, (_, i) => i);
+    const w = this.words;
+    if (query.length !== w) throw new Error(`a query of ${query.length} words against rows of ${w}`);
+    const bits = this.bits;
+    const dist = new Uint16Array(n);
+    const counts = new Uint32Array(w * 32 + 1);
+    for (let i = 0, o = 0; i < n; i++, o += w) {
+      let d = 0;
+      for (let j = 0; j < w; j++) d += popcount(bits[o + j] ^ query[j]);
+      dist[i] = d;
+      counts[d]++;
+    }
+    // The smallest distance whose cumulative count reaches the window: every row at most that far.
+    let cut = 0;
+    for (let seen = 0; cut < counts.length; cut++) {
+      seen += counts[cut];
+      if (seen >= window) break;
+    }
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) if (dist[i] < cut) out.push(i);
+    for (let i = 0; i < n && out.length < 2 * window; i++) if (dist[i] === cut) out.push(i);
+    return out;
+  }
+
+  /**
+   * The rows, to be read nearest `query` first by pgvector's exact distance. Many rows: a
+   * double-precision distance (4 sums at a time, norms kept) ranks them first, and the exact
+   * one is computed for the rows that could be among those asked for (`Ranked.upTo`).
+   */
+  rank(rows: number[], query: Float32Array, windowFull: boolean): Ranked {
+    if (rows.length > 0 && query.length !== this.dim) throw new Error(`a ${query.length}-d query against ${this.dim}-d vectors`);
+    const dim = this.dim;
+    const exact = (j: number) => pgCosineDistance(query, this.vectors, rows[j] * dim);
+    const ids = rows.map((i) => this.ids[i]);
+    if (rows.length <= EXACT_ALL_BELOW) return new Ranked(ids, Float64Array.from(rows, (_, j) => exact(j)), exact, 0, windowFull);
+    let qn = 0;
+    for (let i = 0; i < dim; i++) qn += query[i] * query[i];
+    const v = this.vectors;
+    const approx = new Float64Array(rows.length);
+    const tail = dim - (dim % 4);
+    for (let j = 0; j < rows.length; j++) {
+      const o = rows[j] * dim;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let i = 0;
+      for (; i < tail; i += 4) {
+        s0 += query[i] * v[o + i];
+        s1 += query[i + 1] * v[o + i + 1];
+        s2 += query[i + 2] * v[o + i + 2];
+        s3 += query[i + 3] * v[o + i + 3];
+      }
+      for (; i < dim; i++) s0 += query[i] * v[o + i];
+      approx[j] = 1 - (s0 + s1 + s2 + s3) / Math.sqrt(qn * this.norms[rows[j]]);
+    }
+    return new Ranked(ids, approx, exact, DOUBLE_DRIFT, windowFull);
+  }
+}
+
+/**
+ * Rows and their distances, read nearest first (`upTo`). `approx` is within `drift` of the exact
+ * distance of every row (0: it is the exact one). For the nearest m: T, the m-th smallest
+ * approximate distance; at least m rows are then exactly within T + drift, so every row of the
+ * exact first m is approximately within T + 2·drift: those are computed exactly and sorted.
+ */
+export class Ranked {
+  private order: number[] = [];
+  private exactOf = new Map<number, number>();
+  constructor(
+    private readonly ids: string[], private readonly approx: Float64Array, private readonly exact: (j: number) => number,
+    private readonly drift: number, readonly windowFull: boolean,
+  ) {}
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The nearest m rows (all when fewer), nearest first: ids and exact distances. */
+  upTo(m: number): { ids: string[]; d: number[] } {
+    const n = this.ids.length;
+    const want = Math.min(m, n);
+    if (this.order.length < want) {
+      const cut = want === n ? Number.POSITIVE_INFINITY : Float64Array.from(this.approx, key).sort()[want - 1] + 2 * this.drift;
+      const near: number[] = [];
+      for (let j = 0; j < n; j++) if (key(this.approx[j]) <= cut) near.push(j);
+      const d = (j: number) => {
+        let x = this.exactOf.get(j);
+        if (x === undefined) this.exactOf.set(j, (x = this.drift === 0 ? this.approx[j] : this.exact(j)));
+        return x;
+      };
+      this.order = near.sort((a, b) => key(d(a)) - key(d(b))).slice(0, want);
+    }
+    const take = this.order.slice(0, want);
+    return { ids: take.map((j) => this.ids[j]), d: take.map((j) => this.exactOf.get(j) ?? this.approx[j]) };
+  }
+}

@@ -1,0 +1,128 @@
+import type { VectorSearch } from '../../src/ports/vector-index.js';
+import { toPgVectorText } from '../../src/core/vectors.js';
+import type { Queryable } from '../../src/store/sql-client.js';
+import type { VectorMirror } from './vector-mirror.js';
+
+/** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
+export function signBits(v: Float32Array | number[]): string {
+  let out = '';
+  for (let i = 0; i < v.length; i++) out += v[i] > 0 ? '1' : '0';
+  return out;
+}
+
+export type Row = { memory_id: string; d: number };
+
+/** Rows of the first pass reranked exactly: at least `min`, 20 per hit asked for exact requests, 4 otherwise. */
+export function windowFor(s: VectorSearch, min: number): number {
+  return Math.max(min, (s.exact ? 20 : 4) * s.k);
+}
+
+/**
+ * Quantised first pass, exact rerank, in SQL: the space's sign bits (`memory_vector_bits.bq`,
+ * migration 11: 64 bytes at 512-d, in a narrow table of their own kept by triggers)
+ * ranked by Hamming distance, then the exact cosine of the best `window` of them,
+ * the status checked on those rows only. Returns null (the caller scans exactly)
+ * when the window holds fewer than k rows of the wanted statuses, e.g. a space
+ * mostly muted.
+ *
+ * `size` given (a large space, the bits' HNSW index built): the window comes from the
+ * HNSW index on the bits instead of a scan of every row's bits, walked with an
+ * iterative scan (the space and kind filtered during the walk) and `ef_search` at least
+ * the window; if the walk returns fewer rows than the window while the space holds more
+ * (it gave up: `max_scan_tuples`), the caller scans exactly. Without `size`, the bits are
+ * read in a sequential scan (`OFFSET 0` keeps the planner off the HNSW index, which
+ * would cut the window short).
+ */
+export async function quantisedInSql(
+  q: Queryable, s: VectorSearch, kind: string, statuses: string[], size: number | null, window: number, efSearch: number,
+): Promise<Row[] | null> {
+  if (size !== null) {
+    await q.query(`set local hnsw.iterative_scan = relaxed_order`);
+    await q.query(`set local hnsw.ef_search = ${Math.min(1_000, Math.max(window, efSearch))}`);
+  }
+  const from = size !== null
+    ? `select b.memory_id from memory_vector_bits b
+       where b.space_id = $2 and b.kind = $3 order by b.bq <~> $4::bit(${s.vector.length}) limit $5`
+    : `select memory_id from (
+         select b.memory_id, b.bq from memory_vector_bits b where b.space_id = $2 and b.kind = $3 offset 0
+       ) b order by b.bq <~> $4::bit(${s.vector.length}) limit $5`;
+  const r = await q.query<{ memory_id: string; d: number; n: number }>(
+    `select c.memory_id, c.d, c.n from (
+       select c.memory_id, v.embedding <=> $1::vector as d, count(*) over () as n
+       from (${from}) c join memory_vectors v on v.memory_id = c.memory_id
+     ) c
+     where (select st.status from memory_state st where st.memory_id = c.memory_id) = any($6::text[])
+     order by c.d limit $7`,
+    [toPgVectorText(s.vector), s.spaceId, kind, signBits(s.vector), window, statuses, s.k],
+  );
+  const seen = r.rows.length > 0 ? Number(r.rows[0].n) : 0;
+  if (size !== null && seen < Math.min(window, size)) return null;
+  const windowFull = seen >= window;
+  if (r.rows.length < s.k && (windowFull || r.rows.length === 0)) return null;
+  return r.rows;
+}
+
+/** Searches of the mirror before giving up on a space whose deletes keep turning up (then: exact scan). */
+const MIRROR_PASSES = 3;
+
+/**
+ * The search from the in-process copy of the vectors (vector-mirror.ts): the first pass (the
+ * `window` nearest by sign bits; Infinity: every row) and the exact rerank there, in float32
+ * exactly as pgvector computes `<=>`; then the statuses of the nearest rows read in SQL, nearest
+ * first (`max(2k, k + 50)` of them, then the rest, until k have a wanted status).
+ *
+ * With `minScore` (recognition in a space past QUANTISED_ABOVE: nothing below it is weighed,
+ * the port's contract) only rows scoring at least that much are candidates, so a new fact,
+ * near nothing, costs no statement at all; if every row of a full window scores that much,
+ * rows past it may too: null, the caller scans exactly. Without it: the exact top k of the
+ * window, null when a full window holds fewer than k rows of the wanted statuses (as
+ * `quantisedInSql`). Ids the status read no longer finds (deleted without the adapter knowing)
+ * leave the copy and the search runs again.
+ */
+export async function searchMirror(
+  mirror: VectorMirror, q: Queryable, s: VectorSearch, kind: string, statuses: string[], window: number, minScore?: number,
+): Promise<Row[] | null> {
+  const wanted = new Set(statuses);
+  const first = Math.max(2 * s.k, s.k + 50);
+  for (let pass = 0; pass < MIRROR_PASSES; pass++) {
+    const ranked = await mirror.nearest(q, s.spaceId, kind, s.vector, window);
+    let n = ranked.size;
+    if (minScore !== undefined) {
+      // Rows scoring at least minScore, nearest first: ranked in growing prefixes until one ends below it.
+      for (let m = first; ; m *= 4) {
+        const { d } = ranked.upTo(m);
+        const below = d.findIndex((x) => 1 - x < minScore);
+        if (below >= 0 || d.length === ranked.size) {
+          n = below >= 0 ? below : d.length;
+          break;
+        }
+      }
+      if (ranked.windowFull && n === ranked.size) return null;
+    }
+    const kept: Row[] = [];
+    let gone: string[] = [];
+    for (let from = 0, batch = first; from < n && kept.length < s.k; from += batch, batch = n) {
+      const { ids: all, d } = ranked.upTo(Math.min(n, from + batch));
+      const ids = all.slice(from);
+      const r = await q.query<{ memory_id: string; status: string | null }>(
+        `select b.memory_id, st.status from memory_vector_bits b left join memory_state st on st.memory_id = b.memory_id
+         where b.memory_id = any($1::text[]) and b.space_id = $2 and b.kind = $3`,
+        [ids, s.spaceId, kind],
+      );
+      const status = new Map(r.rows.map((x) => [x.memory_id, x.status]));
+      gone = ids.filter((id) => !status.has(id));
+      if (gone.length > 0) break;
+      for (let j = 0; j < ids.length && kept.length < s.k; j++) {
+        const st = status.get(ids[j]);
+        if (st && wanted.has(st)) kept.push({ memory_id: ids[j], d: d[from + j] });
+      }
+    }
+    if (gone.length > 0) {
+      mirror.drop(s.spaceId, kind, gone);
+      continue;
+    }
+    if (minScore === undefined && kept.length < s.k && (ranked.windowFull || kept.length === 0)) return null;
+    return kept;
+  }
+  return null;
+}

@@ -1,0 +1,106 @@
+import type { Queryable } from '../../src/store/sql-client.js';
+import { pack, Slots, type Ranked } from './mirror-slots.js';
+
+/**
+ * An in-process copy of a space's vectors and their sign bits (`memory_vector_bits`), per space
+ * and kind, for recognition's search on the embedded store (docs/engines.md, "The vector mirror").
+ *
+ * On PGlite the quantised first pass and the exact rerank ran in WebAssembly, reading rows
+ * through PostgreSQL's buffer pool: more than an in-process float scan of the whole space. Here
+ * the first pass is a popcount over a typed array (16 words a row at 512-d) and the rerank of
+ * its window is computed in float32 exactly as pgvector computes `<=>` (same order of float
+ * operations: the same distance to the last bit, checked by test/store/pgvector-mirror.test.ts);
+ * only the statuses of the nearest rows are read from SQL.
+ *
+ * Kept current without trusting any write path to report itself:
+ * - every insert or update of a vector bumps its row's `seq` (migration 12, a sequence written
+ *   by the bits trigger); each search first reads the rows of its space and kind past the
+ *   highest `seq` seen (an index range scan on (space_id, kind, seq), empty when nothing changed);
+ * - deletes leave a stale slot, harmless but for the window place it may take: the status read
+ *   reports which ids no longer exist (`drop`), and the search runs again without them;
+ *   deletes through the adapter (`remove`, `removeSpace`) drop their slots at once;
+ * - a rolled-back transaction may have been read half-way (an insert seen, a delete applied):
+ *   the client counts rollbacks, and a different count empties the mirror (reloaded on use).
+ *
+ * Only sound where transactions never interleave: PGlite, one connection, one process per data
+ * directory. On a server two transactions may commit out of `seq` order (a row with a lower
+ * `seq` committing after a higher one was read would never be caught up), so it stays off there.
+ */
+export class VectorMirror {
+  private spaces = new Map<string, Slots>();
+  private epoch: number;
+
+  /** `epochOf`: the client's rollback count (see above). */
+  constructor(private readonly epochOf: () => number) {
+    this.epoch = epochOf();
+  }
+
+  /**
+   * Rows ranked by exact cosine distance to `vector`, nearest first: of the (at least) `window`
+   * rows nearest in Hamming distance of their sign bits, or of every row when the space holds
+   * no more than `window` (Infinity: an exact scan of the space). Rows tied at the window's cut
+   * are all kept (up to twice the window), so the order rows were written in never decides what
+   * is reranked. `ranked.upTo(m)` gives the first m (sorted as asked: a space of 10K rows is
+   * not sorted whole for the nearest 100).
+   */
+  async nearest(q: Queryable, spaceId: string, kind: string, vector: Float32Array | number[], window: number): Promise<Ranked> {
+    const slots = await this.current(q, spaceId, kind);
+    const query = Float32Array.from(vector);
+    const rows = slots.window(pack(query), window);
+    return slots.rank(rows, query, rows.length >= window);
+  }
+
+  /** Rows a status read found gone (deleted without the adapter knowing): no longer candidates. */
+  drop(spaceId: string, kind: string, ids: string[]): void {
+    this.spaces.get(key(spaceId, kind))?.remove(ids);
+  }
+
+  /** Deleted through the adapter: out of every kind of their space(s). */
+  removeIds(ids: string[]): void {
+    for (const slots of this.spaces.values()) slots.remove(ids);
+  }
+
+  removeSpace(spaceId: string): void {
+    for (const k of [...this.spaces.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.spaces.delete(k);
+  }
+
+  private async current(q: Queryable, spaceId: string, kind: string): Promise<Slots> {
+    const epoch = this.epochOf();
+    if (epoch !== this.epoch) {
+      this.spaces.clear();
+      this.epoch = epoch;
+    }
+    const k = key(spaceId, kind);
+    let slots = this.spaces.get(k);
+    if (!slots) {
+      slots = new Slots();
+      this.spaces.set(k, slots);
+    }
+    // In chunks, in seq order, each one row of aggregates (PGlite turns a bytea column into a
+    // hex string row by row: 1.6 s for 10K rows at 512-d; one base64 text per chunk, 0.35 s),
+    // yielding between chunks so the event loop is never held for the whole space.
+    for (;;) {
+      const r = await q.query<{ ids: string | null; bits: string; vectors: string; seq: string; n: number }>(
+        `select string_agg(memory_id, E'\\n' order by seq) as ids, max(seq)::text as seq, count(*)::int as n,
+                encode(string_agg(varbit_send(bq), ''::bytea order by seq), 'base64') as bits,
+                encode(string_agg(vector_send(embedding), ''::bytea order by seq), 'base64') as vectors
+         from (select b.memory_id, b.seq, b.bq, v.embedding from memory_vector_bits b join memory_vectors v on v.memory_id = b.memory_id
+               where b.space_id = $1 and b.kind = $2 and b.seq > $3 order by b.seq limit ${LOAD_CHUNK}) x`,
+        [spaceId, kind, slots.seq],
+      );
+      const row = r.rows[0];
+      if (!row || row.n === 0 || row.ids === null) break;
+      slots.putMany(row.ids.split('\n'), Buffer.from(row.bits, 'base64'), Buffer.from(row.vectors, 'base64'));
+      if (BigInt(row.seq) > BigInt(slots.seq)) slots.seq = row.seq;
+      if (row.n < LOAD_CHUNK) break;
+      await new Promise((done) => setTimeout(done, 0));
+    }
+    return slots;
+  }
+}
+
+/** Rows read per statement while a space is loaded. */
+const LOAD_CHUNK = 1_000;
+
+const key = (spaceId: string, kind: string) => `${spaceId}\u0000${kind}`;
+

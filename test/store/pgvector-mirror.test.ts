@@ -1,0 +1,128 @@
+/**
+ * The in-process vector mirror of the embedded store (adapters/pgvector/vector-mirror.ts):
+ * PGlite's searches read a copy of the space's vectors kept in the process. It must give the
+ * answers SQL gives — the same ids, the same distances to the last bit — through every way the
+ * table changes: rows added after the copy was read, vectors replaced, rows removed through the
+ * adapter or behind its back, statuses changed, and a transaction that read its own rows and
+ * then rolled back. The reference is the same PGlite store searched in SQL (mirror: false).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/store/migrations.js';
+import { PgliteClient } from '../../src/store/pglite-client.js';
+import { PgClient } from '../../src/store/pg-client.js';
+import type { VectorSearch } from '../../src/ports/vector-index.js';
+import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { pgCosineDistance } from '../../adapters/pgvector/mirror-slots.js';
+import { toPgVectorText } from '../../src/core/vectors.js';
+import { near, Seeder, unitVectors } from '../contract/harness.js';
+
+const DIM = 512;
+
+describe('pgvector vector mirror (pglite)', () => {
+  let db: PgliteClient;
+  let mirrored: PgvectorIndex;
+  let sql: PgvectorIndex;
+  let seed: Seeder;
+
+  beforeAll(async () => {
+    db = await PgliteClient.open(':memory:');
+    await migrate(db, { dimensions: DIM });
+    // Recognition's window from 1,000 rows (the default), so a space of 1,200 takes the sign-bit first pass.
+    mirrored = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY });
+    sql = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, mirror: false });
+    seed = new Seeder(db, mirrored);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('computes pgvector\'s cosine distance to the last bit', async () => {
+    for (const dim of [DIM, 100, 3]) {
+      const a = unitVectors(60, 31 + dim, dim);
+      const b = unitVectors(60, 32 + dim, dim).map((v, i) => (i % 3 === 0 ? near(a[i], 0.05, i) : v));
+      const r = await db.query<{ d: number }>(
+        `select a <=> b as d from unnest($1::text[], $2::text[]) as x(a_text, b_text), lateral (select a_text::vector as a, b_text::vector as b) v`,
+        [a.map(toPgVectorText), b.map(toPgVectorText)],
+      );
+      const ours = a.map((v, i) => pgCosineDistance(v, b[i]));
+      expect(ours).toEqual(r.rows.map((x) => Number(x.d)));
+    }
+  });
+
+  it('answers as SQL does through additions, replacements, removals, status changes and a rollback', async () => {
+    const space = await seed.space();
+    const base = unitVectors(1_200, 41, DIM);
+    const items = [];
+    for (let i = 0; i < base.length; i += 300) items.push(...(await seed.put(space, base.slice(i, i + 300))));
+    const queries = [
+      ...Array.from({ length: 12 }, (_, j) => near(base[(j * 97) % base.length], 0.15 + 0.1 * (j % 6), 500 + j)),
+      ...unitVectors(4, 77, DIM),
+    ];
+    const asks = (q: Float32Array): VectorSearch[] => [
+      // recognition: the sign-bit window, nothing below minScore weighed
+      { spaceId: space, vector: q, k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 },
+      // recall: the exact top k of the whole space (past 1,000 rows: ranked in double first, then exactly)
+      { spaceId: space, vector: q, k: 100, statuses: ['ACTIVE', 'MUTED'], kind: 'STATEMENT' },
+      { spaceId: space, vector: q, k: 5, statuses: ['MUTED'], kind: 'STATEMENT', exact: true },
+    ];
+    const agree = async (when: string) => {
+      for (const q of queries) {
+        // PGlite answers through promises alone: a macrotask turn now and then keeps the worker's event loop free.
+        await new Promise((r) => setImmediate(r));
+        for (const ask of asks(q)) {
+          const ours = await mirrored.search(ask);
+          let truth = await sql.search(ask);
+          if (ask.minScore !== undefined) truth = truth.filter((h) => h.score >= ask.minScore!);
+          expect(ours, `${when}: k ${ask.k} ${ask.statuses.join('+')}`).toEqual(truth);
+        }
+      }
+    };
+    await agree('as loaded');
+
+    // Added after the mirror read the space, some of them restatements of queried rows.
+    const added = await seed.put(space, [...queries.slice(0, 6).map((q, i) => near(q, 0.1, 900 + i)), ...unitVectors(20, 78, DIM)]);
+    await agree('rows added');
+
+    // Vectors replaced (a re-embedding): the same ids, new vectors.
+    await mirrored.upsert(items.slice(0, 30).map((it, i) => ({ ...it, vector: near(queries[i % queries.length], 0.3, 950 + i) })));
+    await agree('vectors replaced');
+
+    // Statuses changed: the nearest rows of some queries muted, then some put back.
+    const nearest = (await sql.search({ spaceId: space, vector: queries[0], k: 40, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true })).map((h) => h.memoryId);
+    await seed.setStatus(nearest, 'MUTED');
+    await agree('nearest muted');
+    await seed.setStatus(nearest.slice(0, 10), 'ACTIVE');
+    await agree('some unmuted');
+
+    // Removed through the adapter, and behind its back (memories deleted in SQL: their vectors cascade).
+    await mirrored.remove([added[0].memoryId, items[50].memoryId]);
+    await agree('removed through the adapter');
+    const gone = [added[1].memoryId, added[2].memoryId, ...nearest.slice(10, 20)];
+    await db.query(`delete from memory_vectors where memory_id = any($1::text[])`, [gone]);
+    await db.query(`delete from memory_state where memory_id = any($1::text[])`, [gone]);
+    await agree('removed behind the adapter');
+
+    // A transaction writes rows and a replacement, searches (the mirror reads its uncommitted rows), then rolls back.
+    const rolled = near(queries[3], 0.05, 990);
+    await expect(db.transaction(async (tx) => {
+      await tx.query(
+        `insert into memories (id, space_id, kind, type, quote, normalized, said_at) values ('rolled', $1, 'STATEMENT', 'FACT', 'r', 'r', now())`, [space]);
+      await tx.query(
+        `insert into memory_state (memory_id, space_id, kind, type, status, last_mentioned_at) values ('rolled', $1, 'STATEMENT', 'FACT', 'ACTIVE', now())`, [space]);
+      await mirrored.upsert([{ memoryId: 'rolled', spaceId: space, kind: 'STATEMENT', status: 'ACTIVE', vector: rolled },
+        { ...items[60], vector: near(queries[4], 0.05, 991) }], tx);
+      const inside = await mirrored.search({ spaceId: space, vector: rolled, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 }, tx);
+      expect(inside[0].memoryId).toBe('rolled');
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    await agree('after a rollback');
+    const after = await mirrored.search({ spaceId: space, vector: rolled, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
+    expect(after.map((h) => h.memoryId)).not.toContain('rolled');
+  }, 240_000);
+
+  it('is refused on a server, where transactions interleave', () => {
+    const server = new PgClient('postgres://nobody@127.0.0.1:1/none', 1);
+    expect(() => new PgvectorIndex(server, { embedder: 'test', mirror: true })).toThrow(/rollbacks/);
+    void server.close();
+  });
+});
