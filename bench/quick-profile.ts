@@ -13,8 +13,8 @@ export function stageOf(sql: string): string {
   const rules: [RegExp, string][] = [
     [/pg_advisory_xact_lock/, 'space lock'],
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
-    [/from memory_vector_bits where space_id = \$1 and kind = \$2 and seq > \$3/, 'vector search (sign-bit mirror catch-up)'],
-    [/where v\.memory_id = any\(\$2::text\[\]\) and v\.space_id = \$3/, 'vector search (rerank of the mirror\'s window)'],
+    [/string_agg\(varbit_send\(bq\)/, 'vector search (mirror catch-up)'],
+    [/from memory_vector_bits b left join memory_state st on st\.memory_id = b\.memory_id where b\.memory_id = any/, 'vector search (mirror: statuses of the nearest)'],
     [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
     [/from memory_vectors v where v\.space_id = \$2 and v\.kind = \$3 offset 0/, 'vector search (exact scan)'],
