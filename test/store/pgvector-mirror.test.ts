@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { PgClient } from '../../src/store/pg-client.js';
-import type { VectorSearch } from '../../src/ports/vector-index.js';
+import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { pgCosineDistance } from '../../adapters/pgvector/mirror-slots.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
@@ -52,7 +52,7 @@ describe('pgvector vector mirror (pglite)', () => {
   it('answers as SQL does through additions, replacements, removals, status changes and a rollback', async () => {
     const space = await seed.space();
     const base = unitVectors(1_200, 41, DIM);
-    const items = [];
+    const items: IndexedVector[] = [];
     for (let i = 0; i < base.length; i += 300) items.push(...(await seed.put(space, base.slice(i, i + 300))));
     const queries = [
       ...Array.from({ length: 12 }, (_, j) => near(base[(j * 97) % base.length], 0.15 + 0.1 * (j % 6), 500 + j)),
@@ -73,7 +73,7 @@ describe('pgvector vector mirror (pglite)', () => {
           const ours = await mirrored.search(ask);
           let truth = await sql.search(ask);
           if (ask.minScore !== undefined) truth = truth.filter((h) => h.score >= ask.minScore!);
-          expect(ours, `${when}: k ${ask.k} ${ask.statuses.join('+')}`).toEqual(truth);
+          expect(ours, `${when}: k ${ask.k} ${(ask.statuses ?? []).join('+')}`).toEqual(truth);
         }
       }
     };
