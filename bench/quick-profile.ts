@@ -14,7 +14,7 @@ export function stageOf(sql: string): string {
     [/pg_advisory_xact_lock/, 'space lock'],
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
     [/string_agg\(varbit_send\(bq\)/, 'vector search (mirror catch-up)'],
-    [/from memory_vector_bits b left join memory_state st on st\.memory_id = b\.memory_id where b\.memory_id = any/, 'vector search (mirror: statuses of the nearest)'],
+    [/^select memory_id, status from memory_state where memory_id = any/, 'vector search (mirror: statuses of the nearest)'],
     [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
     [/from memory_vectors v where v\.space_id = \$2 and v\.kind = \$3 offset 0/, 'vector search (exact scan)'],

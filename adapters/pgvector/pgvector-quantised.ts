@@ -101,14 +101,15 @@ export async function searchMirror(
     }
     const kept: Row[] = [];
     let gone: string[] = [];
-    for (let from = 0, batch = first; from < n && kept.length < s.k; from += batch, batch = n) {
-      const { ids: all, d } = ranked.upTo(Math.min(n, from + batch));
+    // Batches of growing size (first, then 4 times as many rows each): a space where the wanted
+    // statuses are rare is read further only as far as it has to be.
+    for (let from = 0, upto = first; from < n && kept.length < s.k; from = upto, upto *= 4) {
+      const { ids: all, d } = ranked.upTo(Math.min(n, upto));
       const ids = all.slice(from);
-      const r = await q.query<{ memory_id: string; status: string | null }>(
-        `select b.memory_id, st.status from memory_vector_bits b left join memory_state st on st.memory_id = b.memory_id
-         where b.memory_id = any($1::text[]) and b.space_id = $2 and b.kind = $3`,
-        [ids, s.spaceId, kind],
-      );
+      // A memory's state row goes with it (forget for good, a space dropped): a row missing here
+      // is a memory deleted without the adapter knowing.
+      const r = await q.query<{ memory_id: string; status: string }>(
+        `select memory_id, status from memory_state where memory_id = any($1::text[])`, [ids]);
       const status = new Map(r.rows.map((x) => [x.memory_id, x.status]));
       gone = ids.filter((id) => !status.has(id));
       if (gone.length > 0) break;

@@ -91,10 +91,11 @@ for (const target of testDatabases()) {
       // The triggers of migration 11 keep one row of sign bits per vector.
       const bits = await db.query<{ n: number }>(`select count(*)::int as n from memory_vector_bits`);
       expect(Number(bits.rows[0].n)).toBe(300);
-      const idx = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, quantisedAbove: 100, bitsIndex: true, concurrentBuild: target.name === 'pg' });
+      // The SQL paths on both stores (PGlite's default, the in-process vector mirror, walks no index: test/store/pgvector-mirror.test.ts).
+      const idx = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, quantisedAbove: 100, bitsIndex: true, concurrentBuild: target.name === 'pg', mirror: false });
       expect(await idx.ensureAnnIndex()).toBe(true);
       expect(await validIndex(db, BITS_INDEX)).toBe(true);
-      const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY });
+      const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: Number.POSITIVE_INFINITY, mirror: false });
       const r = rng(11);
       for (let j = 0; j < 20; j++) {
         const of = j * 15;
