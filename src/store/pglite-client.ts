@@ -133,9 +133,24 @@ export class PgliteClient implements SqlClient {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     try {
-      return await this.inTransaction(fn);
+      return await this.db.transaction(async (t) => {
+        const tx: Queryable = {
+          query: async <R>(sql: string, params: unknown[] = []) => {
+            this.count++;
+            const r = await t.query<R>(sql, params as unknown[]);
+            return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+          },
+        };
+        try {
+          return await fn(tx);
+        } catch (e) {
+          // Counted before PGlite rolls back: no statement runs between the rollback and the count.
+          this.rolledBack++;
+          throw e;
+        }
+      });
     } catch (e) {
-      this.rolledBack++;
+      this.rolledBack++; // a failed COMMIT too (counted twice otherwise: only a change is read)
       throw e;
     }
   }
@@ -143,19 +158,6 @@ export class PgliteClient implements SqlClient {
   /** See SqlClient.rollbacks. */
   get rollbacks(): number {
     return this.rolledBack;
-  }
-
-  private async inTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (t) => {
-      const tx: Queryable = {
-        query: async <R>(sql: string, params: unknown[] = []) => {
-          this.count++;
-          const r = await t.query<R>(sql, params as unknown[]);
-          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-        },
-      };
-      return fn(tx);
-    });
   }
 
   /** Records the server's address in the data directory's lock (CLI commands reach it there). */
