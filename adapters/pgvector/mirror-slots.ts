@@ -52,6 +52,38 @@ function popcount(x: number): number {
 /** PostgreSQL orders NaN above every number. */
 const key = (x: number) => (x !== x ? Number.POSITIVE_INFINITY : x);
 
+/** The m-th smallest of `xs` (1 ≤ m ≤ length; NaN as +∞): a max-heap of the m smallest seen, most values rejected by one comparison. */
+export function smallest(xs: Float64Array, m: number): number {
+  const heap = new Float64Array(m);
+  let size = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const x = key(xs[i]);
+    if (size < m) {
+      let c = size++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (heap[p] >= x) break;
+        heap[c] = heap[p];
+        c = p;
+      }
+      heap[c] = x;
+    } else if (x < heap[0]) {
+      let c = 0;
+      for (;;) {
+        const l = 2 * c + 1;
+        if (l >= m) break;
+        const r = l + 1;
+        const big = r < m && heap[r] > heap[l] ? r : l;
+        if (heap[big] <= x) break;
+        heap[c] = heap[big];
+        c = big;
+      }
+      heap[c] = x;
+    }
+  }
+  return heap[0];
+}
+
 /** One space and kind: row i's bits at words [i * w, (i + 1) * w), its vector at [i * dim, (i + 1) * dim), its squared norm at i. */
 export class Slots {
   /** Highest `seq` read (text: a bigint). */
@@ -228,7 +260,7 @@ export class Ranked {
     const n = this.ids.length;
     const want = Math.min(m, n);
     if (this.order.length < want) {
-      const cut = want === n ? Number.POSITIVE_INFINITY : Float64Array.from(this.approx, key).sort()[want - 1] + 2 * this.drift;
+      const cut = want === n ? Number.POSITIVE_INFINITY : smallest(this.approx, want) + 2 * this.drift;
       const near: number[] = [];
       for (let j = 0; j < n; j++) if (key(this.approx[j]) <= cut) near.push(j);
       const d = (j: number) => {

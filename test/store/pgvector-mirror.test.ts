@@ -12,7 +12,8 @@ import { PgliteClient } from '../../src/store/pglite-client.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
-import { pgCosineDistance } from '../../adapters/pgvector/mirror-slots.js';
+import { pgCosineDistance, smallest } from '../../adapters/pgvector/mirror-slots.js';
+import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import { near, Seeder, unitVectors } from '../contract/harness.js';
 
@@ -119,6 +120,15 @@ describe('pgvector vector mirror (pglite)', () => {
     const after = await mirrored.search({ spaceId: space, vector: rolled, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
     expect(after.map((h) => h.memoryId)).not.toContain('rolled');
   }, 240_000);
+
+  it('finds the m-th smallest distance as a sort would, NaN last (PostgreSQL\'s order)', () => {
+    const r = rng(5);
+    const xs = Float64Array.from({ length: 2_000 }, () => r());
+    xs[7] = Number.NaN;
+    xs[11] = xs[12] = xs[13] = 0.5; // ties
+    const sorted = Float64Array.from(xs, (x) => (Number.isNaN(x) ? Number.POSITIVE_INFINITY : x)).sort();
+    for (const m of [1, 2, 50, 200, 1_999, 2_000]) expect(smallest(xs, m)).toBe(sorted[m - 1]);
+  });
 
   it('is refused on a server, where transactions interleave', () => {
     const server = new PgClient('postgres://nobody@127.0.0.1:1/none', 1);
