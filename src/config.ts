@@ -97,6 +97,12 @@ export const ConfigSchema = z.object({
    * build runs on the service's only thread and would stall it for minutes.
    */
   pgvectorAnnIndexAbove: z.union([z.literal('off'), z.coerce.number().int().min(0)]).optional(),
+  /**
+   * PGlite: megabytes of spaces' vectors kept in the process for searching (docs/engines.md,
+   * "The vector mirror"; ~2.1 KB a 512-d vector); the least recently searched spaces are let go
+   * past it and read again when next searched. 0 turns the mirror off (SQL searches).
+   */
+  vectorMirrorMb: z.coerce.number().int().min(0).default(256),
   /** Production mode (NODE_ENV=production or ENGRAM_PRODUCTION=true): docs/limits.md#production-mode. */
   production: z.coerce.boolean().default(false),
   /** Introspection and GraphiQL for every caller even in production mode (admin tokens always have them). */
@@ -165,6 +171,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     outboxMaxAttempts: env.ENGRAM_OUTBOX_MAX_ATTEMPTS || undefined,
     outboxIntervalMs: env.ENGRAM_OUTBOX_INTERVAL_MS || undefined,
     pgvectorAnnIndexAbove: env.ENGRAM_PGVECTOR_ANN_INDEX_ABOVE || undefined,
+    vectorMirrorMb: env.ENGRAM_VECTOR_MIRROR_MB || undefined,
     shutdownGraceMs: env.ENGRAM_SHUTDOWN_GRACE_MS || undefined,
     webDir: env.ENGRAM_WEB_DIR || undefined,
     production: env.ENGRAM_PRODUCTION ? bool(env.ENGRAM_PRODUCTION) : env.NODE_ENV === 'production',

@@ -131,6 +131,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     const above = config.pgvectorAnnIndexAbove ?? (embedded ? 'off' : EXACT_SCAN_BELOW);
     index = new PgvectorIndex(db, {
       embedder: embedder.id, annIndexAbove: above === 'off' ? Number.POSITIVE_INFINITY : above, concurrentBuild: !embedded,
+      mirror: embedded && config.vectorMirrorMb > 0, mirrorMaxBytes: config.vectorMirrorMb * 1024 * 1024,
     });
   } else {
     // LanceDB compaction: one instance at a time on a shared directory; the others skip it.

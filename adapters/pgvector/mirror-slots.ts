@@ -100,6 +100,11 @@ export class Slots {
     return this.ids.length;
   }
 
+  /** Bytes of the typed arrays (their capacity) and ~60 a row for the id and its map entry. */
+  get bytes(): number {
+    return this.bits.byteLength + this.vectors.byteLength + this.norms.byteLength + 60 * this.ids.length;
+  }
+
   /**
    * Rows as the load reads them: `bits`, each row's varbit_send (a 4-byte bit length, then the
    * bits), back to back; `vectors`, each row's vector_send (2-byte dim, 2 unused, big-endian float4s).

@@ -39,6 +39,8 @@ export interface PgvectorOptions {
    * Default: on for PGlite (transactions never interleave there), off on a server (unsound).
    */
   mirror?: boolean;
+  /** Bytes of vectors the mirror keeps before letting the least recently searched spaces go (default 256 MB). */
+  mirrorMaxBytes?: number;
 }
 
 /** Vectors per upsert statement (see `upsert`). */
@@ -100,7 +102,12 @@ export class PgvectorIndex implements VectorIndex {
     this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
     const mirrored = opts.mirror ?? db.driver === 'pglite';
     if (mirrored && db.rollbacks === undefined) throw new VectorIndexError(this.name, 'the sign-bit mirror needs a client that counts rollbacks (PGlite)');
-    this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0) : null;
+    this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0, opts.mirrorMaxBytes) : null;
+  }
+
+  /** Bytes of vectors held in the process for searching (null: no mirror). */
+  get mirrorBytes(): number | null {
+    return this.mirror?.bytes ?? null;
   }
 
   /** Whether the HNSW index exists (approximate scans need it). */

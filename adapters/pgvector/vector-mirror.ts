@@ -30,9 +30,20 @@ export class VectorMirror {
   private spaces = new Map<string, Slots>();
   private epoch: number;
 
-  /** `epochOf`: the client's rollback count (see above). */
-  constructor(private readonly epochOf: () => number) {
+  /**
+   * `epochOf`: the client's rollback count (see above). `maxBytes`: past it, the least recently
+   * searched spaces are let go (read again when next searched); the one being searched stays,
+   * however large.
+   */
+  constructor(private readonly epochOf: () => number, private readonly maxBytes = 256 * 1024 * 1024) {
     this.epoch = epochOf();
+  }
+
+  /** Bytes held by every space's copy. */
+  get bytes(): number {
+    let n = 0;
+    for (const slots of this.spaces.values()) n += slots.bytes;
+    return n;
   }
 
   /**
@@ -72,10 +83,10 @@ export class VectorMirror {
     }
     const k = key(spaceId, kind);
     let slots = this.spaces.get(k);
-    if (!slots) {
-      slots = new Slots();
-      this.spaces.set(k, slots);
-    }
+    // The map's order is the order of last use: this one moves to the end.
+    this.spaces.delete(k);
+    slots ??= new Slots();
+    this.spaces.set(k, slots);
     // In chunks, in seq order, each one row of aggregates (PGlite turns a bytea column into a
     // hex string row by row: 1.6 s for 10K rows at 512-d; one base64 text per chunk, 0.35 s),
     // yielding between chunks so the event loop is never held for the whole space.
@@ -94,6 +105,10 @@ export class VectorMirror {
       if (BigInt(row.seq) > BigInt(slots.seq)) slots.seq = row.seq;
       if (row.n < LOAD_CHUNK) break;
       await new Promise((done) => setTimeout(done, 0));
+    }
+    for (const [other, held] of this.spaces) {
+      if (this.bytes <= this.maxBytes || held === slots) break;
+      this.spaces.delete(other);
     }
     return slots;
   }

@@ -130,6 +130,24 @@ describe('pgvector vector mirror (pglite)', () => {
     for (const m of [1, 2, 50, 200, 1_999, 2_000]) expect(smallest(xs, m)).toBe(sorted[m - 1]);
   });
 
+  it('lets the least recently searched spaces go past its memory bound, and reads them again when searched', async () => {
+    const tight = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, mirrorMaxBytes: 1 });
+    const spaces = [await seed.space(), await seed.space()];
+    const vs = spaces.map((_, i) => unitVectors(50, 60 + i, DIM));
+    for (const [i, space] of spaces.entries()) await seed.put(space, vs[i]);
+    const roomy = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY });
+    for (const round of [0, 1]) {
+      for (const [i, space] of spaces.entries()) {
+        const ask = { spaceId: space, vector: near(vs[i][round], 0.2, 70 + i), k: 5, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const };
+        expect(await tight.search(ask)).toEqual(await sql.search(ask));
+        expect(await roomy.search(ask)).toEqual(await sql.search(ask));
+      }
+    }
+    // Both spaces are held by the roomy mirror, one (the last searched) by the tight one.
+    expect(tight.mirrorBytes!).toBeGreaterThan(0);
+    expect(roomy.mirrorBytes!).toBe(2 * tight.mirrorBytes!);
+  });
+
   it('is refused on a server, where transactions interleave', () => {
     const server = new PgClient('postgres://nobody@127.0.0.1:1/none', 1);
     expect(() => new PgvectorIndex(server, { embedder: 'test', mirror: true })).toThrow(/rollbacks/);
