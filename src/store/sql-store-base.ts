@@ -41,10 +41,15 @@ export class SqlStoreBase {
     return this.db.transaction((tx) => fn(tx));
   }
 
-  /** A transaction holding the space's write lock: recognition and writes of one space never interleave. */
+  /**
+   * A transaction holding the space's write lock: recognition and writes of one space never
+   * interleave. On PGlite the transaction itself is that lock and more: one connection, and
+   * PGlite runs a transaction to its end before any other statement (its query and transaction
+   * calls share one mutex), so the advisory lock would only cost a statement.
+   */
   withSpaceLock<T>(spaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {
-      await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`space:${spaceId}`]);
+      if (this.db.driver !== 'pglite') await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`space:${spaceId}`]);
       return fn(tx);
     });
   }
