@@ -70,6 +70,23 @@ function timeOf(fn: () => unknown, minMs = 20): number {
   return elapsed / reps;
 }
 
+/**
+ * The fastest single run of a large input, run up to 5 times while they add up to under 5 ms:
+ * a rule that takes ~0.3 ms on 50k letters was once measured at 3.3 ms in each of three single
+ * runs under load (a pause landing in every one of them); a slow rule still runs once.
+ */
+function fastestOf(fn: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  let total = 0;
+  for (let rep = 0; rep < 5 && total < 5; rep++) {
+    const t = performance.now();
+    fn();
+    const ms = performance.now() - t;
+    best = Math.min(best, ms);
+    total += ms;
+  }
+  return best;
+}
 
 /** Quadratic growth would be 100x; linear is 10x; anything at or above this ratio fails. */
 const MAX_RATIO = 50;
@@ -86,7 +103,7 @@ describe('text rules are linear in their input', () => {
         const tl: number[] = [];
         for (let run = 0; run < 3; run++) {
           ts.push(timeOf(() => rule(small)));
-          tl.push(timeOf(() => rule(large), 0));
+          tl.push(fastestOf(() => rule(large)));
           // Let the worker's event loop answer the test runner between measurements: one long
           // synchronous stretch on a loaded machine trips vitest's RPC timeout (onTaskUpdate).
           await new Promise((resolve) => setImmediate(resolve));
