@@ -127,7 +127,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   let index: VectorIndex;
   let outbox: SqlOutbox | null = null;
   if (config.engine === 'pgvector') {
-    const embedded = db instanceof PgliteClient;
+    const embedded = db.driver === 'pglite'; // PGlite, or a wrapper of it (the quick bench's profiler)
     const above = config.pgvectorAnnIndexAbove ?? (embedded ? 'off' : EXACT_SCAN_BELOW);
     index = new PgvectorIndex(db, {
       embedder: embedder.id, annIndexAbove: above === 'off' ? Number.POSITIVE_INFINITY : above, concurrentBuild: !embedded,
