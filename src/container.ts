@@ -159,9 +159,24 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   if (background) outbox?.start();
   const consolidation = jobs.every('consolidate', background ? config.consolidateEvery * 1000 : 0, () => consolidateAll(deps));
   const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop() {} };
+  // PGlite: the large spaces read into the vector mirror shortly after start, in the background
+  // (chunks that let requests through), so a restart's first remember in one finds it held.
+  const stopWarming = new AbortController();
+  let warmed: Promise<unknown> = Promise.resolve();
+  const mirrorWarmUp = background && index instanceof PgvectorIndex
+    ? setTimeout(() => {
+      warmed = index.warmMirror(stopWarming.signal).catch((e: unknown) => {
+        if (!stopWarming.signal.aborted) log.warn({ err: e }, 'vector mirror: warm-up failed (spaces are read when first searched)');
+      });
+    }, MIRROR_WARM_AFTER_MS)
+    : null;
+  mirrorWarmUp?.unref();
   return {
     deps, db, store, rebuild, jobs,
     async close() {
+      if (mirrorWarmUp) clearTimeout(mirrorWarmUp);
+      stopWarming.abort();
+      await warmed;
       await rebuild;
       consolidation.stop();
       statistics.stop();
@@ -174,6 +189,9 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     },
   };
 }
+
+/** How long after start the vector mirror's warm-up begins (the first requests of a warm start go first). */
+const MIRROR_WARM_AFTER_MS = 2_000;
 
 /**
  * PGlite runs no autovacuum, so nothing refreshes the planner's statistics: without them

@@ -374,5 +374,15 @@ export class PgvectorIndex implements VectorIndex {
     return this.inTx(tx, run);
   }
 
+  /**
+   * PGlite: reads the spaces past QUANTISED_ABOVE vectors into the vector mirror, largest first,
+   * within its bound (the container runs it in the background shortly after start). Returns the
+   * spaces read.
+   */
+  async warmMirror(signal?: AbortSignal): Promise<number> {
+    if (!this.mirror) return 0;
+    return this.mirror.warm(this.db, this.quantisedAbove, () => signal?.aborted === true);
+  }
+
   async close(): Promise<void> {}
 }

@@ -61,6 +61,23 @@ export class VectorMirror {
     return slots.rank(rows, query, rows.length >= window);
   }
 
+  /**
+   * Reads the largest spaces (past `above` vectors of a kind) into the copy, largest first, while
+   * they fit the bound: at start, in the background, so a restart's first search of a large
+   * space finds it held. Stops when `stopped()` says so (the service is closing).
+   */
+  async warm(q: Queryable, above: number, stopped: () => boolean): Promise<number> {
+    const r = await q.query<{ space_id: string; kind: string; n: number }>(
+      `select space_id, kind, count(*)::int as n from memory_vector_bits group by 1, 2 having count(*) > $1 order by 3 desc`, [above]);
+    let read = 0;
+    for (const x of r.rows) {
+      if (stopped() || this.bytes + x.n * BYTES_PER_ROW_GUESS > this.maxBytes) break;
+      await this.current(q, x.space_id, x.kind, stopped);
+      read++;
+    }
+    return read;
+  }
+
   /** Rows a status read found gone (deleted without the adapter knowing): no longer candidates. */
   drop(spaceId: string, kind: string, ids: string[]): void {
     this.spaces.get(key(spaceId, kind))?.remove(ids);
@@ -75,7 +92,8 @@ export class VectorMirror {
     for (const k of [...this.spaces.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.spaces.delete(k);
   }
 
-  private async current(q: Queryable, spaceId: string, kind: string): Promise<Slots> {
+  /** The space's copy, brought up to date (`stopped`: a warm-up may stop between chunks; what was read stays, in seq order). */
+  private async current(q: Queryable, spaceId: string, kind: string, stopped = () => false): Promise<Slots> {
     const epoch = this.epochOf();
     if (epoch !== this.epoch) {
       this.spaces.clear();
@@ -103,7 +121,7 @@ export class VectorMirror {
       if (!row || row.n === 0 || row.ids === null) break;
       slots.putMany(row.ids.split('\n'), Buffer.from(row.bits, 'base64'), Buffer.from(row.vectors, 'base64'));
       if (BigInt(row.seq) > BigInt(slots.seq)) slots.seq = row.seq;
-      if (row.n < LOAD_CHUNK) break;
+      if (row.n < LOAD_CHUNK || stopped()) break;
       await new Promise((done) => setTimeout(done, 0));
     }
     for (const [other, held] of this.spaces) {
@@ -113,6 +131,9 @@ export class VectorMirror {
     return slots;
   }
 }
+
+/** A 512-d row's bytes in the copy (vector, bits, norm, id), to guess whether a space fits before reading it. */
+const BYTES_PER_ROW_GUESS = 2_200;
 
 /** Rows read per statement while a space is loaded. */
 const LOAD_CHUNK = 1_000;

@@ -119,6 +119,16 @@ describe('pgvector vector mirror (pglite)', () => {
     await agree('after a rollback');
     const after = await mirrored.search({ spaceId: space, vector: rolled, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 });
     expect(after.map((h) => h.memoryId)).not.toContain('rolled');
+
+    // A restart's warm-up reads the spaces past 1,000 vectors (this one), and answers the same.
+    const restarted = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY });
+    expect(await restarted.warmMirror(AbortSignal.abort())).toBe(0);
+    expect(restarted.mirrorBytes).toBe(0);
+    expect(await restarted.warmMirror()).toBe(1);
+    const held = restarted.mirrorBytes!;
+    expect(held).toBeGreaterThan(1_000 * DIM * 4);
+    for (const q of queries.slice(0, 4)) for (const ask of asks(q)) expect(await restarted.search(ask)).toEqual(await mirrored.search(ask));
+    expect(restarted.mirrorBytes).toBe(held);
   }, 240_000);
 
   it('finds the m-th smallest distance as a sort would, NaN last (PostgreSQL\'s order)', () => {
