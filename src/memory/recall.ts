@@ -63,14 +63,24 @@ export async function recall(
   // the themes of a category question are read in WordNet (docs/recall.md, "Cues"): without it, no theme
   await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: recall without themes'));
   const { vector } = await embedOrMissing(deps, query);
-  const asked: Question = stage('ranking: the question read', () => ({
-    vector, keys: [...new Set(lexicalKeys(query))], possessors: possessorKeys(query), own: ownPhraseKeys(query),
-    pairs: phrasePairs(query), when: asksWhen(query), nouns: questionNouns(query),
-  }));
-  // One statement first: BM25's statistics for both kinds, and whether the space holds each kind at
-  // all; a kind the space does not hold (most spaces have no inferences) is not searched.
-  const stats = await deps.store.lexicalStats(spaceId, asked.keys, ['STATEMENT', 'INFERENCE']);
-  const searchKind = (kind: MemoryKind) => (stats.get(kind)?.present ? search(deps, spaceId, kind, asked, first, tuning, stats.get(kind)) : []);
+  const asked: Question = stage('ranking: the question read', () => {
+    const nouns = questionNouns(query);
+    const possessors = possessorKeys(query);
+    const own = ownPhraseKeys(query);
+    const nounKeys = new Map(nouns.map((n) => [n, lexicalKeys(n)]));
+    return {
+      vector, keys: [...new Set(lexicalKeys(query))], possessors, own, pairs: phrasePairs(query), when: asksWhen(query), nouns, nounKeys,
+      named: [...new Set([...possessors, ...own, ...[...nounKeys.values()].flat()])],
+    };
+  });
+  // One statement first: BM25's statistics for both kinds, whether the space holds each kind at
+  // all (a kind the space does not hold, as most spaces hold no inferences, is not searched), and
+  // which of the question's named keys each kind has heard.
+  const stats = await deps.store.lexicalStats(spaceId, asked.keys, ['STATEMENT', 'INFERENCE'], { keys: asked.named, statuses: STATUSES });
+  const searchKind = (kind: MemoryKind) => {
+    const s = stats.get(kind);
+    return s?.present ? search(deps, spaceId, kind, asked, first, tuning, s) : [];
+  };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
   return { statements, inferences };
@@ -94,25 +104,23 @@ export function setRecallTrace(fn: ((kind: MemoryKind, items: RecallTraceItem[])
  * are never returned themselves.
  */
 const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
+/** The statuses each kind is searched with: a statement's replaced versions answer for their newest. */
+const STATUSES: Record<MemoryKind, MemoryStatus[]> = { STATEMENT: ['ACTIVE', ...REPLACED], INFERENCE: ['ACTIVE'] };
 
 /** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
 interface Question {
   vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[];
-  /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns. */
-  pairs: Set<string>; when: boolean; nouns: string[];
-}
-
-/** The question's keys that no memory of this kind in the space holds: what the person never spoke of. */
-async function unheardKeys(deps: MemoryDeps, spaceId: string, kind: MemoryKind, keys: string[], statuses: MemoryStatus[]): Promise<Set<string>> {
-  const heard = await deps.store.heardTerms(spaceId, kind, keys, statuses);
-  return new Set(keys.filter((k) => !heard.has(k)));
+  /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns (and their word keys). */
+  pairs: Set<string>; when: boolean; nouns: string[]; nounKeys: Map<string, string[]>;
+  /** The keys of its possessors, own phrases and nouns: the floor asks which of them the space has heard. */
+  named: string[];
 }
 
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats?: LexicalStats,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats,
 ): Promise<RecallHit[]> {
   const { vector, keys } = asked;
-  const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
+  const statuses = STATUSES[kind];
   const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
   const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses, lexStats);
@@ -131,8 +139,9 @@ async function search(
   if (t.fusion === 'calibrated') stage('ranking: fusion', () => calibrate(fused, floor, t, vhits.length >= t.pool));
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
   // the floor, except when the question is about someone or something the space never heard of.
-  const nounKeys = new Map(asked.nouns.map((n) => [n, lexicalKeys(n)]));
-  const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own, ...[...nounKeys.values()].flat()])], statuses) : new Set<string>();
+  // The question's keys that no memory of this kind (with the kind's statuses) holds: what the person never spoke of.
+  const { nounKeys } = asked;
+  const unheard = new Set(asked.named.filter((k) => !lexStats.heard.has(k)));
   // "What are my hobbies?" and no memory says "hobby": memories of its theme may answer (docs/recall.md, "Cues").
   // Only a plural asks for the members of a kind: "What is my favorite food?" asks for one thing that must be said.
   const categories = t.fusion === 'calibrated'
