@@ -1,7 +1,7 @@
 import { ensureLexicon } from '../core/lexicon.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import type { LexicalStats, MemoryRecord } from '../ports/memory-store.js';
+import type { LexicalHit, LexicalStats, MemoryRecord } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
 import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
@@ -62,24 +62,33 @@ export async function recall(
   if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
   // the themes of a category question are read in WordNet (docs/recall.md, "Cues"): without it, no theme
   await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: recall without themes'));
-  const { vector } = await embedOrMissing(deps, query);
-  const asked: Question = stage('ranking: the question read', () => {
+  // The question is embedded (USE-lite: in its worker thread; else a remote service) while the
+  // lexical side, which needs no vector, is read: BM25's statistics for both kinds, whether the
+  // space holds each kind at all (a kind it does not hold, as most spaces hold no inferences, is
+  // not searched) and which of the question's named keys each kind has heard (one statement),
+  // then each held kind's BM25 postings.
+  const embedding = embedOrMissing(deps, query);
+  const read = stage('ranking: the question read', () => {
     const nouns = questionNouns(query);
     const possessors = possessorKeys(query);
     const own = ownPhraseKeys(query);
     const nounKeys = new Map(nouns.map((n) => [n, lexicalKeys(n)]));
     return {
-      vector, keys: [...new Set(lexicalKeys(query))], possessors, own, pairs: phrasePairs(query), when: asksWhen(query), nouns, nounKeys,
+      keys: [...new Set(lexicalKeys(query))], possessors, own, pairs: phrasePairs(query), when: asksWhen(query), nouns, nounKeys,
       named: [...new Set([...possessors, ...own, ...[...nounKeys.values()].flat()])],
     };
   });
-  // One statement first: BM25's statistics for both kinds, whether the space holds each kind at
-  // all (a kind the space does not hold, as most spaces hold no inferences, is not searched), and
-  // which of the question's named keys each kind has heard.
-  const stats = await deps.store.lexicalStats(spaceId, asked.keys, ['STATEMENT', 'INFERENCE'], { keys: asked.named, statuses: STATUSES });
+  const lexical = async (): Promise<{ kind: MemoryKind; stats: LexicalStats; lhits: LexicalHit[] }[]> => {
+    const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
+    const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
+    const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
+    return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
+  };
+  const [{ vector }, held] = await Promise.all([embedding, lexical()]);
+  const asked: Question = { ...read, vector };
   const searchKind = (kind: MemoryKind) => {
-    const s = stats.get(kind);
-    return s?.present ? search(deps, spaceId, kind, asked, first, tuning, s) : [];
+    const h = held.find((x) => x.kind === kind);
+    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits) : [];
   };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
@@ -106,6 +115,7 @@ export function setRecallTrace(fn: ((kind: MemoryKind, items: RecallTraceItem[])
 const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
 /** The statuses each kind is searched with: a statement's replaced versions answer for their newest. */
 const STATUSES: Record<MemoryKind, MemoryStatus[]> = { STATEMENT: ['ACTIVE', ...REPLACED], INFERENCE: ['ACTIVE'] };
+const KINDS: MemoryKind[] = ['STATEMENT', 'INFERENCE'];
 
 /** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
 interface Question {
@@ -116,14 +126,14 @@ interface Question {
   named: string[];
 }
 
+/** One kind's search: its vector neighbours beside its BM25 hits (`lhits`, read while the question was embedded), fused, floored, ranked. */
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats, lhits: LexicalHit[],
 ): Promise<RecallHit[]> {
-  const { vector, keys } = asked;
+  const { vector } = asked;
   const statuses = STATUSES[kind];
   const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
-  const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses, lexStats);
   const fused = new Map<string, { score: number; v: number | null; l: number | null; vi: number | null; li: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {
