@@ -78,17 +78,21 @@ export async function recall(
       named: [...new Set([...possessors, ...own, ...[...nounKeys.values()].flat()])],
     };
   });
+  const known = new Map<string, MemoryRecord | null>();
   const lexical = async (): Promise<{ kind: MemoryKind; stats: LexicalStats; lhits: LexicalHit[] }[]> => {
     const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
     const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
     const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
+    // the current versions of the lexical hits, read meanwhile too: most kept hits are among them
+    const ids = [...new Set(lhits.flat().map((h) => h.memoryId))];
+    (await deps.store.currentVersions(ids)).forEach((m, i) => known.set(ids[i]!, m));
     return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
   };
   const [{ vector }, held] = await Promise.all([embedding, lexical()]);
   const asked: Question = { ...read, vector };
   const searchKind = (kind: MemoryKind) => {
     const h = held.find((x) => x.kind === kind);
-    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits) : [];
+    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits, known) : [];
   };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
@@ -129,6 +133,7 @@ interface Question {
 /** One kind's search: its vector neighbours beside its BM25 hits (`lhits`, read while the question was embedded), fused, floored, ranked. */
 async function search(
   deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats, lhits: LexicalHit[],
+  known: Map<string, MemoryRecord | null>,
 ): Promise<RecallHit[]> {
   const { vector } = asked;
   const statuses = STATUSES[kind];
@@ -176,7 +181,10 @@ async function search(
     return byTheme.has(id);
   });
   if (kept.length === 0) return [];
-  const current = await deps.store.currentVersions(kept.map(([id]) => id));
+  const unknown = kept.map(([id]) => id).filter((id) => !known.has(id));
+  const more = unknown.length ? await deps.store.currentVersions(unknown) : [];
+  const read = new Map(unknown.map((id, i) => [id, more[i] ?? null]));
+  const current = kept.map(([id]) => (known.has(id) ? known.get(id)! : read.get(id)!));
   // Several hits may lead to one current memory: keep its best evidence.
   const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null; themed: boolean }>();
   const trace = traceHook ? new Map<string, RecallTraceItem>() : null;
