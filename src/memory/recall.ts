@@ -1,7 +1,7 @@
 import { ensureLexicon } from '../core/lexicon.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import type { LexicalStats, MemoryRecord } from '../ports/memory-store.js';
+import type { LexicalHit, LexicalStats, MemoryRecord } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
 import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
@@ -62,15 +62,38 @@ export async function recall(
   if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
   // the themes of a category question are read in WordNet (docs/recall.md, "Cues"): without it, no theme
   await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: recall without themes'));
-  const { vector } = await embedOrMissing(deps, query);
-  const asked: Question = stage('ranking: the question read', () => ({
-    vector, keys: [...new Set(lexicalKeys(query))], possessors: possessorKeys(query), own: ownPhraseKeys(query),
-    pairs: phrasePairs(query), when: asksWhen(query), nouns: questionNouns(query),
-  }));
-  // One statement first: BM25's statistics for both kinds, and whether the space holds each kind at
-  // all; a kind the space does not hold (most spaces have no inferences) is not searched.
-  const stats = await deps.store.lexicalStats(spaceId, asked.keys, ['STATEMENT', 'INFERENCE']);
-  const searchKind = (kind: MemoryKind) => (stats.get(kind)?.present ? search(deps, spaceId, kind, asked, first, tuning, stats.get(kind)) : []);
+  // The question is embedded (USE-lite: in its worker thread; else a remote service) while the
+  // lexical side, which needs no vector, is read: BM25's statistics for both kinds, whether the
+  // space holds each kind at all (a kind it does not hold, as most spaces hold no inferences, is
+  // not searched) and which of the question's named keys each kind has heard (one statement),
+  // then each held kind's BM25 postings.
+  const embedding = embedOrMissing(deps, query);
+  const read = stage('ranking: the question read', () => {
+    const nouns = questionNouns(query);
+    const possessors = possessorKeys(query);
+    const own = ownPhraseKeys(query);
+    const nounKeys = new Map(nouns.map((n) => [n, lexicalKeys(n)]));
+    return {
+      keys: [...new Set(lexicalKeys(query))], possessors, own, pairs: phrasePairs(query), when: asksWhen(query), nouns, nounKeys,
+      named: [...new Set([...possessors, ...own, ...[...nounKeys.values()].flat()])],
+    };
+  });
+  const known = new Map<string, MemoryRecord | null>();
+  const lexical = async (): Promise<{ kind: MemoryKind; stats: LexicalStats; lhits: LexicalHit[] }[]> => {
+    const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
+    const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
+    const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
+    // the current versions of the lexical hits, read meanwhile too: most kept hits are among them
+    const ids = [...new Set(lhits.flat().map((h) => h.memoryId))];
+    (await deps.store.currentVersions(ids)).forEach((m, i) => known.set(ids[i]!, m));
+    return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
+  };
+  const [{ vector }, held] = await Promise.all([embedding, lexical()]);
+  const asked: Question = { ...read, vector };
+  const searchKind = (kind: MemoryKind) => {
+    const h = held.find((x) => x.kind === kind);
+    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits, known) : [];
+  };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
   return { statements, inferences };
@@ -94,28 +117,28 @@ export function setRecallTrace(fn: ((kind: MemoryKind, items: RecallTraceItem[])
  * are never returned themselves.
  */
 const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
+/** The statuses each kind is searched with: a statement's replaced versions answer for their newest. */
+const STATUSES: Record<MemoryKind, MemoryStatus[]> = { STATEMENT: ['ACTIVE', ...REPLACED], INFERENCE: ['ACTIVE'] };
+const KINDS: MemoryKind[] = ['STATEMENT', 'INFERENCE'];
 
 /** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
 interface Question {
   vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[];
-  /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns. */
-  pairs: Set<string>; when: boolean; nouns: string[];
+  /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns (and their word keys). */
+  pairs: Set<string>; when: boolean; nouns: string[]; nounKeys: Map<string, string[]>;
+  /** The keys of its possessors, own phrases and nouns: the floor asks which of them the space has heard. */
+  named: string[];
 }
 
-/** The question's keys that no memory of this kind in the space holds: what the person never spoke of. */
-async function unheardKeys(deps: MemoryDeps, spaceId: string, kind: MemoryKind, keys: string[], statuses: MemoryStatus[]): Promise<Set<string>> {
-  const heard = await deps.store.heardTerms(spaceId, kind, keys, statuses);
-  return new Set(keys.filter((k) => !heard.has(k)));
-}
-
+/** One kind's search: its vector neighbours beside its BM25 hits (`lhits`, read while the question was embedded), fused, floored, ranked. */
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats?: LexicalStats,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats, lhits: LexicalHit[],
+  known: Map<string, MemoryRecord | null>,
 ): Promise<RecallHit[]> {
-  const { vector, keys } = asked;
-  const statuses: MemoryStatus[] = kind === 'STATEMENT' ? ['ACTIVE', ...REPLACED] : ['ACTIVE'];
+  const { vector } = asked;
+  const statuses = STATUSES[kind];
   const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
   const vhits = vq ? await searchVectors(deps, vq) : [];
-  const lhits = await deps.store.lexicalSearch(spaceId, keys, t.pool, kind, statuses, lexStats);
   const fused = new Map<string, { score: number; v: number | null; l: number | null; vi: number | null; li: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {
@@ -131,8 +154,9 @@ async function search(
   if (t.fusion === 'calibrated') stage('ranking: fusion', () => calibrate(fused, floor, t, vhits.length >= t.pool));
   // Relevance floor (docs/recall.md): a lexical match on a content word or a vector score at
   // the floor, except when the question is about someone or something the space never heard of.
-  const nounKeys = new Map(asked.nouns.map((n) => [n, lexicalKeys(n)]));
-  const unheard = fused.size ? await unheardKeys(deps, spaceId, kind, [...new Set([...asked.possessors, ...asked.own, ...[...nounKeys.values()].flat()])], statuses) : new Set<string>();
+  // The question's keys that no memory of this kind (with the kind's statuses) holds: what the person never spoke of.
+  const { nounKeys } = asked;
+  const unheard = new Set(asked.named.filter((k) => !lexStats.heard.has(k)));
   // "What are my hobbies?" and no memory says "hobby": memories of its theme may answer (docs/recall.md, "Cues").
   // Only a plural asks for the members of a kind: "What is my favorite food?" asks for one thing that must be said.
   const categories = t.fusion === 'calibrated'
@@ -157,7 +181,10 @@ async function search(
     return byTheme.has(id);
   });
   if (kept.length === 0) return [];
-  const current = await deps.store.currentVersions(kept.map(([id]) => id));
+  const unknown = kept.map(([id]) => id).filter((id) => !known.has(id));
+  const more = unknown.length ? await deps.store.currentVersions(unknown) : [];
+  const read = new Map(unknown.map((id, i) => [id, more[i] ?? null]));
+  const current = kept.map(([id]) => (known.has(id) ? known.get(id)! : read.get(id)!));
   // Several hits may lead to one current memory: keep its best evidence.
   const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null; themed: boolean }>();
   const trace = traceHook ? new Map<string, RecallTraceItem>() : null;

@@ -174,6 +174,14 @@ export interface LexicalStats {
   totalLen: number;
   /** Documents holding each query term (terms of no document are absent). */
   df: Map<string, number>;
+  /** Of the `heard` keys asked for, those some memory of this kind with one of the kind's statuses holds. */
+  heard: Set<string>;
+}
+
+/** `lexicalStats`' heard keys: word keys, and per kind the statuses a memory holding one must have. */
+export interface HeardQuery {
+  keys: readonly string[];
+  statuses: Partial<Record<MemoryKind, MemoryStatus[]>>;
 }
 
 /**
@@ -249,10 +257,11 @@ export interface MemoryStore {
   addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]>;
   /** `stats`: this kind's `lexicalStats`, read already (saves a statement). */
   lexicalSearch(spaceId: string, keys: string[], k: number, kind: MemoryKind, statuses: MemoryStatus[], stats?: LexicalStats): Promise<LexicalHit[]>;
-  /** BM25's statistics of the query's terms for each kind, and which kinds the space holds: one statement. */
-  lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[]): Promise<Map<MemoryKind, LexicalStats>>;
-  /** The word keys that some memory of the space and kind, with one of the statuses, holds in its lexicon. */
-  heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>>;
+  /**
+   * BM25's statistics of the query's terms for each kind, which kinds the space holds, and which
+   * of the `heard` keys some memory of the kind (with one of its statuses) holds in its lexicon: one statement.
+   */
+  lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[], heard?: HeardQuery): Promise<Map<MemoryKind, LexicalStats>>;
   /** Forget for good: removes the memories and applies the rewrites (redacted messages, scrubbed contexts), which may only remove words. */
   forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites?: ForgetRewrites): Promise<string[]>;
   /**

@@ -1,4 +1,4 @@
-import type { ForgetRewrites, LexicalHit, LexicalStats, Tx } from '../ports/memory-store.js';
+import type { ForgetRewrites, HeardQuery, LexicalHit, LexicalStats, Tx } from '../ports/memory-store.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
 import { SqlMemoryReads } from './sql-memory-reads.js';
@@ -58,17 +58,22 @@ export class SqlLexicalForget extends SqlMemoryReads {
     return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
   }
 
-  async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[]): Promise<Map<MemoryKind, LexicalStats>> {
+  async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[], heard?: HeardQuery): Promise<Map<MemoryKind, LexicalStats>> {
     // Per kind: the (space, kind) totals over every status, whether the space holds that kind at all
-    // (an index probe), and df, an index-only count per term. Each kind is its own branch with the
-    // kind as a parameter: a kind read from a joined column made the planner scan every memory of
-    // the space for the existence check, once per term (~5x slower at 10K memories).
-    const params: unknown[] = [spaceId, searchTerms(keys)];
+    // (an index probe), df, an index-only count per term, and which of the heard keys some memory of
+    // the kind with one of its statuses holds (an index probe per key, once per kind). Each kind is its
+    // own branch with the kind as a parameter: a kind read from a joined column made the planner scan
+    // every memory of the space for the existence check, once per term (~5x slower at 10K memories).
+    const params: unknown[] = [spaceId, searchTerms(keys), [...new Set(heard?.keys ?? [])]];
     const branch = (kind: MemoryKind) => {
       const k = `$${params.push(kind)}::text`;
+      const st = `$${params.push(heard?.statuses[kind] ?? [])}::text[]`;
       return `select ${k} as kind, (select docs from lexicon_stats where space_id = $1 and kind = ${k}) as docs,
          (select total_len from lexicon_stats where space_id = $1 and kind = ${k}) as total_len,
          exists (select 1 from memories m where m.space_id = $1 and m.kind = ${k}) as present,
+         array(select h.term from unnest($3::text[]) as h(term)
+               where exists (select 1 from memory_terms p join memory_state s on s.memory_id = p.memory_id
+                             where p.space_id = $1 and p.kind = ${k} and p.term = h.term and s.status = any(${st}))) as heard,
          t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = ${k} and p.term = t.term) as df
        from (select 1) one left join unnest($2::text[]) as t(term) on true`;
     };
@@ -78,22 +83,12 @@ export class SqlLexicalForget extends SqlMemoryReads {
     for (const x of r.rows) {
       const kind = x.kind as MemoryKind;
       let s = out.get(kind);
-      if (!s) out.set(kind, s = { present: !!x.present, docs: Number(x.docs ?? 0), totalLen: Number(x.total_len ?? 0), df: new Map() });
+      if (!s) {
+        out.set(kind, s = { present: !!x.present, docs: Number(x.docs ?? 0), totalLen: Number(x.total_len ?? 0), df: new Map(), heard: new Set(arr(x.heard)) });
+      }
       if (x.term != null && Number(x.df) > 0) s.df.set(x.term as string, Number(x.df));
     }
     return out;
-  }
-
-  /** Which of these word keys some memory of the space and kind (with one of the statuses) holds: one query, an index probe per key. */
-  async heardTerms(spaceId: string, kind: MemoryKind, keys: readonly string[], statuses: MemoryStatus[]): Promise<Set<string>> {
-    if (keys.length === 0) return new Set();
-    const r = await this.db.query<{ term: string }>(
-      `select t.term from unnest($3::text[]) as t(term)
-       where exists (select 1 from memory_terms p join memory_state s on s.memory_id = p.memory_id
-                     where p.space_id = $1 and p.kind = $2 and p.term = t.term and s.status = any($4::text[]))`,
-      [spaceId, kind, [...new Set(keys)], statuses],
-    );
-    return new Set(r.rows.map((x) => x.term));
   }
 
   /**

@@ -140,11 +140,13 @@ export class SqlMemoryReads extends SqlMemoryWrites {
    */
   async currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return [];
-    const r = await this.db.query<Row>(
+    const r = await this.db.query<{ rows: string | null }>(
       // Each step is an index probe per id (LATERAL … OFFSET 0 keeps the planner from hashing the
       // whole of memory_state, which it chose for the recursive term's row estimate: ~10× slower at
       // 10K memories); the chain's end is the row with nothing after it (or the 100th step).
-      `with recursive fwd(root, id, next, depth) as (
+      // The rows come back as one JSON array: a hundred rows of 35 columns, each column parsed
+      // by the driver, cost PGlite twice the query itself (one text parsed once: 3.3 -> 1.8 ms).
+      `select json_agg(v)::text as rows from (with recursive fwd(root, id, next, depth) as (
          select x.root, s.memory_id, coalesce(s.superseded_by, s.corrected_by), 0
          from unnest($1::text[]) as x(root)
            cross join lateral (select s.memory_id, s.superseded_by, s.corrected_by from memory_state s where s.memory_id = x.root offset 0) s
@@ -158,10 +160,11 @@ export class SqlMemoryReads extends SqlMemoryWrites {
        select f.root as chain_root, r.* from fwd f cross join lateral (
          select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = f.id offset 0
        ) r
-       where f.next is null or f.depth >= 100`,
+       where f.next is null or f.depth >= 100) v`,
       [ids],
     );
-    const by = new Map(r.rows.map((x) => [x.chain_root as string, toMemory(x)]));
+    const rows = JSON.parse(r.rows[0]?.rows ?? '[]') as Row[];
+    const by = new Map(rows.map((x) => [x.chain_root as string, toMemory(x)]));
     return ids.map((id) => by.get(id) ?? null);
   }
 

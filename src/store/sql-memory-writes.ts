@@ -136,8 +136,11 @@ export class SqlMemoryWrites extends SqlStoreBase {
     if (ids.length === 0) return;
     // Rows are locked in id order, so concurrent recalls over overlapping memories queue instead of
     // deadlocking (a plain UPDATE ... = any() locks them in scan order); the client retries a victim anyway.
+    // PGlite runs one statement at a time on one connection: nothing to deadlock with, a plain UPDATE.
     await this.db.query(
-      `with locked as (select memory_id from memory_state where memory_id = any($1::text[]) order by memory_id for update)
+      this.db.driver === 'pglite'
+        ? `update memory_state set recall_count = recall_count + 1 where memory_id = any($1::text[])`
+        : `with locked as (select memory_id from memory_state where memory_id = any($1::text[]) order by memory_id for update)
        update memory_state s set recall_count = s.recall_count + 1 from locked where s.memory_id = locked.memory_id`,
       [[...new Set(ids)]],
     );

@@ -1,0 +1,75 @@
+/**
+ * The store reads recall makes, on both databases: `lexicalStats` (BM25's statistics, the kinds a
+ * space holds, and which of the question's named keys each kind has heard, with that kind's
+ * statuses), `currentVersions` (the newest memory of each chain, the same record `getMemories`
+ * reads) and `incrementRecall`.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppOn, type TestApp } from '../helpers/app.js';
+import { testDatabases } from '../helpers/db.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+import { openConversation, recordMessage } from '../../src/memory/conversations.js';
+import { remember } from '../../src/memory/remember.js';
+import { changeStatus } from '../../src/memory/statuses.js';
+import { createSpace } from '../../src/memory/spaces.js';
+import { lexicalKeys } from '../../src/memory/lexical.js';
+import type { Actor } from '../../src/memory/deps.js';
+
+const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
+
+for (const target of testDatabases()) {
+  describe(`recall's store reads (${target.name})`, () => {
+    const app = testAppOn(target);
+    let t: TestApp;
+    let db: SqlClient;
+    beforeAll(() => {
+      t = app.t;
+      db = t.app.engram.db;
+    });
+    const deps = () => t.app.engram.deps;
+
+    async function spaceWith(sentences: string[]) {
+      const space = await createSpace(deps(), { name: 'recall reads' });
+      const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
+      const ids: string[] = [];
+      // one conversation each: a memory's lexicon also holds the message before it
+      for (const s of sentences) {
+        const c = await openConversation(deps(), space.id);
+        await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: s });
+        ids.push((await remember(deps(), chat, { conversationId: c.id, quote: s, type: 'FACT' })).memory.id);
+      }
+      return { spaceId: space.id, ids };
+    }
+
+    it('lexicalStats: df per term, the kinds held, and the heard keys with each kind\'s statuses', async () => {
+      const { spaceId, ids } = await spaceWith(['My sister Ana lives in Lisbon.', 'I play the cello on Sundays.', 'My dog Biscuit is afraid of thunder.']);
+      await changeStatus(deps(), admin, spaceId, 'mute', [ids[1]]);
+      await db.query(`update memory_state set status = 'SUPERSEDED' where memory_id = $1`, [ids[2]]);
+      const [lisbon, cello, thunder, zebra] = ['lisbon', 'cello', 'thunder', 'zebra'].map((w) => lexicalKeys(w)[0]);
+      const stats = await deps().store.lexicalStats(spaceId, [lisbon, cello, zebra], ['STATEMENT', 'INFERENCE'], {
+        keys: [lisbon, cello, thunder, zebra], statuses: { STATEMENT: ['ACTIVE', 'SUPERSEDED'], INFERENCE: ['ACTIVE'] },
+      });
+      const s = stats.get('STATEMENT')!;
+      expect(s.present).toBe(true);
+      expect(s.docs).toBe(3);
+      // df counts every status (a muted memory's words still weigh); heard only those with the kind's statuses
+      expect([...s.df].sort()).toEqual([[cello, 1], [lisbon, 1]]);
+      expect([...s.heard].sort()).toEqual([lisbon, thunder].sort());
+      const i = stats.get('INFERENCE')!;
+      expect({ present: i.present, docs: i.docs, df: i.df.size, heard: i.heard.size }).toEqual({ present: false, docs: 0, df: 0, heard: 0 });
+      const none = (await deps().store.lexicalStats(spaceId, [lisbon], ['STATEMENT'])).get('STATEMENT')!;
+      expect(none.heard.size).toBe(0);
+    });
+
+    it('currentVersions: the newest of each chain, the very record getMemories reads; incrementRecall adds one', async () => {
+      const { spaceId, ids } = await spaceWith(['I live in Manchester.', 'I moved to Leeds last month.', 'I am allergic to peanuts.']);
+      await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = $2 where memory_id = $1`, [ids[0], ids[1]]);
+      await deps().store.incrementRecall([ids[1], ids[2], ids[2]]);
+      const want = await deps().store.getMemories([ids[1], ids[2]], spaceId);
+      expect(want.map((m) => m?.recallCount)).toEqual([1, 1]);
+      const got = await deps().store.currentVersions([ids[0], ids[2], 'no-such-id', ids[1]]);
+      expect(got).toEqual([want[0], want[1], null, want[0]]);
+      expect(await deps().store.currentVersions([])).toEqual([]);
+    });
+  });
+}
