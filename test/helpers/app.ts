@@ -1,3 +1,4 @@
+import type { MemoryDeps } from '../../src/memory/deps.js';
 import { buildApp, type App } from '../../src/app.js';
 import { configFromEnv } from '../../src/config.js';
 import { createToken } from '../../src/memory/tokens.js';
@@ -79,7 +80,7 @@ export async function createTestApp(opts: {
  * beforeAll (on the server, over a client of its own), closed in afterAll. Read `.t`
  * inside tests and hooks.
  */
-export function testAppOn(target: TestDatabase): { readonly t: TestApp } {
+export function testAppOn(target: TestDatabase): { readonly t: TestApp; readonly db: SqlClient; readonly deps: MemoryDeps } {
   let t: TestApp | undefined;
   let ownDb: SqlClient | undefined;
   beforeAll(async () => {
@@ -90,10 +91,14 @@ export function testAppOn(target: TestDatabase): { readonly t: TestApp } {
     await t?.close();
     await ownDb?.close();
   });
+  const opened = (): TestApp => {
+    if (!t) throw new Error('testAppOn: the app is opened in beforeAll');
+    return t;
+  };
   return {
-    get t() {
-      if (!t) throw new Error('testAppOn: the app is opened in beforeAll');
-      return t;
-    },
+    get t() { return opened(); },
+    /** The app's store client (the suite's own connection on the server). */
+    get db() { return opened().app.engram.db; },
+    get deps() { return opened().app.engram.deps; },
   };
 }

@@ -5,10 +5,9 @@
  * from the lexicon's own tsvectors; the postings against the lexicon after every kind
  * of write (insert, reinforcement, lexicon rewrite, status change, forget, bulk load).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { testAppOn, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
-import type { SqlClient } from '../../src/store/sql-client.js';
 import { parseTsvector } from '../../src/store/sql-store.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
@@ -55,14 +54,7 @@ const keysOf = (...words: string[]) => words.flatMap((w) => lexicalKeys(w));
 for (const target of testDatabases()) {
   describe(`lexical postings and BM25 (${target.name})`, () => {
     const app = testAppOn(target);
-    let t: TestApp;
-    let db: SqlClient;
-    beforeAll(() => {
-      t = app.t;
-      db = t.app.engram.db;
-    });
-
-    const deps = () => t.app.engram.deps;
+    const deps = () => app.deps;
     const chat = (spaceId: string): Actor => ({ role: 'chat', tokenId: null, spaceId });
 
     async function spaceWith(sentences: string[]) {
@@ -79,7 +71,7 @@ for (const target of testDatabases()) {
 
     /** The lexicon's documents of a space as term → frequency maps (what the postings must mirror). */
     async function lexicon(spaceId: string): Promise<Map<string, Map<string, number>>> {
-      const r = await db.query<{ memory_id: string; doc: string }>(
+      const r = await app.db.query<{ memory_id: string; doc: string }>(
         `select l.memory_id, l.doc::text as doc from memory_lexicon l join memories m on m.id = l.memory_id
          where l.space_id = $1 and m.kind = 'STATEMENT'`, [spaceId]);
       return new Map(r.rows.map((x) => [x.memory_id, parseTsvector(x.doc)]));
@@ -96,10 +88,10 @@ for (const target of testDatabases()) {
         if (tf.size) { nonEmpty++; totalLen += len; }
         for (const [term, f] of tf) want.push(`${id} ${term} ${f} ${len}`);
       }
-      const got = await db.query<{ memory_id: string; term: string; tf: number; len: number }>(
+      const got = await app.db.query<{ memory_id: string; term: string; tf: number; len: number }>(
         `select memory_id, term, tf, len from memory_terms where space_id = $1 and kind = 'STATEMENT'`, [spaceId]);
       expect(got.rows.map((x) => `${x.memory_id} ${x.term} ${x.tf} ${x.len}`).sort()).toEqual(want.sort());
-      const st = await db.query<{ docs: number; total_len: string }>(
+      const st = await app.db.query<{ docs: number; total_len: string }>(
         `select docs, total_len from lexicon_stats where space_id = $1 and kind = 'STATEMENT'`, [spaceId]);
       expect({ docs: Number(st.rows[0]?.docs ?? 0), totalLen: Number(st.rows[0]?.total_len ?? 0) }).toEqual({ docs: nonEmpty, totalLen });
     }
@@ -132,7 +124,7 @@ for (const target of testDatabases()) {
       await expectPostingsMatchLexicon(spaceId);
       expect((await deps().store.lexicalSearch(spaceId, keysOf('portugal'), 10, 'STATEMENT', ['ACTIVE'])).map((h) => h.memoryId)).toEqual([ids[0]]);
 
-      await t.app.engram.deps.store.transaction((tx) => deps().store.setLexicon(tx, [{ memoryId: ids[1], text: 'viola viola tuesdays' }]));
+      await app.t.app.engram.deps.store.transaction((tx) => deps().store.setLexicon(tx, [{ memoryId: ids[1], text: 'viola viola tuesdays' }]));
       await expectPostingsMatchLexicon(spaceId);
       // (the next memory still has "cello" from the message before its own: its context)
       const cello = await deps().store.lexicalSearch(spaceId, keysOf('cello'), 10, 'STATEMENT', ['ACTIVE']);
@@ -147,7 +139,7 @@ for (const target of testDatabases()) {
 
       await forget(deps(), admin, spaceId, [ids[0], ids[3]], true);
       await expectPostingsMatchLexicon(spaceId);
-      const left = await db.query<{ n: number }>(`select count(*)::int as n from memory_terms where memory_id = any($1::text[])`, [[ids[0], ids[3]]]);
+      const left = await app.db.query<{ n: number }>(`select count(*)::int as n from memory_terms where memory_id = any($1::text[])`, [[ids[0], ids[3]]]);
       expect(Number(left.rows[0].n)).toBe(0);
       expect(await deps().store.lexicalSearch(spaceId, keysOf('lisbon'), 10, 'STATEMENT', ['ACTIVE'])).toEqual([]);
     });

@@ -4,10 +4,9 @@
  * statuses), `currentVersions` (the newest memory of each chain, the same record `getMemories`
  * reads) and `incrementRecall`.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { testAppOn, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
-import type { SqlClient } from '../../src/store/sql-client.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
 import { changeStatus } from '../../src/memory/statuses.js';
@@ -20,13 +19,7 @@ const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
 for (const target of testDatabases()) {
   describe(`recall's store reads (${target.name})`, () => {
     const app = testAppOn(target);
-    let t: TestApp;
-    let db: SqlClient;
-    beforeAll(() => {
-      t = app.t;
-      db = t.app.engram.db;
-    });
-    const deps = () => t.app.engram.deps;
+    const deps = () => app.deps;
 
     async function spaceWith(sentences: string[]) {
       const space = await createSpace(deps(), { name: 'recall reads' });
@@ -44,7 +37,7 @@ for (const target of testDatabases()) {
     it('lexicalStats: df per term, the kinds held, and the heard keys with each kind\'s statuses', async () => {
       const { spaceId, ids } = await spaceWith(['My sister Ana lives in Lisbon.', 'I play the cello on Sundays.', 'My dog Biscuit is afraid of thunder.']);
       await changeStatus(deps(), admin, spaceId, 'mute', [ids[1]]);
-      await db.query(`update memory_state set status = 'SUPERSEDED' where memory_id = $1`, [ids[2]]);
+      await app.db.query(`update memory_state set status = 'SUPERSEDED' where memory_id = $1`, [ids[2]]);
       const [lisbon, cello, thunder, zebra] = ['lisbon', 'cello', 'thunder', 'zebra'].map((w) => lexicalKeys(w)[0]);
       const stats = await deps().store.lexicalStats(spaceId, [lisbon, cello, zebra], ['STATEMENT', 'INFERENCE'], {
         keys: [lisbon, cello, thunder, zebra], statuses: { STATEMENT: ['ACTIVE', 'SUPERSEDED'], INFERENCE: ['ACTIVE'] },
@@ -63,7 +56,7 @@ for (const target of testDatabases()) {
 
     it('currentVersions: the newest of each chain, the very record getMemories reads; incrementRecall adds one', async () => {
       const { spaceId, ids } = await spaceWith(['I live in Manchester.', 'I moved to Leeds last month.', 'I am allergic to peanuts.']);
-      await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = $2 where memory_id = $1`, [ids[0], ids[1]]);
+      await app.db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = $2 where memory_id = $1`, [ids[0], ids[1]]);
       await deps().store.incrementRecall([ids[1], ids[2], ids[2]]);
       const want = await deps().store.getMemories([ids[1], ids[2]], spaceId);
       expect(want.map((m) => m?.recallCount)).toEqual([1, 1]);

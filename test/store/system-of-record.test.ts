@@ -5,11 +5,10 @@
  * and the append-only triggers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testAppOn, testEmbedder, type TestApp } from '../helpers/app.js';
+import { testAppOn, testEmbedder } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
-import type { SqlClient } from '../../src/store/sql-client.js';
 import { cosine, parseVector } from '../../src/core/vectors.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
@@ -20,14 +19,7 @@ import type { Actor } from '../../src/memory/deps.js';
 for (const target of testDatabases()) {
   describe(`system of record (${target.name})`, () => {
     const app = testAppOn(target);
-    let t: TestApp;
-    let db: SqlClient;
-    beforeAll(() => {
-      t = app.t;
-      db = t.app.engram.db;
-    });
-
-    const deps = () => t.app.engram.deps;
+    const deps = () => app.deps;
     const actorsOf = (spaceId: string) => ({
       chat: { role: 'chat', tokenId: null, spaceId } as Actor,
       assistant: { role: 'assistant', tokenId: null, spaceId } as Actor,
@@ -57,12 +49,12 @@ for (const target of testDatabases()) {
           await fresh.close();
         }
       }
-      const tables = async () => (await db.query<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema = current_schema()`)).rows[0].n;
+      const tables = async () => (await app.db.query<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema = current_schema()`)).rows[0].n;
       const before = await tables();
-      expect(await migrate(db, { dimensions: 512 })).toEqual([]);
-      expect(await migrate(db, { dimensions: 512 })).toEqual([]);
+      expect(await migrate(app.db, { dimensions: 512 })).toEqual([]);
+      expect(await migrate(app.db, { dimensions: 512 })).toEqual([]);
       expect(await tables()).toBe(before);
-      const r = await db.query<{ version: number }>(`select version from schema_migrations order by version`);
+      const r = await app.db.query<{ version: number }>(`select version from schema_migrations order by version`);
       expect(r.rows.map((x) => Number(x.version))).toEqual(versions);
     });
 
@@ -72,12 +64,12 @@ for (const target of testDatabases()) {
       const r = await remember(deps(), x.who.assistant, { conversationId: x.conversationId, quote: text, type: 'FACT' });
       const [original] = await testEmbedder().embed([text]);
       // the store reads `embedding::text`, the form node-postgres returns for an unregistered vector type
-      const got = (await t.app.engram.store.getVectors([r.memory.id])).get(r.memory.id)!;
+      const got = (await app.t.app.engram.store.getVectors([r.memory.id])).get(r.memory.id)!;
       expect(got).toBeInstanceOf(Float32Array);
       expect(got).toHaveLength(512);
       expect(cosine(got, original)).toBeGreaterThan(0.99999);
       // and the raw column as the driver hands it over, whatever its form
-      const raw = (await db.query<{ embedding: unknown }>(`select embedding from memory_vectors where memory_id = $1`, [r.memory.id])).rows[0].embedding;
+      const raw = (await app.db.query<{ embedding: unknown }>(`select embedding from memory_vectors where memory_id = $1`, [r.memory.id])).rows[0].embedding;
       if (typeof raw === 'string') expect(raw.startsWith('[')).toBe(true);
       const parsed = parseVector(raw, 512);
       expect(cosine(parsed, original)).toBeGreaterThan(0.99999);
@@ -91,9 +83,9 @@ for (const target of testDatabases()) {
       const text = 'I have a season ticket for the opera.';
       const x = await said(text);
       const r = await remember(deps(), x.who.assistant, { conversationId: x.conversationId, quote: text, type: 'FACT' });
-      const row = async () => (await db.query<{ ctid: string; xmin: string }>(
+      const row = async () => (await app.db.query<{ ctid: string; xmin: string }>(
         `select ctid::text as ctid, xmin::text as xmin from memory_vectors where memory_id = $1`, [r.memory.id])).rows[0];
-      const stateRow = async () => (await db.query<{ xmin: string }>(`select xmin::text as xmin from memory_state where memory_id = $1`, [r.memory.id])).rows[0];
+      const stateRow = async () => (await app.db.query<{ xmin: string }>(`select xmin::text as xmin from memory_state where memory_id = $1`, [r.memory.id])).rows[0];
       const v0 = await row();
       const s0 = await stateRow();
       expect(v0).toBeDefined();
@@ -116,11 +108,11 @@ for (const target of testDatabases()) {
       expect(ids.size).toBe(1);
       expect(results.filter((r) => r.outcome === 'CREATED')).toHaveLength(1);
       expect(results.filter((r) => r.outcome === 'REINFORCED')).toHaveLength(4);
-      const n = await db.query<{ n: number }>(`select count(*)::int as n from memories where space_id = $1`, [x.spaceId]);
+      const n = await app.db.query<{ n: number }>(`select count(*)::int as n from memories where space_id = $1`, [x.spaceId]);
       expect(Number(n.rows[0].n)).toBe(1);
-      const [m] = await t.app.engram.store.getMemories([...ids]);
+      const [m] = await app.t.app.engram.store.getMemories([...ids]);
       expect(m!.mentionCount).toBe(5);
-      const mentions = await db.query<{ n: number }>(`select count(*)::int as n from mentions where space_id = $1`, [x.spaceId]);
+      const mentions = await app.db.query<{ n: number }>(`select count(*)::int as n from mentions where space_id = $1`, [x.spaceId]);
       expect(Number(mentions.rows[0].n)).toBe(5);
     });
 
@@ -147,22 +139,22 @@ for (const target of testDatabases()) {
       ];
 
       it.each(refusedStatements)('refuses %s', async (_label, sql) => {
-        await expect(db.query(sql, [memoryId])).rejects.toThrow(/append-only/);
+        await expect(app.db.query(sql, [memoryId])).rejects.toThrow(/append-only/);
         // also inside a transaction that did not open the forget path
-        await expect(db.transaction((tx) => tx.query(sql, [memoryId]))).rejects.toThrow(/append-only/);
-        const [m] = await t.app.engram.store.getMemories([memoryId]);
+        await expect(app.db.transaction((tx) => tx.query(sql, [memoryId]))).rejects.toThrow(/append-only/);
+        const [m] = await app.t.app.engram.store.getMemories([memoryId]);
         expect(m!.quote).toBe('I was a lifeguard one summer.');
       });
 
       it.each(['memories', 'mentions', 'messages'])('refuses truncate %s', async (table) => {
         if (target.name === 'pglite') {
-          await expect(db.query(`truncate ${table} cascade`)).rejects.toThrow(/append-only/);
+          await expect(app.db.query(`truncate ${table} cascade`)).rejects.toThrow(/append-only/);
           return;
         }
         // On the shared server a TRUNCATE, even a refused one, first takes ACCESS EXCLUSIVE
         // locks on the table and everything referencing it, deadlocking other suites'
         // writes: check that the statement trigger is installed instead.
-        const r = await db.query<{ n: number }>(
+        const r = await app.db.query<{ n: number }>(
           `select count(*)::int as n from pg_trigger t join pg_class c on c.oid = t.tgrelid
             where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and not t.tgisinternal
               and (t.tgtype & 32) <> 0 and t.tgfoid = 'engram_refuse_truncate'::regproc`,
@@ -173,27 +165,27 @@ for (const target of testDatabases()) {
 
       it('allows them only in a transaction that did SET LOCAL engram.forget = on, and only for that transaction', async () => {
         // a session-less SET LOCAL outside a transaction opens nothing
-        await db.query(`set local engram.forget = 'on'`).catch(() => {});
-        await expect(db.query(`update memories set quote = 'x' where id = $1`, [memoryId])).rejects.toThrow(/append-only/);
+        await app.db.query(`set local engram.forget = 'on'`).catch(() => {});
+        await expect(app.db.query(`update memories set quote = 'x' where id = $1`, [memoryId])).rejects.toThrow(/append-only/);
         // rolled back: the path was open inside, and the content is unchanged after
-        await expect(db.transaction(async (tx) => {
+        await expect(app.db.transaction(async (tx) => {
           await tx.query(`set local engram.forget = 'on'`);
           const u = await tx.query(`update memories set quote = 'I was never a lifeguard.' where id = $1`, [memoryId]);
           expect(u.rowCount).toBe(1);
           throw new Error('roll back');
         })).rejects.toThrow('roll back');
-        expect((await t.app.engram.store.getMemories([memoryId]))[0]!.quote).toBe('I was a lifeguard one summer.');
+        expect((await app.t.app.engram.store.getMemories([memoryId]))[0]!.quote).toBe('I was a lifeguard one summer.');
         // committed: a delete goes through (this is what forget for good does)
-        await db.transaction(async (tx) => {
+        await app.db.transaction(async (tx) => {
           await tx.query(`set local engram.forget = 'on'`);
           await tx.query(`delete from mentions where memory_id = $1`, [memoryId]);
           await tx.query(`delete from memories where id = $1`, [memoryId]);
           await tx.query(`delete from messages where id = $1`, [messageId]);
         });
-        expect((await t.app.engram.store.getMemories([memoryId]))[0]).toBeNull();
+        expect((await app.t.app.engram.store.getMemories([memoryId]))[0]).toBeNull();
         // and the setting did not outlive its transaction, on any pooled connection
         for (let i = 0; i < 6; i++) {
-          await expect(db.query(`update memories set quote = quote where id = (select id from memories limit 1)`)).rejects.toThrow(/append-only/);
+          await expect(app.db.query(`update memories set quote = quote where id = (select id from memories limit 1)`)).rejects.toThrow(/append-only/);
         }
       });
     });
