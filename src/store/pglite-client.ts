@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import type { Queryable, QueryResult, SqlClient } from './sql-client.js';
+import { PreparedStatements } from './pglite-prepared.js';
 import { DataDirLock, restrictPermissions } from './data-dir-lock.js';
 
 export interface PgliteOpenOptions {
@@ -70,6 +71,8 @@ export class PgliteClient implements SqlClient {
   readonly driver = 'pglite' as const;
   private count = 0;
   private rolledBack = 0;
+  /** Parameterised statements run as EXECUTE of a statement prepared once (pglite-prepared.ts). */
+  private readonly prepared = new PreparedStatements();
   private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null) {}
 
   static async open(dataDir: string, opts: PgliteOpenOptions = {}): Promise<PgliteClient> {
@@ -122,7 +125,7 @@ export class PgliteClient implements SqlClient {
 
   async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
     this.count++;
-    const r = await this.db.query<T>(sql, params as unknown[]);
+    const r = await this.prepared.query<T>(this.db, sql, params);
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
   }
 
@@ -137,7 +140,7 @@ export class PgliteClient implements SqlClient {
         const tx: Queryable = {
           query: async <R>(sql: string, params: unknown[] = []) => {
             this.count++;
-            const r = await t.query<R>(sql, params as unknown[]);
+            const r = await this.prepared.query<R>(t, sql, params);
             return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
           },
         };

@@ -1,0 +1,64 @@
+/**
+ * PGlite's parameterised statements run as EXECUTE of a statement prepared once
+ * (src/store/pglite-prepared.ts), the parameters written as literals. Every kind of value the
+ * service binds must read back exactly as PGlite's own binding reads it, the prepared statement
+ * must be used again (not prepared per call), and a rolled-back transaction must not lose it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { literal, PreparedStatements } from '../../src/store/pglite-prepared.js';
+
+describe('PGlite prepared statements', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await PGlite.create();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const awkward = [
+    'plain', "it's", 'back\\slash', 'a "quoted" word', '{braces,commas}', 'NULL', '', ' spaced ', 'ünïcödé — “quotes”', "'';--",
+  ];
+
+  it('reads every kind of parameter back as PGlite\'s binding does', async () => {
+    const prepared = new PreparedStatements();
+    const cases: [string, unknown][] = [
+      ...awkward.map((s): [string, unknown] => ['$1::text', s]),
+      ['$1::int', 42], ['$1::float8', 0.1 + 0.2], ['$1::float8', -1e-7], ['$1::real', 3.4028234663852886e38], ['$1::bigint', 2n ** 60n],
+      ['$1::numeric', 1e21], ['$1::bool', true], ['$1::bool', false], ['$1::text', null],
+      ['$1::timestamptz', new Date(Date.UTC(2026, 11, 1, 12, 34, 56, 789))],
+      ['$1::text[]', awkward], ['$1::text[]', ['a', null, 'b']], ['$1::text[]', []], ['$1::int[]', [1, 2, 3]],
+      ['$1::real[]', [0.5, null, -2.25]], ['$1::timestamptz[]', [new Date(0), new Date(Date.UTC(2020, 1, 29))]],
+      ['$1::jsonb[]', [JSON.stringify({ a: "it's \"q\" \\" }), null]], ['$1::jsonb', { considered: [{ id: 'x', score: 0.5 }], note: "it's" }],
+    ];
+    for (const [expr, value] of cases) {
+      const sql = `select ${expr} as v`;
+      const plain = (await db.query<{ v: unknown }>(sql, [value])).rows[0].v;
+      const viaExecute = (await prepared.query<{ v: unknown }>(db, sql, [value])).rows[0].v;
+      expect(viaExecute, `${expr} ${String(value)}`).toEqual(plain);
+    }
+  });
+
+  it('prepares a text once, uses it again, and keeps it across a rollback', async () => {
+    const prepared = new PreparedStatements();
+    const sql = 'select $1::int + 1 as v';
+    const count = async () => Number((await db.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements`)).rows[0].n);
+    const before = await count();
+    await expect(db.transaction(async (tx) => {
+      expect((await prepared.query<{ v: number }>(tx, sql, [1])).rows[0].v).toBe(2);
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    for (let i = 0; i < 5; i++) expect((await prepared.query<{ v: number }>(db, sql, [i])).rows[0].v).toBe(i + 1);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('runs what it cannot write as a literal as a plain query', async () => {
+    expect(literal(new Uint8Array([1, 2]))).toBeNull();
+    expect(literal([[1, 2], [3]])).toBeNull();
+    expect(literal(new Date(Number.NaN))).toBeNull();
+    const prepared = new PreparedStatements();
+    const r = await prepared.query<{ v: Uint8Array }>(db, 'select $1::bytea as v', [new Uint8Array([1, 2, 255])]);
+    expect([...r.rows[0].v]).toEqual([1, 2, 255]);
+  });
+});
