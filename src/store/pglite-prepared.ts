@@ -1,5 +1,5 @@
 /**
- * Prepared statements for PGlite (docs/engines.md, "PGlite's statements, prepared").
+ * Prepared statements for PGlite (docs/operations.md, "PGlite's statements, prepared").
  *
  * PGlite sends every parameterised query as an unnamed statement: PostgreSQL parses and plans
  * it again each time. For the service's small, hot statements that is most of their cost in
