@@ -23,11 +23,15 @@ export const MAX_PREPARED = 256;
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+/** A NUL would end the statement's text early (PostgreSQL refuses it in a bound value: left to the plain query). */
+const hasNul = (s: string) => s.includes('\u0000');
+
 /** An array element in PostgreSQL's array literal syntax. */
 function element(v: unknown): string | null {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   if (typeof v === 'boolean') return v ? 't' : 'f';
+  if (typeof v === 'string' && hasNul(v)) return null;
   if (typeof v === 'string') return `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   if (v instanceof Date && !Number.isNaN(v.getTime())) return `"${v.toISOString()}"`;
   return null;
@@ -37,7 +41,7 @@ function element(v: unknown): string | null {
 export function literal(v: unknown): string | null {
   if (v === null || v === undefined) return 'NULL';
   switch (typeof v) {
-    case 'string': return quote(v);
+    case 'string': return hasNul(v) ? null : quote(v);
     case 'number': case 'bigint': return quote(String(v));
     case 'boolean': return v ? "'t'" : "'f'";
     default: break;
@@ -53,7 +57,10 @@ export function literal(v: unknown): string | null {
     return quote(`{${parts.join(',')}}`);
   }
   // A plain object goes to a json parameter, serialised as PGlite serialises it.
-  if (Object.getPrototypeOf(v) === Object.prototype) return quote(JSON.stringify(v));
+  if (Object.getPrototypeOf(v) === Object.prototype) {
+    const json = JSON.stringify(v);
+    return hasNul(json) ? null : quote(json);
+  }
   return null;
 }
 

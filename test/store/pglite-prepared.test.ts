@@ -57,6 +57,8 @@ describe('PGlite prepared statements', () => {
     expect(literal(new Uint8Array([1, 2]))).toBeNull();
     expect(literal([[1, 2], [3]])).toBeNull();
     expect(literal(new Date(Number.NaN))).toBeNull();
+    expect(literal('a\u0000b')).toBeNull();
+    expect(literal(['a', 'b\u0000'])).toBeNull();
     const prepared = new PreparedStatements();
     const r = await prepared.query<{ v: Uint8Array }>(db, 'select $1::bytea as v', [new Uint8Array([1, 2, 255])]);
     expect([...r.rows[0].v]).toEqual([1, 2, 255]);
