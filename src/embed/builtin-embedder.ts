@@ -9,6 +9,9 @@ import { EmbeddingError } from '../ports/embedder.js';
 import type { SifEncoder, SifOptions } from './sif-encoder.js';
 import { loadWordVectors, type LoadReport } from './word-vector-cache.js';
 
+/** Texts encoded between two turns of the event loop (milliseconds of work each slice). */
+const EMBED_SLICE = 200;
+
 /**
  * Calibrated on the dedup dev pairs, STS-B dev, SICK and MRPC by
  * scripts/calibrate-embedder.ts; the numbers behind them are in docs/embedder.md.
@@ -72,8 +75,19 @@ export class BuiltinEmbedder implements Embedder {
     return this.initPromise;
   }
 
+  /**
+   * In slices of EMBED_SLICE texts, a macrotask turn between them: the encoder runs on the
+   * caller's thread, and a batch of thousands (a re-embedding) would otherwise hold the event
+   * loop for seconds on a loaded machine.
+   */
   async embed(texts: string[]): Promise<Float32Array[]> {
-    return this.embedSync(texts);
+    if (texts.length <= EMBED_SLICE) return this.embedSync(texts);
+    const out: Float32Array[] = [];
+    for (let at = 0; at < texts.length; at += EMBED_SLICE) {
+      if (at > 0) await new Promise((r) => setImmediate(r));
+      out.push(...this.embedSync(texts.slice(at, at + EMBED_SLICE)));
+    }
+    return out;
   }
 
   /** Synchronous form for hot loops (calibration, consolidation); needs init() done. */
