@@ -69,7 +69,7 @@ describe('BuiltinEmbedder', () => {
   };
 
   beforeAll(async () => {
-    await emb.init(); // builds the cache on the very first run (a few seconds)
+    await emb.init(); // reads the cache `npm ci` built (builds it if missing: a few seconds)
   }, 120_000);
 
   it('refuses to embed before init, without I/O in the constructor', async () => {
