@@ -10,7 +10,7 @@ import { createLoaders } from './graphql/loaders.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { createEventPubSub, type EventPubSub } from './graphql/pubsub.js';
 import { authenticate, authenticateBearer, bootstrapAdmin } from './memory/tokens.js';
-import { EngramMetrics, watchOutbox } from './ops/metrics.js';
+import { EngramMetrics, watchOutbox, watchVectorMirror } from './ops/metrics.js';
 import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
 import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
@@ -50,6 +50,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     return { actor: r.actor, authProblem: r.problem };
   };
   watchOutbox(metrics, engram.deps.outbox);
+  watchVectorMirror(metrics, engram.deps.index);
   const deps = engram.deps;
   const schema = guardSchema(buildSchema());
 

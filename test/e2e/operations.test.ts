@@ -59,6 +59,9 @@ describe('health, readiness and metrics', () => {
     expect(moved('engram_http_request_duration_seconds_count')).toBeGreaterThanOrEqual(8);
     expect(after).toMatch(/^engram_outbox_pending 0$/m);
     expect(after).toMatch(/^engram_outbox_parked 0$/m);
+    // PGlite (this app's store) searched the space from its in-process copy, which the gauge reports.
+    expect(series(before, 'engram_vector_mirror_bytes', {})).toBe(0);
+    expect(series(after, 'engram_vector_mirror_bytes', {})).toBeGreaterThan(0);
   });
 });
 
