@@ -3,7 +3,7 @@ import { pack, Slots, type Ranked } from './mirror-slots.js';
 
 /**
  * An in-process copy of a space's vectors and their sign bits (`memory_vector_bits`), per space
- * and kind, for recognition's search on the embedded store (docs/engines.md, "The vector mirror").
+ * and kind, for every cosine search on the embedded store (docs/engines.md, "The vector mirror").
  *
  * On PGlite the quantised first pass and the exact rerank ran in WebAssembly, reading rows
  * through PostgreSQL's buffer pool: more than an in-process float scan of the whole space. Here
