@@ -163,7 +163,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   // (chunks that let requests through), so a restart's first remember in one finds it held.
   const stopWarming = new AbortController();
   let warmed: Promise<unknown> = Promise.resolve();
-  const mirrorWarmUp = background && index instanceof PgvectorIndex
+  const mirrorWarmUp = background && index instanceof PgvectorIndex && index.mirrorBytes !== null
     ? setTimeout(() => {
       warmed = index.warmMirror(stopWarming.signal).catch((e: unknown) => {
         if (!stopWarming.signal.aborted) log.warn({ err: e }, 'vector mirror: warm-up failed (spaces are read when first searched)');

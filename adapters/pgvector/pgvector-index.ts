@@ -5,7 +5,7 @@ import { VectorIndexError } from '../../src/ports/vector-index.js';
 import type { MemoryStatus } from '../../src/core/types.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
-import { quantisedInSql, searchMirror, windowFor, type Row } from './pgvector-quantised.js';
+import { quantisedInSql, searchMirror, statusWindow, windowFor, type Row } from './pgvector-quantised.js';
 import { VectorMirror } from './vector-mirror.js';
 
 export interface PgvectorOptions {
@@ -35,7 +35,7 @@ export interface PgvectorOptions {
    */
   bitsIndex?: boolean;
   /**
-   * Recognition's search from an in-process copy of the vectors and their sign bits (vector-mirror.ts).
+   * Every cosine search from an in-process copy of the vectors and their sign bits (vector-mirror.ts).
    * Default: on for PGlite (transactions never interleave there), off on a server (unsound).
    */
   mirror?: boolean;
@@ -101,7 +101,7 @@ export class PgvectorIndex implements VectorIndex {
     this.quantisedAbove = opts.quantisedAbove ?? QUANTISED_ABOVE;
     this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
     const mirrored = opts.mirror ?? db.driver === 'pglite';
-    if (mirrored && db.rollbacks === undefined) throw new VectorIndexError(this.name, 'the sign-bit mirror needs a client that counts rollbacks (PGlite)');
+    if (mirrored && db.rollbacks === undefined) throw new VectorIndexError(this.name, 'the vector mirror needs a client that counts rollbacks (PGlite)');
     this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0, opts.mirrorMaxBytes) : null;
   }
 
@@ -299,12 +299,13 @@ export class PgvectorIndex implements VectorIndex {
       // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
       const quantised = metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined;
+      const window = windowFor(s, this.window);
       if (this.mirror && metric === 'cosine') {
-        const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? windowFor(s, this.window) : Number.POSITIVE_INFINITY,
+        // Every cosine search: the sign-bit window for recognition past quantisedAbove, else an exact scan of the copy.
+        const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? window : Number.POSITIVE_INFINITY,
           quantised ? s.minScore : undefined);
         if (hits) return toHits(hits);
       } else if (quantised) {
-        const window = windowFor(s, this.window);
         const hits = !small && this.bitsReady
           ? await this.inTx(tx, (t) => quantisedInSql(t, s, kind, statuses, size, window, this.efSearch))
           : await quantisedInSql(q, s, kind, statuses, null, window, this.efSearch);
@@ -327,7 +328,7 @@ export class PgvectorIndex implements VectorIndex {
    */
   private async scan(q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[]): Promise<Row[]> {
     const vector = toPgVectorText(s.vector);
-    const window = Math.max(2 * s.k, s.k + 50);
+    const window = statusWindow(s.k);
     const near = await q.query<{ memory_id: string; d: number; status: string }>(
       `select x.memory_id, x.d, st.status from (
          select memory_id, d from (

@@ -12,6 +12,14 @@ export function signBits(v: Float32Array | number[]): string {
 
 export type Row = { memory_id: string; d: number };
 
+/**
+ * The nearest rows whose statuses an exact search reads first (the SQL scan and the mirror alike):
+ * when k of them have a wanted status, those are the exact top k of the wanted rows.
+ */
+export function statusWindow(k: number): number {
+  return Math.max(2 * k, k + 50);
+}
+
 /** Rows of the first pass reranked exactly: at least `min`, 20 per hit asked for exact requests, 4 otherwise. */
 export function windowFor(s: VectorSearch, min: number): number {
   return Math.max(min, (s.exact ? 20 : 4) * s.k);
@@ -69,7 +77,7 @@ const MIRROR_PASSES = 3;
  * The search from the in-process copy of the vectors (vector-mirror.ts): the first pass (the
  * `window` nearest by sign bits; Infinity: every row) and the exact rerank there, in float32
  * exactly as pgvector computes `<=>`; then the statuses of the nearest rows read in SQL, nearest
- * first (`max(2k, k + 50)` of them, then the rest, until k have a wanted status).
+ * first (`statusWindow(k)` of them, then 4 times as many each time, until k have a wanted status).
  *
  * With `minScore` (recognition in a space past QUANTISED_ABOVE: nothing below it is weighed,
  * the port's contract) only rows scoring at least that much are candidates, so a new fact,
@@ -83,7 +91,7 @@ export async function searchMirror(
   mirror: VectorMirror, q: Queryable, s: VectorSearch, kind: string, statuses: string[], window: number, minScore?: number,
 ): Promise<Row[] | null> {
   const wanted = new Set(statuses);
-  const first = Math.max(2 * s.k, s.k + 50);
+  const first = statusWindow(s.k);
   for (let pass = 0; pass < MIRROR_PASSES; pass++) {
     const ranked = await mirror.nearest(q, s.spaceId, kind, s.vector, window);
     let n = ranked.size;

@@ -241,7 +241,7 @@ alter table memory_vectors set (toast_tuple_target = 8160);
     name: 'vector-bits-seq',
     // Every insert or update of a vector's sign bits takes the next number of one sequence, so
     // a reader can ask "what changed in this space since number n" through an index range scan:
-    // the embedded store's in-process copy of the bits (adapters/pgvector/sign-mirror.ts) is
+    // the embedded store's in-process copy of the bits (adapters/pgvector/vector-mirror.ts) is
     // kept current that way before each search.
     sql: ({ dimensions }) => `
 create sequence if not exists memory_vector_bits_seq;
