@@ -78,21 +78,20 @@ export async function recall(
       named: [...new Set([...possessors, ...own, ...[...nounKeys.values()].flat()])],
     };
   });
-  const known = new Map<string, MemoryRecord | null>();
+  const versions = currentVersionsOnce(deps);
   const lexical = async (): Promise<{ kind: MemoryKind; stats: LexicalStats; lhits: LexicalHit[] }[]> => {
     const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
     const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
     const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
     // the current versions of the lexical hits, read meanwhile too: most kept hits are among them
-    const ids = [...new Set(lhits.flat().map((h) => h.memoryId))];
-    (await deps.store.currentVersions(ids)).forEach((m, i) => known.set(ids[i]!, m));
+    await versions(lhits.flat().map((h) => h.memoryId));
     return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
   };
   const [{ vector }, held] = await Promise.all([embedding, lexical()]);
   const asked: Question = { ...read, vector };
   const searchKind = (kind: MemoryKind) => {
     const h = held.find((x) => x.kind === kind);
-    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits, known) : [];
+    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits, versions) : [];
   };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
@@ -130,10 +129,23 @@ interface Question {
   named: string[];
 }
 
+/** The current versions of memories (null: gone), in the order asked. */
+type CurrentVersions = (ids: readonly string[]) => Promise<(MemoryRecord | null)[]>;
+
+/** Each memory's current version read once per recall: the lexical hits' early, the rest when a search asks (no statement when none is new). */
+function currentVersionsOnce(deps: MemoryDeps): CurrentVersions {
+  const known = new Map<string, MemoryRecord | null>();
+  return async (ids) => {
+    const fresh = [...new Set(ids.filter((id) => !known.has(id)))];
+    if (fresh.length) (await deps.store.currentVersions(fresh)).forEach((m, i) => known.set(fresh[i]!, m));
+    return ids.map((id) => known.get(id) ?? null);
+  };
+}
+
 /** One kind's search: its vector neighbours beside its BM25 hits (`lhits`, read while the question was embedded), fused, floored, ranked. */
 async function search(
   deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats, lhits: LexicalHit[],
-  known: Map<string, MemoryRecord | null>,
+  versions: CurrentVersions,
 ): Promise<RecallHit[]> {
   const { vector } = asked;
   const statuses = STATUSES[kind];
@@ -181,10 +193,7 @@ async function search(
     return byTheme.has(id);
   });
   if (kept.length === 0) return [];
-  const unknown = kept.map(([id]) => id).filter((id) => !known.has(id));
-  const more = unknown.length ? await deps.store.currentVersions(unknown) : [];
-  const read = new Map(unknown.map((id, i) => [id, more[i] ?? null]));
-  const current = kept.map(([id]) => (known.has(id) ? known.get(id)! : read.get(id)!));
+  const current = await versions(kept.map(([id]) => id));
   // Several hits may lead to one current memory: keep its best evidence.
   const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null; themed: boolean }>();
   const trace = traceHook ? new Map<string, RecallTraceItem>() : null;
