@@ -89,7 +89,6 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   return {
     yoga, engram, pubsub, metrics,
     async start() {
-      const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
       server = createServer(yoga);
       wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
       const registry = (sockets = new SocketRegistry(deps, config.limits.tokenRecheckSeconds));
@@ -116,7 +115,20 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
         },
         wss,
       );
-      await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
+      // A port already taken fails the start (it used to leave a process that never listened).
+      const listening = server;
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen(config.port, config.host, () => {
+          listening.off('error', reject);
+          resolve();
+        });
+      }).catch((e: unknown) => {
+        server = null; // nothing to drain on stop
+        throw e;
+      });
+      // The first admin token once the service listens: one created by a start that then failed would never be shown.
+      const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
       const port = (server.address() as AddressInfo).port;
       const url = `http://${config.host}:${port}/graphql`;
       // CLI commands find the server that owns the embedded store here (docs/ownership.md).

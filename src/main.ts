@@ -24,7 +24,18 @@ try {
   }
   throw e;
 }
-const { url, adminToken } = await app.start();
+let started: Awaited<ReturnType<App['start']>>;
+try {
+  started = await app.start();
+} catch (e) {
+  const inUse = (e as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
+  process.stderr.write(`engram: not starting: ${inUse
+    ? `${config.host}:${config.port} is in use (another Engram, or another program); set PORT to another port`
+    : String((e as Error)?.message ?? e)}\n`);
+  await app.stop().catch(() => {});
+  process.exit(3);
+}
+const { url, adminToken } = started;
 // One write: whoever reads the first line gets the token with it.
 process.stdout.write(`Engram is running: the memory page at ${url.replace(/graphql$/, '')}, GraphiQL at ${url}\n` + (adminToken
   ? `First start: an admin token was created. It is shown once, keep it:\n  ${adminToken}\n` +

@@ -53,6 +53,17 @@ describe('one owner per embedded store', () => {
     expect(second.code).toBe(3);
     expect(second.stderr).toContain(`pid ${pid}`);
 
+    // On another directory but the same port: refuses and exits (it used to run on, never listening),
+    // and its first admin token is not spent: the next start there prints it.
+    const otherDir = join(root, 'other');
+    const taken = await runServerToExit(childEnv(otherDir, { PORT: port }));
+    expect(taken.code).toBe(3);
+    expect(taken.stderr).toContain(`:${port} is in use`);
+    expect(taken.stdout).not.toContain('keep it');
+    const other = await startServer(childEnv(otherDir));
+    expect(other.adminToken).toBeTruthy();
+    expect(await other.stop()).toBe(0);
+
     // Writes without an admin token: refused, naming the server (pid and port), nothing printed as done.
     const refused = await cli(['token', 'create', '--role', 'operator'], env);
     expect(refused.code).toBe(3);
