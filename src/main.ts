@@ -36,14 +36,15 @@ try {
   process.exit(3);
 }
 const { url, adminToken } = started;
+// A clean stop from here on, before the line below: whoever waits for it may stop us at once.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    void app.stop().finally(() => process.exit(0));
+  });
+}
 // One write: whoever reads the first line gets the token with it.
 process.stdout.write(`Engram is running: the memory page at ${url.replace(/graphql$/, '')}, GraphiQL at ${url}\n` + (adminToken
   ? `First start: an admin token was created. It is shown once, keep it:\n  ${adminToken}\n` +
     `Use it as "Authorization: Bearer <token>" (in GraphiQL: the Headers tab). The memory page takes an\n` +
     `operator token of a space (createToken(role: operator, spaceId: ...)), or this one to choose a space.\n`
   : ''));
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    void app.stop().finally(() => process.exit(0));
-  });
-}
