@@ -155,3 +155,28 @@ export function groupStages(stages: Record<string, number>): Record<string, numb
   }
   return out;
 }
+
+/**
+ * `ENGRAM_QUICK_CPUPROF=dir`: a V8 CPU profile of one timed phase (`remember`, `recall`),
+ * written as `dir/quick-<phase>.cpuprofile` (open it in Chrome's DevTools); without the
+ * variable, `run` alone.
+ */
+export async function cpuProfiled<T>(phase: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.ENGRAM_QUICK_CPUPROF;
+  if (!dir) return run();
+  const { Session } = await import('node:inspector/promises');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(dir, { recursive: true });
+    await writeFile(`${dir}/quick-${phase}.cpuprofile`, JSON.stringify(profile));
+  }
+}
