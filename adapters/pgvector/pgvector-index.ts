@@ -2,7 +2,7 @@ import type {
   IndexedVector, TxHandle, VectorHit, VectorIndex, VectorIndexCapabilities, VectorSearch,
 } from '../../src/ports/vector-index.js';
 import { VectorIndexError } from '../../src/ports/vector-index.js';
-import type { MemoryStatus } from '../../src/core/types.js';
+import type { MemoryKind, MemoryStatus } from '../../src/core/types.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { quantisedInSql, searchMirror, statusWindow, windowFor, type Row } from './pgvector-quantised.js';
@@ -276,6 +276,16 @@ export class PgvectorIndex implements VectorIndex {
     const n = Number(r.rows[0].n);
     this.sizes.set(key, { n, at: Date.now() });
     return n;
+  }
+
+  /**
+   * Read ahead (the use cases call it while the text is embedded): the space's size for the
+   * thresholds and, on PGlite, the vector mirror brought up to date, so the search that
+   * follows reads only what was written since.
+   */
+  async prepare(spaceId: string, kind: MemoryKind): Promise<void> {
+    await this.kindSize(spaceId, kind, this.db);
+    await this.mirror?.refresh(this.db, spaceId, kind);
   }
 
   async search(s: VectorSearch, tx?: TxHandle): Promise<VectorHit[]> {

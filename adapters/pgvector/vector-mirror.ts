@@ -1,5 +1,5 @@
 import type { Queryable } from '../../src/store/sql-client.js';
-import { pack, Slots, type Ranked } from './mirror-slots.js';
+import { pack, Slots, type Nearest } from './mirror-slots.js';
 
 /**
  * An in-process copy of a space's vectors and their sign bits (`memory_vector_bits`), per space
@@ -54,11 +54,16 @@ export class VectorMirror {
    * is reranked. `ranked.upTo(m)` gives the first m (sorted as asked: a space of 10K rows is
    * not sorted whole for the nearest 100).
    */
-  async nearest(q: Queryable, spaceId: string, kind: string, vector: Float32Array | number[], window: number): Promise<Ranked> {
+  async nearest(q: Queryable, spaceId: string, kind: string, vector: Float32Array | number[], window: number): Promise<Nearest> {
     const slots = await this.current(q, spaceId, kind);
     const query = Float32Array.from(vector);
     const rows = slots.window(pack(query), window);
     return slots.rank(rows, query, rows.length >= window);
+  }
+
+  /** Brings the space's copy up to date now (read ahead: the next search then reads only what is written meanwhile). */
+  async refresh(q: Queryable, spaceId: string, kind: string): Promise<void> {
+    await this.current(q, spaceId, kind);
   }
 
   /**

@@ -58,6 +58,15 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
 }
 
 /**
+ * A search of the space is coming and its vector is being embedded (in the embedder's worker
+ * thread, or by a remote service): the engine reads ahead meanwhile (`VectorIndex.prepare`;
+ * pgvector on PGlite: its vector mirror caught up). A hint: a failure here is the search's to report.
+ */
+export async function prepareSearch(deps: MemoryDeps, spaceId: string, kind: MemoryKind): Promise<void> {
+  await deps.index.prepare?.(spaceId, kind).catch(() => undefined);
+}
+
+/**
  * Nearest neighbours as recognition and recall must see them: the engine's hits
  * plus memories whose outbox rows are not applied yet (read your writes; asked
  * first, so a row applied in between is still seen by the engine), and, when an

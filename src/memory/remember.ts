@@ -14,7 +14,7 @@ import { conversationWithTranscript } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
-import { indexStatus, indexStored, searchVectors, vectorWithMemory } from './indexing.js';
+import { indexStatus, indexStored, prepareSearch, searchVectors, vectorWithMemory } from './indexing.js';
 import { stage } from './stages.js';
 
 export interface RememberInput {
@@ -98,7 +98,18 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   }
 
   const normalized = normalizeText(check.quote);
-  const embedded = clientVector ? { vector: clientVector } : await embedOrMissing(deps, check.quote);
+  // Recognition runs before the space's lock (docs/concurrency.md): the search, the candidates'
+  // records and the rules hold no lock, so writes of the space wait only for the write itself.
+  // Every writer of a space holds its lock and records events in the same transaction, so the
+  // space's last event id, read before recognising and again under the lock, tells whether
+  // anything was written in between; if so, recognition runs again under the lock, as before.
+  // The id and the exact-text matches are one statement (one snapshot): recognition's first read,
+  // made while the quote is embedded, with the vector engine's read-ahead (`prepareSearch`).
+  const [embedded, start] = await Promise.all([
+    clientVector ? { vector: clientVector } : embedOrMissing(deps, check.quote),
+    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized)
+      .then(async (st) => { if (!clientVector) await prepareSearch(deps, spaceId, 'STATEMENT'); return st; }),
+  ]);
   const vector = embedded.vector;
   const now = deps.clock.now();
   const saidAt = check.at;
@@ -122,13 +133,6 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, exact);
     return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
-  // Recognition runs before the space's lock (docs/concurrency.md): the search, the candidates'
-  // records and the rules hold no lock, so writes of the space wait only for the write itself.
-  // Every writer of a space holds its lock and records events in the same transaction, so the
-  // space's last event id, read before recognising and again under the lock, tells whether
-  // anything was written in between; if so, recognition runs again under the lock, as before.
-  // The id and the exact-text matches are one statement (one snapshot): recognition's first read.
-  const start = await deps.store.recognitionStart(spaceId, 'STATEMENT', normalized);
   const seen = start.lastEventId;
   const early = await recognise(undefined, start.exact);
 

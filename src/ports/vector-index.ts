@@ -67,6 +67,12 @@ export interface VectorIndex {
   /** Drops every vector of a space (sealed spaces are dropped as a whole). */
   removeSpace(spaceId: string, tx?: TxHandle): Promise<void>;
   search(q: VectorSearch, tx?: TxHandle): Promise<VectorHit[]>;
+  /**
+   * A search of this space and kind is coming (its vector is being embedded): an engine may read
+   * ahead what that search needs. A hint only: the search is as correct without it, and a
+   * failure here is the search's to report.
+   */
+  prepare?(spaceId: string, kind: MemoryKind): Promise<void>;
   close(): Promise<void>;
   /**
    * Engines outside PostgreSQL: the epoch marker written with the store when the engine
