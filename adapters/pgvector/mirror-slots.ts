@@ -2,6 +2,7 @@
  * The vector mirror's arithmetic (vector-mirror.ts): one space and kind's rows in typed arrays,
  * the sign-bit first pass, and distances that are pgvector's to the last bit.
  */
+import { NATIVE_MAX_DIM, NativeRanked, nativeExactSearch } from './native-ranked.js';
 
 /** The sign bits of a vector, packed as varbit_send packs them (bit i: byte i >> 3, MSB first), in 32-bit words. */
 export function pack(vector: Float32Array | number[]): Uint32Array {
@@ -39,7 +40,7 @@ export function pgCosineDistance(a: Float32Array, b: Float32Array, at = 0): numb
  */
 const DOUBLE_DRIFT = 5e-4;
 
-/** Above this many rows a ranking starts with the cheaper double-precision distance (`Ranked`). */
+/** Above this many rows a ranking starts with a cheaper distance: native (`NativeRanked`), else double precision (`Ranked`). */
 const EXACT_ALL_BELOW = 1_000;
 
 /** Bits set in a 32-bit word. */
@@ -214,7 +215,7 @@ export class Slots {
    * double-precision distance (4 sums at a time, norms kept) ranks them first, and the exact
    * one is computed for the rows that could be among those asked for (`Ranked.upTo`).
    */
-  rank(rows: number[], query: Float32Array, windowFull: boolean): Ranked {
+  rank(rows: number[], query: Float32Array, windowFull: boolean): Nearest {
     if (rows.length > 0 && query.length !== this.dim) throw new Error(`a ${query.length}-d query against ${this.dim}-d vectors`);
     const dim = this.dim;
     const exact = (j: number) => pgCosineDistance(query, this.vectors, rows[j] * dim);
@@ -222,6 +223,11 @@ export class Slots {
     if (rows.length <= EXACT_ALL_BELOW) return new Ranked(ids, Float64Array.from(rows, (_, j) => exact(j)), exact, 0, windowFull);
     let qn = 0;
     for (let i = 0; i < dim; i++) qn += query[i] * query[i];
+    // The whole space (an exact scan: `window` gave every row, in slot order), no zero vector in it.
+    const search = nativeExactSearch();
+    if (search && rows.length === this.ids.length && dim <= NATIVE_MAX_DIM && qn > 0 && !this.norms.subarray(0, rows.length).includes(0)) {
+      return new NativeRanked(search, ids, this.vectors.subarray(0, rows.length * dim), query, exact, DOUBLE_DRIFT);
+    }
     const v = this.vectors;
     const approx = new Float64Array(rows.length);
     const tail = dim - (dim % 4);
@@ -241,6 +247,9 @@ export class Slots {
     return new Ranked(ids, approx, exact, DOUBLE_DRIFT, windowFull);
   }
 }
+
+/** Rows read nearest first: `Ranked`, or `NativeRanked` for a whole space. */
+export type Nearest = Pick<Ranked, 'size' | 'windowFull' | 'upTo'>;
 
 /**
  * Rows and their distances, read nearest first (`upTo`). `approx` is within `drift` of the exact
@@ -268,14 +277,16 @@ export class Ranked {
       const cut = want === n ? Number.POSITIVE_INFINITY : smallest(this.approx, want) + 2 * this.drift;
       const near: number[] = [];
       for (let j = 0; j < n; j++) if (key(this.approx[j]) <= cut) near.push(j);
-      const d = (j: number) => {
-        let x = this.exactOf.get(j);
-        if (x === undefined) this.exactOf.set(j, (x = this.drift === 0 ? this.approx[j] : this.exact(j)));
-        return x;
-      };
-      this.order = near.sort((a, b) => key(d(a)) - key(d(b))).slice(0, want);
+      this.order = near.sort((a, b) => key(this.d(a)) - key(this.d(b))).slice(0, want);
     }
     const take = this.order.slice(0, want);
-    return { ids: take.map((j) => this.ids[j]), d: take.map((j) => this.exactOf.get(j) ?? this.approx[j]) };
+    // Each row's exact distance (a sort of one row never asked for it).
+    return { ids: take.map((j) => this.ids[j]), d: take.map((j) => this.d(j)) };
+  }
+
+  private d(j: number): number {
+    let x = this.exactOf.get(j);
+    if (x === undefined) this.exactOf.set(j, (x = this.drift === 0 ? this.approx[j] : this.exact(j)));
+    return x;
   }
 }

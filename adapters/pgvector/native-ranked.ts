@@ -1,0 +1,101 @@
+/**
+ * The vector mirror's exact scan of a whole space, first pass in native code: USearch's exact
+ * search (`exactSearch`, SIMD, prebuilt for linux-x64/arm64, darwin and win32 in its npm package)
+ * finds the nearest rows by its own float32 cosine distance; the rows that could be among the
+ * nearest by pgvector's arithmetic are then computed exactly in JavaScript (mirror-slots.ts), so
+ * the answer is the one the double-precision pass gives, to the last bit and in the same order.
+ * At 10K × 512-d: ~1 ms against ~4 ms for the JavaScript pass (docs/bench.md, seventh round).
+ * Where the module does not load, or `ENGRAM_NATIVE_SCAN=0`, the JavaScript pass runs.
+ */
+import { createRequire } from 'node:module';
+
+interface Matches { keys: BigUint64Array; distances: Float32Array }
+type ExactSearch = (dataset: Float32Array, queries: Float32Array, dimensions: number, count: number, metric: 'cos', threads?: number) => Matches;
+
+let loaded: ExactSearch | null | undefined;
+let enabled = process.env.ENGRAM_NATIVE_SCAN !== '0';
+
+/** USearch's exact search, or null (not loadable here, or turned off). */
+export function nativeExactSearch(): ExactSearch | null {
+  if (!enabled) return null;
+  if (loaded === undefined) {
+    try {
+      loaded = (createRequire(import.meta.url)('usearch') as { exactSearch: ExactSearch }).exactSearch;
+    } catch {
+      loaded = null;
+    }
+  }
+  return loaded;
+}
+
+/** Tests: the native pass on or off (both must give the same answers). */
+export function setNativeScan(on: boolean): void {
+  enabled = on;
+}
+
+/**
+ * Its distances' distance from pgvector's, at most: each float32 sum of `dim` products drifts by
+ * ~dim·2⁻²⁴ of |a||b| (twice, the two computations), plus the native square root's rounding. The
+ * native pass is used only up to 2,048 dimensions, where this stays under the mirror's guard.
+ */
+export const NATIVE_MAX_DIM = 2_048;
+
+/** PostgreSQL orders NaN above every number. */
+const key = (x: number) => (x !== x ? Number.POSITIVE_INFINITY : x);
+
+/** The nearest rows of a whole space, read nearest first (`upTo`), as `Ranked` reads them. */
+export class NativeRanked {
+  private order: number[] = [];
+  private exactOf = new Map<number, number>();
+  /**
+   * `vectors`: the space's n rows back to back; `ids`: row i's id; `exact(i)`: pgvector's
+   * distance of row i; `drift`: a bound on |native − exact| for every row (no zero vector among
+   * them, nor the query: their distances are NaN in pgvector).
+   */
+  constructor(
+    private readonly search: ExactSearch, private readonly ids: string[], private readonly vectors: Float32Array,
+    private readonly query: Float32Array, private readonly exact: (i: number) => number, private readonly drift: number,
+  ) {}
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  readonly windowFull = false;
+
+  /**
+   * The nearest m rows. T is the native m-th smallest distance: m rows are then exactly within
+   * T + drift, so every row of the exact first m is natively within T + 2·drift. The native search
+   * is asked for more rows until the last it returns lies past that cut (then no row it left out
+   * can be within it); those within the cut are computed exactly and sorted by row, then by exact
+   * distance (stable), as the JavaScript pass sorts them.
+   */
+  upTo(m: number): { ids: string[]; d: number[] } {
+    const n = this.ids.length;
+    const want = Math.min(m, n);
+    if (this.order.length < want) {
+      const dim = this.query.length;
+      let count = Math.min(n, 2 * want + 64);
+      let near: number[];
+      for (;;) {
+        const { keys, distances } = this.search(this.vectors, this.query, dim, count, 'cos', 1);
+        const cut = key(distances[want - 1]) + 2 * this.drift;
+        if (count >= n || key(distances[keys.length - 1]) > cut) {
+          near = [];
+          for (let j = 0; j < keys.length; j++) if (key(distances[j]) <= cut) near.push(Number(keys[j]));
+          break;
+        }
+        count = Math.min(n, count * 4);
+      }
+      this.order = near.sort((a, b) => a - b).sort((a, b) => key(this.d(a)) - key(this.d(b))).slice(0, want);
+    }
+    const take = this.order.slice(0, want);
+    return { ids: take.map((i) => this.ids[i]), d: take.map((i) => this.d(i)) };
+  }
+
+  private d(i: number): number {
+    let x = this.exactOf.get(i);
+    if (x === undefined) this.exactOf.set(i, (x = this.exact(i)));
+    return x;
+  }
+}

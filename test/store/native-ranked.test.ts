@@ -1,0 +1,77 @@
+/**
+ * The vector mirror's exact scan of a whole space with its first pass in native code
+ * (adapters/pgvector/native-ranked.ts, USearch): it must give what the JavaScript pass gives —
+ * the same rows in the same order with the same distances (pgvector's, to the last bit) — for
+ * every count asked, through exact ties (the same vector stored twice) and near-ties, and leave
+ * a space holding a zero vector (NaN in pgvector) to the JavaScript pass.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { NativeRanked, nativeExactSearch, setNativeScan } from '../../adapters/pgvector/native-ranked.js';
+import { pack, pgCosineDistance, Slots } from '../../adapters/pgvector/mirror-slots.js';
+import { near, unitVectors } from '../contract/harness.js';
+
+/** Rows as the mirror's load reads them: varbit_send of the sign bits, vector_send of the vectors. */
+function slotsOf(vectors: Float32Array[]): Slots {
+  const dim = vectors[0].length;
+  const words = Math.ceil(dim / 32);
+  const bits = new Uint8Array(vectors.length * (4 + words * 4));
+  const vecs = new Uint8Array(vectors.length * (4 + 4 * dim));
+  const bv = new DataView(bits.buffer);
+  const vv = new DataView(vecs.buffer);
+  vectors.forEach((v, r) => {
+    const b = r * (4 + words * 4);
+    bv.setUint32(b, dim);
+    bits.set(new Uint8Array(pack(v).buffer), b + 4);
+    const o = r * (4 + 4 * dim);
+    vv.setUint16(o, dim);
+    v.forEach((x, j) => vv.setFloat32(o + 4 + 4 * j, x));
+  });
+  const slots = new Slots();
+  slots.putMany(vectors.map((_, i) => `m${i}`), bits, vecs);
+  return slots;
+}
+
+const all = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+describe('native first pass of the exact scan', () => {
+  afterEach(() => setNativeScan(true));
+
+  it('loads here (USearch ships a prebuilt module for this platform)', () => {
+    if (process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64')) expect(nativeExactSearch()).not.toBeNull();
+  });
+
+  it('ranks a whole space as the JavaScript pass does, ties and near-ties included', () => {
+    if (!nativeExactSearch()) return;
+    const dim = 512;
+    const base = unitVectors(3_000, 11, dim);
+    // exact duplicates (ties to the last bit) and near-duplicates of a few rows
+    for (let i = 0; i < 40; i++) base[2_000 + i] = Float32Array.from(base[i]);
+    for (let i = 0; i < 40; i++) base[2_100 + i] = near(base[i], 0.01, 300 + i);
+    const slots = slotsOf(base);
+    const queries = [base[0], base[7], near(base[3], 0.2, 5), ...unitVectors(3, 12, dim)];
+    for (const q of queries) {
+      const native = slots.rank(all(base.length), q, false);
+      expect(native).toBeInstanceOf(NativeRanked);
+      setNativeScan(false);
+      const js = slots.rank(all(base.length), q, false);
+      setNativeScan(true);
+      expect(js).not.toBeInstanceOf(NativeRanked);
+      for (const m of [1, 10, 100, 200, 800, 3_000]) {
+        const a = native.upTo(m);
+        expect(a).toEqual(js.upTo(m));
+        expect(a.d[0]).toBe(pgCosineDistance(q, base[Number(a.ids[0].slice(1))]));
+      }
+    }
+  });
+
+  it('leaves a space holding a zero vector to the JavaScript pass', () => {
+    if (!nativeExactSearch()) return;
+    const base = unitVectors(1_500, 13, 64);
+    base[5] = new Float32Array(64);
+    const slots = slotsOf(base);
+    const q = near(base[9], 0.1, 14);
+    const ranked = slots.rank(all(base.length), q, false);
+    expect(ranked).not.toBeInstanceOf(NativeRanked);
+    expect(ranked.upTo(3).ids[0]).toBe('m9');
+  });
+});
