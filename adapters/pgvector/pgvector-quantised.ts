@@ -70,6 +70,9 @@ export async function quantisedInSql(
   return r.rows;
 }
 
+/** Whether a row of the space and kind was written past the copy's seq (parameters $a, $a+1, $a+2: space, kind, seq). */
+const newerThan = (a: number) => `exists (select 1 from memory_vector_bits where space_id = $${a} and kind = $${a + 1} and seq > $${a + 2}::bigint)`;
+
 /** Searches of the mirror before giving up on a space whose deletes keep turning up (then: exact scan). */
 const MIRROR_PASSES = 3;
 
@@ -93,7 +96,13 @@ export async function searchMirror(
   const wanted = new Set(statuses);
   const first = statusWindow(s.k);
   for (let pass = 0; pass < MIRROR_PASSES; pass++) {
-    const ranked = await mirror.nearest(q, s.spaceId, kind, s.vector, window);
+    // First from the copy as held (read ahead by `prepare`, or by the last search): the first
+    // statement the search runs anyway says whether a row was written since (then: caught up,
+    // and again); a space not held is read first.
+    const held = pass === 0 ? mirror.nearestHeld(s.spaceId, kind, s.vector, window) : null;
+    let since = held?.seq ?? null;
+    const ranked = held?.ranked ?? await mirror.nearest(q, s.spaceId, kind, s.vector, window);
+    let newer = false;
     let n = ranked.size;
     if (minScore !== undefined) {
       // Rows scoring at least minScore, nearest first: ranked in growing prefixes until one ends below it.
@@ -116,15 +125,32 @@ export async function searchMirror(
       const ids = all.slice(from);
       // A memory's state row goes with it (forget for good, a space dropped): a row missing here
       // is a memory deleted without the adapter knowing.
-      const r = await q.query<{ memory_id: string; status: string }>(
-        `select memory_id, status from memory_state where memory_id = any($1::text[])`, [ids]);
-      const status = new Map(r.rows.map((x) => [x.memory_id, x.status]));
+      const r = since === null
+        ? await q.query<{ memory_id: string; status: string }>(`select memory_id, status from memory_state where memory_id = any($1::text[])`, [ids])
+        : await q.query<{ memory_id: string | null; status: string }>(
+          `select memory_id, status from memory_state where memory_id = any($1::text[])
+           union all select null, case when ${newerThan(2)} then 'newer' end`, [ids, s.spaceId, kind, since]);
+      if (since !== null) {
+        newer = r.rows.some((x) => x.memory_id === null && x.status === 'newer');
+        since = null;
+        if (newer) break;
+      }
+      const status = new Map(r.rows.flatMap((x) => (x.memory_id === null ? [] : [[x.memory_id, x.status]])));
       gone = ids.filter((id) => !status.has(id));
       if (gone.length > 0) break;
       for (let j = 0; j < ids.length && kept.length < s.k; j++) {
         const st = status.get(ids[j]);
         if (st && wanted.has(st)) kept.push({ memory_id: ids[j], d: d[from + j] });
       }
+    }
+    // Nothing to read (no row near enough): the check alone.
+    if (since !== null) {
+      const r = await q.query<{ newer: boolean }>(`select ${newerThan(1)} as newer`, [s.spaceId, kind, since]);
+      newer = r.rows[0]?.newer === true;
+    }
+    if (newer) {
+      await mirror.refresh(q, s.spaceId, kind);
+      continue;
     }
     if (gone.length > 0) {
       mirror.drop(s.spaceId, kind, gone);

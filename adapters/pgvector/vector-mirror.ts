@@ -61,6 +61,23 @@ export class VectorMirror {
     return slots.rank(rows, query, rows.length >= window);
   }
 
+  /**
+   * As `nearest`, from the copy as held, reading nothing (null: the space is not held, or a
+   * rollback emptied the copy). `seq` is the highest the copy holds: the caller asks, in a
+   * statement it runs anyway, whether any row of the space was written past it (`NEWER_SQL`).
+   */
+  nearestHeld(spaceId: string, kind: string, vector: Float32Array | number[], window: number): { ranked: Nearest; seq: string } | null {
+    if (this.epochOf() !== this.epoch) return null;
+    const k = key(spaceId, kind);
+    const slots = this.spaces.get(k);
+    if (!slots) return null;
+    this.spaces.delete(k);
+    this.spaces.set(k, slots);
+    const query = Float32Array.from(vector);
+    const rows = slots.window(pack(query), window);
+    return { ranked: slots.rank(rows, query, rows.length >= window), seq: slots.seq };
+  }
+
   /** Brings the space's copy up to date now (read ahead: the next search then reads only what is written meanwhile). */
   async refresh(q: Queryable, spaceId: string, kind: string): Promise<void> {
     await this.current(q, spaceId, kind);
