@@ -45,9 +45,39 @@ export function saysTime(text: string): boolean {
   return deriveTimes(text).length > 0;
 }
 
-/** The question's nouns, as said (the caller keeps those the person never said). */
+/**
+ * The determiners that ask for a kind or say whose it is: interrogative (what, which, whose, and
+ * "how many"), existential (any) and possessive (my, our, your, his, her, their, a name's). A
+ * closed class of English, not a list drawn from the data.
+ */
+const ASKING = new Set(['what', 'which', 'whose', 'any', 'my', 'our', 'your', 'his', 'her', 'their', "'s"]);
+
+/**
+ * The words of the phrases the question opens with one of those determiners, up to the next stop
+ * word ("What are my favorite foods?" -> favorite, foods; "How many children do I have?" -> children).
+ */
+function askedWords(question: string): Set<string> {
+  const out = new Set<string>();
+  let open = false;
+  let prev = '';
+  for (const w of words(question)) {
+    if (ASKING.has(w) || (w === 'many' && prev === 'how')) open = true;
+    else if (STOP_WORDS.has(w) || NEGATIONS.has(w)) open = false;
+    else if (open) out.add(w);
+    prev = w;
+  }
+  return out;
+}
+
+/**
+ * The nouns the question asks for, as said (the caller keeps those the person never said): those
+ * of a phrase it opens with an asking or possessive determiner ("What sports …", "… my hobbies",
+ * "… Melanie's kids", "any pets"). A noun it merely says ("'; drop table memories; --", "Delete
+ * the users") names no kind it asks about.
+ */
 export function questionNouns(question: string): string[] {
-  return deriveNouns(question);
+  const asked = askedWords(question);
+  return deriveNouns(question).filter((n) => asked.has(n));
 }
 
 /** Whether a noun, as said, is a plural: its lemma differs ("hobbies" -> "hobby"). */

@@ -56,4 +56,16 @@ describe('plural category nouns', () => {
     expect(isPlural('food')).toBe(false);
     expect(isPlural('hobby')).toBe(false);
   });
+
+  it('the nouns a question asks for: after an asking or possessive determiner, not those it merely says', () => {
+    expect(questionNouns('What are my hobbies?')).toEqual(['hobbies']);
+    expect(questionNouns('What sports do I play?')).toEqual(['sports']);
+    expect(questionNouns("What are Melanie's hobbies?")).toEqual(['hobbies']);
+    expect(questionNouns('How many children do I have?')).toEqual(['children']);
+    expect(questionNouns('Do I have any pets?')).toEqual(['pets']);
+    expect(questionNouns('What are my favourite foods?')).toContain('foods');
+    expect(questionNouns("'; drop table memories; --")).toEqual([]);
+    expect(questionNouns('DROP TABLE users;')).toEqual([]);
+    expect(questionNouns('Delete the users now.')).toEqual([]);
+  });
 });
