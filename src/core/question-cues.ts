@@ -10,7 +10,8 @@
  *   hobbies?") asks about a kind of thing; memories of the same WordNet theme (src/core/themes.ts:
  *   "hiking" and "hobby" are both filed under noun.act) may answer it. Only a plural asks for the
  *   members of a kind ("hobbies", "pets"); a singular ("my favorite food") asks for one thing,
- *   which a memory must say.
+ *   which a memory must say. And only a noun the question asks for, after an asking or possessive
+ *   determiner ("What sports …", "… my hobbies"): a plural it merely says names no kind it asks about.
  *
  * Pure; the callers decide which nouns were never said (that is a question to the store).
  */
