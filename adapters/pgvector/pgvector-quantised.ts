@@ -13,8 +13,9 @@ export function signBits(v: Float32Array | number[]): string {
 export type Row = { memory_id: string; d: number };
 
 /**
- * The nearest rows whose statuses an exact search reads first (the SQL scan and the mirror alike):
- * when k of them have a wanted status, those are the exact top k of the wanted rows.
+ * The nearest rows whose statuses the exact SQL scan reads first: when k of them have a wanted
+ * status, those are the exact top k of the wanted rows. (The mirror ranks this many first when it
+ * looks for rows above a score, and reads statuses in smaller batches: `searchMirror`.)
  */
 export function statusWindow(k: number): number {
   return Math.max(2 * k, k + 50);
@@ -80,7 +81,7 @@ const MIRROR_PASSES = 3;
  * The search from the in-process copy of the vectors (vector-mirror.ts): the first pass (the
  * `window` nearest by sign bits; Infinity: every row) and the exact rerank there, in float32
  * exactly as pgvector computes `<=>`; then the statuses of the nearest rows read in SQL, nearest
- * first (`statusWindow(k)` of them, then 4 times as many each time, until k have a wanted status).
+ * first (k and an eighth more, then 4 times as many each time, until k have a wanted status).
  *
  * With `minScore` (recognition in a space past QUANTISED_ABOVE: nothing below it is weighed,
  * the port's contract) only rows scoring at least that much are candidates, so a new fact,
@@ -118,9 +119,10 @@ export async function searchMirror(
     }
     const kept: Row[] = [];
     let gone: string[] = [];
-    // Batches of growing size (first, then 4 times as many rows each): a space where the wanted
-    // statuses are rare is read further only as far as it has to be.
-    for (let from = 0, upto = first; from < n && kept.length < s.k; from = upto, upto *= 4) {
+    // Batches of growing size (k and an eighth more, then 4 times as many rows each): a space where
+    // the wanted statuses are rare is read further only as far as it has to be; where most rows have
+    // them (recall's statuses), one batch barely larger than k.
+    for (let from = 0, upto = s.k + Math.ceil(s.k / 8) + 2; from < n && kept.length < s.k; from = upto, upto *= 4) {
       const { ids: all, d } = ranked.upTo(Math.min(n, upto));
       const ids = all.slice(from);
       // A memory's state row goes with it (forget for good, a space dropped): a row missing here

@@ -6,7 +6,7 @@ import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
 import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
 import { embedOrMissing } from './remember.js';
-import { searchVectors } from './indexing.js';
+import { prepareSearch, searchVectors } from './indexing.js';
 import { stage } from './stages.js';
 import { asksWhen, categoryThemes, isPlural, phrasePairs, phraseShare, questionNouns, saysTime, speaksOf } from '../core/question-cues.js';
 
@@ -83,8 +83,10 @@ export async function recall(
     const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
     const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
     const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
-    // the current versions of the lexical hits, read meanwhile too: most kept hits are among them
+    // the current versions of the lexical hits, read meanwhile too: most kept hits are among them;
+    // and the vector engine's read-ahead for each held kind (what was remembered since its last search)
     await versions(lhits.flat().map((h) => h.memoryId));
+    for (const h of held) await prepareSearch(deps, spaceId, h.kind);
     return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
   };
   const [{ vector }, held] = await Promise.all([embedding, lexical()]);
