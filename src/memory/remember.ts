@@ -107,8 +107,8 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   // made while the quote is embedded, with the vector engine's read-ahead (`prepareSearch`).
   const [embedded, start] = await Promise.all([
     clientVector ? { vector: clientVector } : embedOrMissing(deps, check.quote),
-    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized)
-      .then(async (st) => { if (!clientVector) await prepareSearch(deps, spaceId, 'STATEMENT'); return st; }),
+    // (with a client's vector too: a search finding its copy behind would catch up and rank again)
+    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => { await prepareSearch(deps, spaceId, 'STATEMENT'); return st; }),
   ]);
   const vector = embedded.vector;
   const now = deps.clock.now();
