@@ -28,6 +28,8 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  */
 export class VectorMirror {
   private spaces = new Map<string, Slots>();
+  /** Spaces (and kinds) read ahead for the search that comes next (`refresh`, then `nearestHeld`). */
+  private readAhead = new Set<string>();
   private epoch: number;
 
   /**
@@ -62,13 +64,15 @@ export class VectorMirror {
   }
 
   /**
-   * As `nearest`, from the copy as held, reading nothing (null: the space is not held, or a
-   * rollback emptied the copy). `seq` is the highest the copy holds: the caller asks, in a
+   * As `nearest`, from the copy as held, reading nothing (null: the space was not read ahead since
+   * its last search, is not held, or a rollback emptied the copy). `seq` is the highest the copy holds: the caller asks, in a
    * statement it runs anyway, whether any row of the space was written past it (`NEWER_SQL`).
    */
   nearestHeld(spaceId: string, kind: string, vector: Float32Array | number[], window: number): { ranked: Nearest; seq: string } | null {
-    if (this.epochOf() !== this.epoch) return null;
     const k = key(spaceId, kind);
+    // Only just after a read-ahead (`refresh`): a copy not read ahead is likely behind (another
+    // search's writes), and ranking it first would rank twice.
+    if (!this.readAhead.delete(k) || this.epochOf() !== this.epoch) return null;
     const slots = this.spaces.get(k);
     if (!slots) return null;
     this.spaces.delete(k);
@@ -81,6 +85,7 @@ export class VectorMirror {
   /** Brings the space's copy up to date now (read ahead: the next search then reads only what is written meanwhile). */
   async refresh(q: Queryable, spaceId: string, kind: string): Promise<void> {
     await this.current(q, spaceId, kind);
+    this.readAhead.add(key(spaceId, kind));
   }
 
   /**
@@ -112,6 +117,7 @@ export class VectorMirror {
 
   removeSpace(spaceId: string): void {
     for (const k of [...this.spaces.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.spaces.delete(k);
+    for (const k of [...this.readAhead]) if (k.startsWith(`${spaceId}\u0000`)) this.readAhead.delete(k);
   }
 
   /** The space's copy, brought up to date (`stopped`: a warm-up may stop between chunks; what was read stays, in seq order). */

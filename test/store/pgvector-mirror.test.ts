@@ -67,10 +67,12 @@ describe('pgvector vector mirror (pglite)', () => {
       { spaceId: space, vector: q, k: 5, statuses: ['MUTED'], kind: 'STATEMENT', exact: true },
     ];
     const agree = async (when: string) => {
-      for (const q of queries) {
+      for (const [qi, q] of queries.entries()) {
         // PGlite answers through promises alone: a macrotask turn now and then keeps the worker's event loop free.
         await new Promise((r) => setImmediate(r));
         for (const ask of asks(q)) {
+          // Half the searches read ahead first, as remember and recall do (the copy is then searched as held).
+          if (qi % 2 === 0) await mirrored.prepare(space, 'STATEMENT');
           const ours = await mirrored.search(ask);
           let truth = await sql.search(ask);
           if (ask.minScore !== undefined) truth = truth.filter((h) => h.score >= ask.minScore!);
@@ -83,6 +85,22 @@ describe('pgvector vector mirror (pglite)', () => {
     // Added after the mirror read the space, some of them restatements of queried rows.
     const added = await seed.put(space, [...queries.slice(0, 6).map((q, i) => near(q, 0.1, 900 + i)), ...unitVectors(20, 78, DIM)]);
     await agree('rows added');
+
+    // Read ahead, then written before the search (another request's remember in between): the
+    // search's first statement finds the row past the copy, which catches up and ranks again.
+    for (const minScore of [0.4, undefined]) {
+      await mirrored.prepare(space, 'STATEMENT');
+      const [late] = await seed.put(space, [near(queries[5], 0.02, minScore ? 996 : 997)]);
+      const hits = await mirrored.search({ spaceId: space, vector: queries[5], k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore });
+      expect(hits[0].memoryId).toBe(late.memoryId);
+    }
+    // Read ahead, then a far row written: recognition reads no status (nothing near enough) and asks alone.
+    await mirrored.prepare(space, 'STATEMENT');
+    const far = unitVectors(1, 998, DIM)[0];
+    const [lone] = await seed.put(space, [far]);
+    expect((await mirrored.search({ spaceId: space, vector: far, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 }))[0].memoryId)
+      .toBe(lone.memoryId);
+    await agree('rows written after a read-ahead');
 
     // Vectors replaced (a re-embedding): the same ids, new vectors.
     await mirrored.upsert(items.slice(0, 30).map((it, i) => ({ ...it, vector: near(queries[i % queries.length], 0.3, 950 + i) })));
