@@ -18,9 +18,12 @@
 import { deriveNouns, deriveTimes } from './derive.js';
 import { categoryTheme, deriveThemes } from './themes.js';
 import { lemma, NEGATIONS, STOP_WORDS, wordKey, words } from './words.js';
+import { copySet, memoByText } from './memo.js';
 
 /** Adjacent content-word pairs of a text, as word keys ("support group" -> "support group"). */
-export function phrasePairs(text: string): Set<string> {
+export const phrasePairs: (text: string) => Set<string> = memoByText(pairsOf, copySet);
+
+function pairsOf(text: string): Set<string> {
   const keys = words(text).map((w) => (STOP_WORDS.has(w) || NEGATIONS.has(w) ? null : wordKey(w)));
   const out = new Set<string>();
   for (let i = 0; i + 1 < keys.length; i++) if (keys[i] && keys[i + 1]) out.add(`${keys[i]} ${keys[i + 1]}`);

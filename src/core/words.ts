@@ -175,6 +175,18 @@ export function americanize(tok: string): string {
  * colour/color -> "color"). Numbers and short words are kept as they are.
  */
 export function wordKey(tok: string): string {
+  const hit = keyCache.get(tok);
+  if (hit !== undefined) return hit;
+  const key = keyOf(tok);
+  if (keyCache.size > 200_000) keyCache.clear();
+  keyCache.set(tok, key);
+  return key;
+}
+
+/** Word keys by token (pure, as the lemmas': a vocabulary's worth, cleared past 200,000). */
+const keyCache = new Map<string, string>();
+
+function keyOf(tok: string): string {
   const base = lemma(americanize(tok));
   if (!/^[a-z]+$/.test(base) || base.length <= 4) return base;
   for (const [re, rep] of DERIVATIONS) {
