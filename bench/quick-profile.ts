@@ -15,7 +15,7 @@ export function stageOf(sql: string): string {
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
     [/string_agg\(varbit_send\(bq\)/, 'vector search (mirror catch-up)'],
     [/^select memory_id, status from memory_state where memory_id = any/, 'vector search (mirror: statuses of the nearest)'],
-    [/^select exists \(select 1 from memory_vector_bits/, 'vector search (mirror: anything newer)'],
+    [/^select \(select max\(seq\) from memory_vector_bits/, 'vector search (mirror: anything newer)'],
     [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
     [/from memory_vectors v where v\.space_id = \$2 and v\.kind = \$3 offset 0/, 'vector search (exact scan)'],

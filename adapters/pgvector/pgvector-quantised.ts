@@ -71,8 +71,13 @@ export async function quantisedInSql(
   return r.rows;
 }
 
-/** Whether a row of the space and kind was written past the copy's seq (parameters $a, $a+1, $a+2: space, kind, seq). */
-const newerThan = (a: number) => `exists (select 1 from memory_vector_bits where space_id = $${a} and kind = $${a + 1} and seq > $${a + 2}::bigint)`;
+/**
+ * The highest `seq` of the space and kind (parameters $a, $a+1), as text: written past the copy's
+ * when greater. A max, not `exists (… seq > $since)`: PGlite's prepared statements run a generic
+ * plan, which for `seq > $n` guessed a third of the rows and scanned them all to find none.
+ */
+const topSeq = (a: number) => `(select max(seq) from memory_vector_bits where space_id = $${a} and kind = $${a + 1})::text`;
+const newer = (top: string | null | undefined, since: string) => top != null && BigInt(top) > BigInt(since);
 
 /** Searches of the mirror before giving up on a space whose deletes keep turning up (then: exact scan). */
 const MIRROR_PASSES = 3;
@@ -103,7 +108,7 @@ export async function searchMirror(
     const held = pass === 0 ? mirror.nearestHeld(s.spaceId, kind, s.vector, window) : null;
     let since = held?.seq ?? null;
     const ranked = held?.ranked ?? await mirror.nearest(q, s.spaceId, kind, s.vector, window);
-    let newer = false;
+    let behind = false;
     let n = ranked.size;
     if (minScore !== undefined) {
       // Rows scoring at least minScore, nearest first: ranked in growing prefixes until one ends below it.
@@ -130,12 +135,11 @@ export async function searchMirror(
       const r = since === null
         ? await q.query<{ memory_id: string; status: string }>(`select memory_id, status from memory_state where memory_id = any($1::text[])`, [ids])
         : await q.query<{ memory_id: string | null; status: string }>(
-          `select memory_id, status from memory_state where memory_id = any($1::text[])
-           union all select null, case when ${newerThan(2)} then 'newer' end`, [ids, s.spaceId, kind, since]);
+          `select memory_id, status from memory_state where memory_id = any($1::text[]) union all select null, ${topSeq(2)}`, [ids, s.spaceId, kind]);
       if (since !== null) {
-        newer = r.rows.some((x) => x.memory_id === null && x.status === 'newer');
+        behind = newer(r.rows.find((x) => x.memory_id === null)?.status, since);
         since = null;
-        if (newer) break;
+        if (behind) break;
       }
       const status = new Map(r.rows.flatMap((x) => (x.memory_id === null ? [] : [[x.memory_id, x.status]])));
       gone = ids.filter((id) => !status.has(id));
@@ -147,10 +151,10 @@ export async function searchMirror(
     }
     // Nothing to read (no row near enough): the check alone.
     if (since !== null) {
-      const r = await q.query<{ newer: boolean }>(`select ${newerThan(1)} as newer`, [s.spaceId, kind, since]);
-      newer = r.rows[0]?.newer === true;
+      const r = await q.query<{ top: string | null }>(`select ${topSeq(1)} as top`, [s.spaceId, kind]);
+      behind = newer(r.rows[0]?.top, since);
     }
-    if (newer) {
+    if (behind) {
       await mirror.refresh(q, s.spaceId, kind);
       continue;
     }
