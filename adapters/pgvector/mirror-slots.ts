@@ -96,6 +96,8 @@ export class Slots {
   private bits = new Uint32Array(0);
   private vectors = new Float32Array(0);
   private norms = new Float64Array(0);
+  /** Bumped when a row's slot changes content (replaced, removed, moved): rankings made before are `stale`. */
+  private version = 0;
 
   get size(): number {
     return this.ids.length;
@@ -128,6 +130,8 @@ export class Slots {
     for (let r = 0; r < ids.length; r++) {
       const id = ids[r];
       let i = this.at.get(id);
+      // A row replaced in place: a ranking made before may read it lazily (`stale`).
+      if (i !== undefined) this.version++;
       if (i === undefined) {
         i = this.ids.length;
         if (i >= this.norms.length) this.grow(Math.max(1_024, Math.ceil((i + 1) * 1.5)));
@@ -138,12 +142,16 @@ export class Slots {
       row.set(bits.subarray(r * bitBytes + 4, (r + 1) * bitBytes));
       this.bits.set(rowWords, i * w);
       let norm = 0;
+      let norm32 = 0;
       for (let j = 0, o = i * dim, b = r * vecBytes + 4; j < dim; j++, b += 4) {
         const x = view.getFloat32(b);
         this.vectors[o + j] = x;
         norm += x * x;
+        norm32 = Math.fround(norm32 + Math.fround(x * x));
       }
-      this.norms[i] = norm;
+      // 0 marks a row whose float32 squared norm is 0 or overflows (pgvector: NaN or 1 whatever the
+      // direction): no cheaper distance bounds its exact one (`rank`).
+      this.norms[i] = norm32 > 0 && norm32 < Number.POSITIVE_INFINITY ? norm : 0;
     }
   }
 
@@ -165,6 +173,8 @@ export class Slots {
     for (const id of ids) {
       const i = this.at.get(id);
       if (i === undefined) continue;
+      // The last row moves into the freed slot: a ranking made before would read the wrong row.
+      this.version++;
       const last = this.ids.length - 1;
       if (i !== last) {
         const moved = this.ids[last];
@@ -220,13 +230,21 @@ export class Slots {
     const dim = this.dim;
     const exact = (j: number) => pgCosineDistance(query, this.vectors, rows[j] * dim);
     const ids = rows.map((i) => this.ids[i]);
-    if (rows.length <= EXACT_ALL_BELOW) return new Ranked(ids, Float64Array.from(rows, (_, j) => exact(j)), exact, 0, windowFull);
+    const version = this.version;
+    const stale = () => this.version !== version;
     let qn = 0;
-    for (let i = 0; i < dim; i++) qn += query[i] * query[i];
-    // The whole space (an exact scan: `window` gave every row, in slot order), no zero vector in it.
+    let qn32 = 0;
+    for (let i = 0; i < dim; i++) {
+      qn += query[i] * query[i];
+      qn32 = Math.fround(qn32 + Math.fround(query[i] * query[i]));
+    }
+    // A zero or overflowing norm (the query's or a row's, in float32) has no bounded cheaper distance: exact throughout.
+    const bounded = qn32 > 0 && qn32 < Number.POSITIVE_INFINITY && !rows.some((i) => this.norms[i] === 0);
+    if (rows.length <= EXACT_ALL_BELOW || !bounded) return new Ranked(ids, Float64Array.from(rows, (_, j) => exact(j)), exact, 0, windowFull, stale);
+    // The whole space in slot order (an exact scan; a window's rows come nearest first, ties after).
     const search = nativeExactSearch();
-    if (search && rows.length === this.ids.length && dim <= NATIVE_MAX_DIM && qn > 0 && !this.norms.subarray(0, rows.length).includes(0)) {
-      return new NativeRanked(search, ids, this.vectors.subarray(0, rows.length * dim), query, exact, DOUBLE_DRIFT);
+    if (search && dim <= NATIVE_MAX_DIM && rows.length === this.ids.length && rows.every((r, j) => r === j)) {
+      return new NativeRanked(search, ids, this.vectors.subarray(0, rows.length * dim), query, exact, DOUBLE_DRIFT, stale);
     }
     const v = this.vectors;
     const approx = new Float64Array(rows.length);
@@ -244,12 +262,12 @@ export class Slots {
       for (; i < dim; i++) s0 += query[i] * v[o + i];
       approx[j] = 1 - (s0 + s1 + s2 + s3) / Math.sqrt(qn * this.norms[rows[j]]);
     }
-    return new Ranked(ids, approx, exact, DOUBLE_DRIFT, windowFull);
+    return new Ranked(ids, approx, exact, DOUBLE_DRIFT, windowFull, stale);
   }
 }
 
 /** Rows read nearest first: `Ranked`, or `NativeRanked` for a whole space. */
-export type Nearest = Pick<Ranked, 'size' | 'windowFull' | 'upTo'>;
+export type Nearest = Pick<Ranked, 'size' | 'windowFull' | 'upTo' | 'stale'>;
 
 /**
  * Rows and their distances, read nearest first (`upTo`). `approx` is within `drift` of the exact
@@ -263,6 +281,8 @@ export class Ranked {
   constructor(
     private readonly ids: string[], private readonly approx: Float64Array, private readonly exact: (j: number) => number,
     private readonly drift: number, readonly windowFull: boolean,
+    /** Whether a slot changed since the ranking (its rows are then read again: `searchMirror`). */
+    readonly stale: () => boolean,
   ) {}
 
   get size(): number {

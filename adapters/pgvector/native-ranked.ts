@@ -1,7 +1,9 @@
 /**
  * The vector mirror's exact scan of a whole space, first pass in native code: USearch's exact
  * search (`exactSearch`, SIMD, prebuilt for linux-x64/arm64, darwin and win32 in its npm package)
- * finds the nearest rows by its own float32 cosine distance; the rows that could be among the
+ * finds the nearest rows by its own cosine distance (2.25.3 sums float32 inputs in double with an
+ * exact square root; the bound below assumes only float32 sums, so it holds for any version that
+ * keeps at least that accuracy); the rows that could be among the
  * nearest by pgvector's arithmetic are then computed exactly in JavaScript (mirror-slots.ts), so
  * the answer is the one the double-precision pass gives, to the last bit and in the same order.
  * At 10K × 512-d: ~1 ms against ~4 ms for the JavaScript pass (docs/bench.md, seventh round).
@@ -35,8 +37,8 @@ export function setNativeScan(on: boolean): void {
 
 /**
  * Its distances' distance from pgvector's, at most: each float32 sum of `dim` products drifts by
- * ~dim·2⁻²⁴ of |a||b| (twice, the two computations), plus the native square root's rounding. The
- * native pass is used only up to 2,048 dimensions, where this stays under the mirror's guard.
+ * ~dim·2⁻²⁴ of |a||b| (twice, the two computations), plus the square root's rounding. The native
+ * pass is used only up to 2,048 dimensions, where this stays under the mirror's 5e-4 guard.
  */
 export const NATIVE_MAX_DIM = 2_048;
 
@@ -49,13 +51,17 @@ export class NativeRanked {
   private exactOf = new Map<number, number>();
   /**
    * `vectors`: the space's n rows back to back; `ids`: row i's id; `exact(i)`: pgvector's
-   * distance of row i; `drift`: a bound on |native − exact| for every row (no zero vector among
-   * them, nor the query: their distances are NaN in pgvector).
+   * distance of row i; `drift`: a bound on |native − exact| for every row (no row nor query whose
+   * float32 squared norm is 0 or overflows: `Slots.rank`); `stale`: a slot changed since.
    */
   constructor(
     private readonly search: ExactSearch, private readonly ids: string[], private readonly vectors: Float32Array,
     private readonly query: Float32Array, private readonly exact: (i: number) => number, private readonly drift: number,
-  ) {}
+    readonly stale: () => boolean,
+  ) {
+    // The binding reads the array's buffer from its start, whatever its offset.
+    if (vectors.byteOffset !== 0) throw new Error('the native search reads a buffer from its start: pass an array at offset 0');
+  }
 
   get size(): number {
     return this.ids.length;

@@ -141,6 +141,11 @@ export async function searchMirror(
         since = null;
         if (behind) break;
       }
+      // Another search changed a slot while this one waited (a catch-up replaced a row, a drop moved one): rank again.
+      if (ranked.stale()) {
+        behind = true;
+        break;
+      }
       const status = new Map(r.rows.flatMap((x) => (x.memory_id === null ? [] : [[x.memory_id, x.status]])));
       gone = ids.filter((id) => !status.has(id));
       if (gone.length > 0) break;
@@ -154,10 +159,8 @@ export async function searchMirror(
       const r = await q.query<{ top: string | null }>(`select ${topSeq(1)} as top`, [s.spaceId, kind]);
       behind = newer(r.rows[0]?.top, since);
     }
-    if (behind) {
-      await mirror.refresh(q, s.spaceId, kind);
-      continue;
-    }
+    // The next pass reads the copy up to date first (`nearest`).
+    if (behind) continue;
     if (gone.length > 0) {
       mirror.drop(s.spaceId, kind, gone);
       continue;

@@ -14,8 +14,10 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  *
  * Kept current without trusting any write path to report itself:
  * - every insert or update of a vector bumps its row's `seq` (migration 12, a sequence written
- *   by the bits trigger); each search first reads the rows of its space and kind past the
- *   highest `seq` seen (an index range scan on (space_id, kind, seq), empty when nothing changed);
+ *   by the bits trigger); a search first reads the rows of its space and kind past the highest
+ *   `seq` seen (an index range scan on (space_id, kind, seq), empty when nothing changed), or,
+ *   just after a read-ahead (`refresh`), ranks the copy as held and asks in its first statement
+ *   for the space's highest `seq` (`nearestHeld`; catching up and ranking again if it moved);
  * - deletes leave a stale slot, harmless but for the window place it may take: the status read
  *   reports which ids no longer exist (`drop`), and the search runs again without them;
  *   deletes through the adapter (`remove`, `removeSpace`) drop their slots at once;
@@ -64,9 +66,10 @@ export class VectorMirror {
   }
 
   /**
-   * As `nearest`, from the copy as held, reading nothing (null: the space was not read ahead since
-   * its last search, is not held, or a rollback emptied the copy). `seq` is the highest the copy holds: the caller asks, in a
-   * statement it runs anyway, whether any row of the space was written past it (`NEWER_SQL`).
+   * As `nearest`, from the copy as held, reading nothing (null: the space was not read ahead
+   * since its last search, is not held, or a rollback emptied the copy). `seq` is the highest the
+   * copy holds: the caller asks, in a statement it runs anyway, for the space's highest (`topSeq`
+   * in pgvector-quantised.ts) and catches up if it is past this one.
    */
   nearestHeld(spaceId: string, kind: string, vector: Float32Array | number[], window: number): { ranked: Nearest; seq: string } | null {
     const k = key(spaceId, kind);

@@ -56,6 +56,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 export const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'nor', 'none', 'nothing', 'nobody', 'nowhere']);
 
 const lemmaCache = new Map<string, string>();
+/** Longer tokens (a pasted hash, a run of letters) are computed each time, not kept. */
+const CACHED_TOKEN_MAX = 64;
 
 /**
  * Inflectional lemma: the noun, verb or adjective base form, whichever differs
@@ -73,6 +75,7 @@ export function lemma(tok: string): string {
     else if (n !== tok) out = n;
     else if (a !== tok) out = a;
   }
+  if (tok.length > CACHED_TOKEN_MAX) return out;
   if (lemmaCache.size > 200_000) lemmaCache.clear();
   lemmaCache.set(tok, out);
   return out;
@@ -178,6 +181,7 @@ export function wordKey(tok: string): string {
   const hit = keyCache.get(tok);
   if (hit !== undefined) return hit;
   const key = keyOf(tok);
+  if (tok.length > CACHED_TOKEN_MAX) return key;
   if (keyCache.size > 200_000) keyCache.clear();
   keyCache.set(tok, key);
   return key;

@@ -63,7 +63,11 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
  * pgvector on PGlite: its vector mirror caught up). A hint: a failure here is the search's to report.
  */
 export async function prepareSearch(deps: MemoryDeps, spaceId: string, kind: MemoryKind): Promise<void> {
-  await deps.index.prepare?.(spaceId, kind).catch(() => undefined);
+  try {
+    await deps.index.prepare?.(spaceId, kind);
+  } catch {
+    // the search that follows reads what it needs, and reports what fails
+  }
 }
 
 /**

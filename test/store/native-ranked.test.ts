@@ -64,6 +64,55 @@ describe('native first pass of the exact scan', () => {
     }
   });
 
+  it('ranks a window whose ties cover every row (nearest first, not in slot order) as the JavaScript pass does', () => {
+    if (!nativeExactSearch()) return;
+    // 1,100 rows of 64-d: the odd ones share the query's sign bits, the even ones differ in one.
+    const q = unitVectors(1, 21, 64)[0].map(Math.abs);
+    const rows = Array.from({ length: 1_100 }, (_, i) => {
+      const v = near(q, 0.6, 400 + i).map(Math.abs);
+      if (i % 2 === 0) v[i % 64] = -v[i % 64] - 0.01;
+      return v;
+    });
+    const slots = slotsOf(rows);
+    const window = slots.window(pack(q), 600);
+    expect(window).toHaveLength(rows.length);
+    expect(window.every((r, j) => r === j)).toBe(false);
+    const ranked = slots.rank(window, q, true);
+    expect(ranked).not.toBeInstanceOf(NativeRanked);
+    setNativeScan(false);
+    const js = slots.rank(window, q, true);
+    setNativeScan(true);
+    const truth = rows.map((v, i) => ({ id: `m${i}`, d: pgCosineDistance(q, v) })).sort((a, b) => a.d - b.d);
+    expect(ranked.upTo(30)).toEqual(js.upTo(30));
+    expect(ranked.upTo(30).d).toEqual(truth.slice(0, 30).map((x) => x.d));
+  });
+
+  it('ranks rows whose float32 norm overflows exactly, as pgvector does (distance 1)', () => {
+    const base = unitVectors(1_500, 15, 64);
+    const q = near(base[9], 0.1, 16);
+    base[3] = q.map((x) => x * 1e20); // the query's direction, but |v|² overflows in float32: pgvector says 1
+    const slots = slotsOf(base);
+    const truth = base.map((v, i) => ({ id: `m${i}`, d: pgCosineDistance(q, v) })).sort((a, b) => a.d - b.d || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+    for (const native of [true, false]) {
+      setNativeScan(native);
+      const { ids, d } = slots.rank(all(base.length), q, false).upTo(3);
+      expect(ids).toEqual(truth.slice(0, 3).map((x) => x.id));
+      expect(d).toEqual(truth.slice(0, 3).map((x) => x.d));
+    }
+  });
+
+  it('says a ranking is stale once a slot changes under it', () => {
+    const base = unitVectors(1_200, 17, 64);
+    const slots = slotsOf(base);
+    const ranked = slots.rank(all(base.length), base[0], false);
+    const kept = slots.rank(all(base.length), base[1], false);
+    expect(ranked.stale()).toBe(false);
+    slots.remove(['m5']);
+    expect(ranked.stale()).toBe(true);
+    expect(kept.stale()).toBe(true);
+    expect(slots.rank(all(base.length - 1), base[0], false).stale()).toBe(false);
+  });
+
   it('leaves a space holding a zero vector to the JavaScript pass', () => {
     if (!nativeExactSearch()) return;
     const base = unitVectors(1_500, 13, 64);
