@@ -14,7 +14,7 @@ export function stageOf(sql: string): string {
     [/pg_advisory_xact_lock/, 'space lock'],
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
     [/string_agg\(varbit_send\(bq\)/, 'vector search (mirror catch-up)'],
-    [/^select memory_id, status from memory_state where memory_id = any/, 'vector search (mirror: statuses of the nearest)'],
+    [/^select array_agg\(memory_id\) as ids, array_agg\(status\)/, 'vector search (mirror: statuses of the nearest)'],
     [/^select \(select max\(seq\) from memory_vector_bits/, 'vector search (mirror: anything newer)'],
     [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
