@@ -16,7 +16,7 @@ import type { Queryable, SqlClient } from './sql-client.js';
  * a vector is not text. Measured by test/process/erasure.test.ts (grep of
  * every byte under the data directory).
  */
-export const CONTENT_TABLES = ['messages', 'memories', 'mentions', 'memory_state', 'memory_lexicon', 'memory_terms'] as const;
+export const CONTENT_TABLES = ['messages', 'memories', 'mentions', 'memory_state', 'memory_lexicon', 'memory_terms', 'lexicon_df'] as const;
 
 export interface ErasureReport {
   done: string[];

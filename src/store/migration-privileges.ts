@@ -158,12 +158,12 @@ grant usage on schema ${sc} to ${r};
 grant select on all tables in schema ${sc} to ${r};
 grant usage, select on all sequences in schema ${sc} to ${r};
 grant insert on spaces, conversations, messages, memories, memory_state, mentions, memory_vectors, memory_lexicon,
-  memory_events, tokens, vector_outbox, memory_merges, memory_terms, lexicon_stats, memory_vector_bits to ${r};
-grant update on memory_state, memory_lexicon, memory_vectors, memory_terms, lexicon_stats, vector_outbox, memory_vector_bits to ${r};
+  memory_events, tokens, vector_outbox, memory_merges, memory_terms, lexicon_stats, lexicon_df, memory_vector_bits to ${r};
+grant update on memory_state, memory_lexicon, memory_vectors, memory_terms, lexicon_stats, lexicon_df, vector_outbox, memory_vector_bits to ${r};
 grant update (name, time_zone) on spaces to ${r};
 grant update (revoked_at) on tokens to ${r};
 grant update (undone_at) on memory_merges to ${r};
-grant delete on memory_vectors, memory_terms, lexicon_stats, vector_outbox, memory_vector_bits to ${r};
+grant delete on memory_vectors, memory_terms, lexicon_stats, lexicon_df, vector_outbox, memory_vector_bits to ${r};
 grant execute on function engram_forget(text, text[], text[], text[], text[], text[]) to ${r};
 grant execute on function engram_drop_sealed_space(text) to ${r};
 `;

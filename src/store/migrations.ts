@@ -2,6 +2,7 @@ import type { SqlClient } from './sql-client.js';
 import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL } from './migration-core.js';
+import { LEXICON_DF_SQL } from './migration-lexicon-df.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -257,6 +258,13 @@ begin
   return null;
 end $$;
 `,
+  },
+  {
+    version: 13,
+    name: 'lexicon-document-frequencies',
+    // Each term's document frequency per (space, kind), kept by the lexicon's triggers: BM25's
+    // statistics read a row per query term, not a count of its postings (src/store/migration-lexicon-df.ts).
+    sql: () => LEXICON_DF_SQL,
   },
 ];
 

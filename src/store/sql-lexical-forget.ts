@@ -18,8 +18,8 @@ export class SqlLexicalForget extends SqlMemoryReads {
     const terms = searchTerms(keys);
     if (terms.length === 0 || k <= 0) return [];
     // Okapi BM25 (k1 1.2, b 0.75) from the postings (migration 4): N and the average
-    // length are the (space, kind) totals over every status, df an index-only count per
-    // term; the score is one aggregate over the query terms' postings (index range scans
+    // length are the (space, kind) totals over every status, df a row per term (migration
+    // 13); the score is one aggregate over the query terms' postings (index range scans
     // on (space, kind, term)). Statuses are filtered after scoring (they change, postings
     // do not): over-fetch, and rank again with the filter inside in the rare case it
     // leaves fewer than k.
@@ -60,10 +60,11 @@ export class SqlLexicalForget extends SqlMemoryReads {
 
   async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[], heard?: HeardQuery): Promise<Map<MemoryKind, LexicalStats>> {
     // Per kind: the (space, kind) totals over every status, whether the space holds that kind at all
-    // (an index probe), df, an index-only count per term, and which of the heard keys some memory of
-    // the kind with one of its statuses holds (an index probe per key, once per kind). Each kind is its
-    // own branch with the kind as a parameter: a kind read from a joined column made the planner scan
-    // every memory of the space for the existence check, once per term (~5x slower at 10K memories).
+    // (an index probe), df, one row per term (migration 13: kept by the lexicon's triggers), and which
+    // of the heard keys some memory of the kind with one of its statuses holds (an index probe per key,
+    // once per kind). Each kind is its own branch with the kind as a parameter: a kind read from a
+    // joined column made the planner scan every memory of the space for the existence check, once per
+    // term (~5x slower at 10K memories).
     const params: unknown[] = [spaceId, searchTerms(keys), [...new Set(heard?.keys ?? [])]];
     const branch = (kind: MemoryKind) => {
       const k = `$${params.push(kind)}::text`;
@@ -74,7 +75,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
          array(select h.term from unnest($3::text[]) as h(term)
                where exists (select 1 from memory_terms p join memory_state s on s.memory_id = p.memory_id
                              where p.space_id = $1 and p.kind = ${k} and p.term = h.term and s.status = any(${st}))) as heard,
-         t.term, (select count(*) from memory_terms p where p.space_id = $1 and p.kind = ${k} and p.term = t.term) as df
+         t.term, (select d.df from lexicon_df d where d.space_id = $1 and d.kind = ${k} and d.term = t.term) as df
        from (select 1) one left join unnest($2::text[]) as t(term) on true`;
     };
     if (kinds.length === 0) return new Map();

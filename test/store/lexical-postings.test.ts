@@ -94,6 +94,12 @@ for (const target of testDatabases()) {
       const st = await app.db.query<{ docs: number; total_len: string }>(
         `select docs, total_len from lexicon_stats where space_id = $1 and kind = 'STATEMENT'`, [spaceId]);
       expect({ docs: Number(st.rows[0]?.docs ?? 0), totalLen: Number(st.rows[0]?.total_len ?? 0) }).toEqual({ docs: nonEmpty, totalLen });
+      // Document frequencies (migration 13): one row per term some document holds, none for a term no document holds.
+      const df = new Map<string, number>();
+      for (const tf of docs.values()) for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+      const gotDf = await app.db.query<{ term: string; df: number }>(
+        `select term, df from lexicon_df where space_id = $1 and kind = 'STATEMENT'`, [spaceId]);
+      expect(gotDf.rows.map((x) => `${x.term} ${x.df}`).sort()).toEqual([...df].map(([t, n]) => `${t} ${n}`).sort());
     }
 
     it('scores BM25 exactly as an independent computation over the lexicon does', async () => {

@@ -27,7 +27,7 @@ const THINGS = ['a kite', 'a violin', 'a red scarf', 'a map', 'the keys', 'a cam
 const SENTENCES = Array.from({ length: 1000 }, (_, i) =>
   `${PEOPLE[i % 10]} gave me ${THINGS[Math.floor(i / 10) % 10]} in ${PLACES[Math.floor(i / 100) % 10]}.`);
 
-const TABLES = ['memories', 'memory_state', 'mentions', 'memory_vectors', 'memory_lexicon', 'memory_terms', 'memory_events', 'messages', 'conversations', 'tokens'];
+const TABLES = ['memories', 'memory_state', 'mentions', 'memory_vectors', 'memory_lexicon', 'memory_terms', 'lexicon_df', 'memory_events', 'messages', 'conversations', 'tokens'];
 
 async function countsBySpace(db: SqlClient, spaceIds: string[] | null): Promise<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};
