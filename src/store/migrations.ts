@@ -266,6 +266,26 @@ end $$;
     // statistics read a row per query term, not a count of its postings (src/store/migration-lexicon-df.ts).
     sql: () => LEXICON_DF_SQL,
   },
+  {
+    version: 14,
+    name: 'event-notify-unheard',
+    // The embedded store (PGlite: one process, one session) publishes events in process and
+    // never LISTENs: its sessions start with engram.notify_events = off (src/store/pglite-client.ts)
+    // and the trigger of migration 10 then notifies nothing (a notification nobody hears still
+    // cost each remember's insert ~0.5 ms in WebAssembly). A server's sessions never set it.
+    sql: () => `
+create or replace function engram_notify_events() returns trigger language plpgsql as $$
+declare r record;
+begin
+  if current_setting('engram.notify_events', true) = 'off' then return null; end if;
+  for r in select space_id, max(id) as last, count(*) as n from new_events group by space_id loop
+    perform pg_notify('engram_events', json_build_object(
+      's', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'last', r.last, 'n', r.n)::text);
+  end loop;
+  return null;
+end $$;
+`,
+  },
 ];
 
 /**
