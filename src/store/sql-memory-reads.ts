@@ -1,8 +1,11 @@
 import type { Conversation, ListFilter, ListOrder, MemoryEvent, Message, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
 import type { MemoryKind } from '../core/types.js';
 import { parseVector } from '../core/vectors.js';
-import { FROM_MEMORY, MEMORY_COLUMNS, date, groupInOrder, toEvent, toMemory, toMention, toMessage, type Row } from './sql-rows.js';
+import { FROM_MEMORY, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, date, fromJsonRows, groupInOrder, jsonRows, toEvent, toMemory, toMention, toMessage, type Row } from './sql-rows.js';
 import { SqlMemoryWrites } from './sql-memory-writes.js';
+
+/** What `currentVersions` reads: the chain's root, then the memory. */
+const CURRENT_NAMES = ['chain_root', ...MEMORY_COLUMN_NAMES];
 
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
 export class SqlMemoryReads extends SqlMemoryWrites {
@@ -145,8 +148,9 @@ export class SqlMemoryReads extends SqlMemoryWrites {
       // whole of memory_state, which it chose for the recursive term's row estimate: ~10× slower at
       // 10K memories); the chain's end is the row with nothing after it (or the 100th step).
       // The rows come back as one JSON array: a hundred rows of 35 columns, each column parsed
-      // by the driver, cost PGlite twice the query itself (one text parsed once: 3.3 -> 1.8 ms).
-      `select json_agg(v)::text as rows from (with recursive fwd(root, id, next, depth) as (
+      // by the driver, cost PGlite twice the query itself (one text parsed once: 3.3 -> 1.8 ms);
+      // each row an array, not an object (no column names repeated: ~0.13 ms less in PGlite).
+      `select ${jsonRows('v', CURRENT_NAMES)} as rows from (with recursive fwd(root, id, next, depth) as (
          select x.root, s.memory_id, coalesce(s.superseded_by, s.corrected_by), 0
          from unnest($1::text[]) as x(root)
            cross join lateral (select s.memory_id, s.superseded_by, s.corrected_by from memory_state s where s.memory_id = x.root offset 0) s
@@ -163,7 +167,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
        where f.next is null or f.depth >= 100) v`,
       [ids],
     );
-    const rows = JSON.parse(r.rows[0]?.rows ?? '[]') as Row[];
+    const rows = fromJsonRows(r.rows[0]?.rows, CURRENT_NAMES);
     const by = new Map(rows.map((x) => [x.chain_root as string, toMemory(x)]));
     return ids.map((id) => by.get(id) ?? null);
   }

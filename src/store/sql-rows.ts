@@ -11,6 +11,27 @@ export const MEMORY_COLUMNS = `m.id, m.seq, m.space_id, m.kind, m.type, m.quote,
 
 export const FROM_MEMORY = `from memories m join memory_state s on s.memory_id = m.id`;
 
+/** MEMORY_COLUMNS' names in order (the keys `toMemory` reads). */
+export const MEMORY_COLUMN_NAMES: readonly string[] = MEMORY_COLUMNS.split(',').map((c) => c.trim().replace(/^[ms]\./, ''));
+
+/**
+ * Rows of `alias` as one JSON text, each row an array of the columns `names` in order (read back by
+ * `fromJsonRows`): the driver passes one value instead of parsing every column of every row, and
+ * the text carries no column name per row (json_agg of whole rows repeats all 35 names in each).
+ */
+export const jsonRows = (alias: string, names: readonly string[]): string =>
+  `json_agg(json_build_array(${names.map((n) => `${alias}.${n}`).join(', ')}))::text`;
+
+/** The rows of a `jsonRows` text (null: no rows) as objects keyed by `names`. */
+export function fromJsonRows(text: string | null | undefined, names: readonly string[]): Row[] {
+  const rows = (text ? JSON.parse(text) : []) as unknown[][];
+  return rows.map((a) => {
+    const r: Row = {};
+    for (let i = 0; i < names.length; i++) r[names[i]!] = a[i];
+    return r;
+  });
+}
+
 export function date(v: unknown): Date {
   return v instanceof Date ? v : new Date(String(v));
 }
