@@ -39,16 +39,16 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ lastEventId: number; exact: MemoryRecord[] }> {
+    // The matches as one JSON text (jsonRows): PGlite's driver would parse 35 columns of a row even when all are null.
     const r = await this.db.query<Row>(
-      `select (select max(id) from memory_events where space_id = $1) as last_event_id, x.* from (select 1) one
-       left join (
-         select ${MEMORY_COLUMNS} ${FROM_MEMORY}
-         where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
-       ) x on true
-       order by x.seq`,
+      `select (select max(id) from memory_events where space_id = $1) as last_event_id,
+         (select ${jsonRows('x', MEMORY_COLUMN_NAMES, 'x.seq')} from (
+           select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+           where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
+         ) x) as rows`,
       [spaceId, kind, normalized],
     );
-    return { lastEventId: Number(r.rows[0]?.last_event_id ?? 0), exact: r.rows.filter((x) => x.id != null).map(toMemory) };
+    return { lastEventId: Number(r.rows[0]?.last_event_id ?? 0), exact: fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map(toMemory) };
   }
 
   async conversationTranscript(conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null> {
@@ -68,11 +68,13 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   /** Memories by id, in key order; `spaceId` walls the lookup (another space's id reads as missing). */
   async getMemories(ids: readonly string[], spaceId: string | null = null, tx?: Tx): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return [];
+    // One JSON text (jsonRows), not rows of 35 columns for the driver to parse: 0.50 -> 0.28 ms for 10 ids in PGlite.
     const r = await this.q(tx).query<Row>(
-      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = any($1::text[]) and ($2::text is null or m.space_id = $2)`,
+      `select ${jsonRows('x', MEMORY_COLUMN_NAMES)} as rows from (
+         select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = any($1::text[]) and ($2::text is null or m.space_id = $2)) x`,
       [ids, spaceId],
     );
-    const by = new Map(r.rows.map((x) => [x.id as string, toMemory(x)]));
+    const by = new Map(fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map((x) => [x.id as string, toMemory(x)]));
     return ids.map((id) => by.get(id) ?? null);
   }
 

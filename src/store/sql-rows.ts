@@ -15,12 +15,12 @@ export const FROM_MEMORY = `from memories m join memory_state s on s.memory_id =
 export const MEMORY_COLUMN_NAMES: readonly string[] = MEMORY_COLUMNS.split(',').map((c) => c.trim().replace(/^[ms]\./, ''));
 
 /**
- * Rows of `alias` as one JSON text, each row an array of the columns `names` in order (read back by
+ * Rows of `alias` as one JSON text (in `orderBy`'s order if given), each row an array of the columns `names` in order (read back by
  * `fromJsonRows`): the driver passes one value instead of parsing every column of every row, and
  * the text carries no column name per row (json_agg of whole rows repeats all 35 names in each).
  */
-export const jsonRows = (alias: string, names: readonly string[]): string =>
-  `json_agg(json_build_array(${names.map((n) => `${alias}.${n}`).join(', ')}))::text`;
+export const jsonRows = (alias: string, names: readonly string[], orderBy?: string): string =>
+  `json_agg(json_build_array(${names.map((n) => `${alias}.${n}`).join(', ')})${orderBy ? ` order by ${orderBy}` : ''})::text`;
 
 /** The rows of a `jsonRows` text (null: no rows) as objects keyed by `names`. */
 export function fromJsonRows(text: string | null | undefined, names: readonly string[]): Row[] {
