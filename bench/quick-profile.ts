@@ -29,7 +29,7 @@ export function stageOf(sql: string): string {
     [/md5\(m\.normalized\)/, 'exact-text lookup'],
     [/m\.message_id = \$2 and m\.kind = 'STATEMENT'/, 'same-message lookup'],
     [/where m\.id = any\(\$1::text\[\]\)/, 'records by id'],
-    [/from conversations c left join messages/, 'conversation + transcript'],
+    [/from conversations c left join messages|as c_created_at, \(select json_agg/, 'conversation + transcript'],
     [/from conversations/, 'conversation lookup'],
     [/^select \* from messages where conversation_id/, 'transcript read'],
     [/max\(id\) as id from memory_events/, 'space\'s last event id'],

