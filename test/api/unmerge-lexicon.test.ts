@@ -22,6 +22,19 @@ async function lexicon(memoryId: string): Promise<Record<string, number>> {
   return Object.fromEntries(r.rows.map((x) => [x.lexeme, Number(x.n)]));
 }
 
+/** Document frequencies (migration 13) equal the postings' counts per (space, kind, term); a row for no term no memory holds. */
+async function expectDfOfPostings(): Promise<void> {
+  const r = await t.app.engram.db.query<{ space_id: string; kind: string; term: string; postings: number | null; df: number | null }>(
+    `select space_id, kind, term, p.n::int as postings, d.df from
+       (select space_id, kind, term, count(*) as n from memory_terms group by space_id, kind, term) p
+       full join lexicon_df d using (space_id, kind, term)
+     where p.n is distinct from d.df`,
+  );
+  expect(r.rows).toEqual([]);
+  const n = await t.app.engram.db.query<{ n: number }>(`select count(*)::int as n from lexicon_df`);
+  expect(Number(n.rows[0].n)).toBeGreaterThan(0);
+}
+
 const mutate = (q: string, vars: Record<string, unknown> = {}) => t.gql(s.operator, q, vars);
 const setMuted = (memoryIds: string[], muted: boolean) =>
   mutate(`mutation($ids: [ID!]!) { ${muted ? 'muteMemories' : 'unmuteMemories'}(ids: $ids) { ... on BulkResult { changed } } }`, { ids: memoryIds });
@@ -69,6 +82,7 @@ describe('the lexicon across consolidate and unmerge', () => {
 
     // Merged: the reference answers for both wordings, with both messages' words.
     expect(await lexicon(ids.a)).toMatchObject({ quetzalcoatl: 1, marzipan: 1, thaddeus: 1 });
+    await expectDfOfPostings();
     expect(await recalled(ids.conv, 'Quetzalcoatl')).toContain(ids.a);
     expect(await recalled(ids.conv, 'Thaddeus')).toContain(ids.a);
 
@@ -78,6 +92,7 @@ describe('the lexicon across consolidate and unmerge', () => {
     // Unmerged: each lexicon is exactly what the write path made.
     expect(await lexicon(ids.a)).toEqual(asWritten.a);
     expect(await lexicon(ids.b)).toEqual(asWritten.b);
+    await expectDfOfPostings();
     expect(await recalled(ids.conv, 'marzipan')).toContain(ids.a);
     expect(await recalled(ids.conv, 'Quetzalcoatl')).toContain(ids.a);
     expect(await recalled(ids.conv, 'Thaddeus')).toContain(ids.b);
@@ -91,6 +106,7 @@ describe('the lexicon across consolidate and unmerge', () => {
     const f = await mutate(`mutation($ids: [ID!]!) { forget(ids: $ids, confirm: true) { ... on BulkResult { changed } } }`, { ids: [ids.b] });
     expect(f.data.forget).toEqual({ changed: 1 });
     expect(await lexicon(ids.a)).toEqual(asWritten);
+    await expectDfOfPostings();
     expect(await recalled(ids.conv, 'Thaddeus')).not.toContain(ids.a);
     expect(await recalled(ids.conv, 'marzipan')).toContain(ids.a);
   });
