@@ -158,7 +158,7 @@ export function groupStages(stages: Record<string, number>): Record<string, numb
 }
 
 /**
- * `ENGRAM_QUICK_CPUPROF=dir`: a V8 CPU profile of one timed phase (`remember`, `recall`),
+ * `ENGRAM_QUICK_CPUPROF=dir`: a V8 CPU profile of one timed phase (`remember-client-vector`, `remember`, `recall`),
  * written as `dir/quick-<phase>.cpuprofile` (open it in Chrome's DevTools); without the
  * variable, `run` alone.
  */

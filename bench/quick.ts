@@ -144,7 +144,9 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       return ms;
     };
     const clientMs: number[] = [];
-    for (let j = 0; j < o.samples; j++) clientMs.push(await rememberOne(ds.fresh[j].quote, ds.fresh[j].vector, true));
+    await cpuProfiled('remember-client-vector', async () => {
+      for (let j = 0; j < o.samples; j++) clientMs.push(await rememberOne(ds.fresh[j].quote, ds.fresh[j].vector, true));
+    });
     const rememberStages = prof.take(o.samples, clientMs.reduce((a, b) => a + b, 0));
     if (o.profile) for (const [k, v] of Object.entries(rememberStages)) log(`  remember ${v} ms  ${k}`);
     if (o.profile) for (const [k, v] of Object.entries(groupStages(rememberStages))) log(`  remember, by kind: ${v} ms  ${k}`);
