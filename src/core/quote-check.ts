@@ -73,6 +73,17 @@ function lowerBound(map: number[], offset: number): number {
   return lo;
 }
 
+/** The messages prepared in order, each once, as far as a caller iterates (again from the first each call). */
+function preparedInTurn(msgs: TranscriptMessage[]): () => Generator<Prepared> {
+  const done: Prepared[] = [];
+  return function* () {
+    for (let i = 0; i < msgs.length; i++) {
+      if (i === done.length) done.push(prepare(msgs[i]));
+      yield done[i];
+    }
+  };
+}
+
 function prepare(msg: TranscriptMessage): Prepared {
   const sentences = splitSentencesDetailed(msg.text);
   const norm = normalizeMapped(msg.text);
@@ -300,10 +311,12 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
     .map((msg, i) => ({ msg, i }))
     .sort((a, b) => b.msg.at.getTime() - a.msg.at.getTime() || b.i - a.i)
     .map((x) => x.msg);
-  const users = ordered.filter((m) => m.role === 'USER').map((m) => prepare(m));
-  const assistants = ordered.filter((m) => m.role === 'ASSISTANT').map((m) => prepare(m));
+  // Each message read (sentences, normalised text) only when a search gets to it: a quote of the
+  // latest message reads that one alone, however long the conversation.
+  const users = preparedInTurn(ordered.filter((m) => m.role === 'USER'));
+  const assistants = preparedInTurn(ordered.filter((m) => m.role === 'ASSISTANT'));
 
-  for (const prep of users) {
+  for (const prep of users()) {
     const m = wholeSentences(prep, q);
     if (m) {
       return {
@@ -321,7 +334,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
 
   const stripped = withoutFinalPunctuation(q);
   const needles = stripped ? [q, stripped] : [q];
-  for (const prep of users) {
+  for (const prep of users()) {
     for (const needle of needles) {
       const s = occurrences(prep.norm.text, needle, 1)[0];
       if (s !== undefined) {
@@ -329,23 +342,23 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
       }
     }
   }
-  for (const prep of users) {
+  for (const prep of users()) {
     if (notConsecutive(prep, quote)) {
       return refuse('FRAGMENT', 'the quoted sentences are not consecutive in the message; quote them one at a time');
     }
   }
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
-  for (const prep of assistants) {
+  for (const prep of assistants()) {
     if (needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
       return refuse('ASSISTANT_WORDS', `these are the assistant's words (message ${prep.msg.id}), not the person's; quote what the person wrote`);
     }
   }
   const qTokens = tokens(q);
-  for (const prep of users) {
+  for (const prep of users()) {
     const sentence = droppedWords(prep, qTokens);
     if (sentence) return refuse('FRAGMENT', `words are left out of the sentence: "${sentence}"`);
   }
-  for (const prep of users) {
+  for (const prep of users()) {
     const sentence = sameWordsOtherwise(prep, qTokens);
     if (sentence) {
       return refuse('NOT_FOUND', `not word for word; the person wrote: "${sentence}" (same letter case and punctuation needed)`);
