@@ -9,7 +9,8 @@ import type {
 } from '../../src/ports/vector-index.js';
 import { VectorIndexError } from '../../src/ports/vector-index.js';
 import type { MemoryStatus } from '../../src/core/types.js';
-import { sqlIn, sqlString, tableNameFor, toRow, vectorSchema } from './lancedb-schema.js';
+import { isUnitLayout, sqlIn, sqlString, tableNameFor, toRow, vectorSchema } from './lancedb-schema.js';
+import { searchLance } from './lancedb-search.js';
 import { CompactionSchedule, DEFAULT_COMPACTION, type CompactionPolicy } from './lancedb-compaction.js';
 
 /** The epoch marker's file in the LanceDB directory (src/engine-epoch.ts). */
@@ -43,7 +44,7 @@ const WRITE_CHUNK = 10_000;
  * write is a table version, so writes are serialised here and compacted on a
  * schedule. Searches prefilter on space, kind and status (LanceDB's default;
  * `postfilter()` is never used), and ask for a flat scan when exact distances
- * are needed (recognition compares them with a threshold).
+ * are needed (recognition compares them with a threshold): lancedb-search.ts.
  */
 export class LanceDbIndex implements VectorIndex {
   readonly name = 'lancedb';
@@ -53,6 +54,8 @@ export class LanceDbIndex implements VectorIndex {
   private table: Table | null = null;
   private dir: string | null = null;
   private hasAnn = false;
+  /** The table's layout (lancedb-schema.ts): new tables are unit; older ones stay as written until a reindex. */
+  private unit = true;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly policy: CompactionPolicy;
   private schedule: CompactionSchedule | null = null;
@@ -84,6 +87,7 @@ export class LanceDbIndex implements VectorIndex {
         ? await this.openChecked(this.db)
         : await this.create(this.db);
       this.hasAnn = (await this.table.listIndices()).some((i) => i.columns.includes('vector'));
+      this.unit = isUnitLayout(await this.table.schema());
     } catch (e) {
       throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, `cannot open ${this.dir}`, e);
     }
@@ -139,6 +143,7 @@ export class LanceDbIndex implements VectorIndex {
       if ((await db.tableNames()).includes(this.tableName)) await db.dropTable(this.tableName);
       this.table = await this.create(db);
       this.hasAnn = false;
+      this.unit = true;
     }, 'reset failed');
   }
 
@@ -172,10 +177,11 @@ export class LanceDbIndex implements VectorIndex {
         throw new VectorIndexError(this.name, `memory ${i.memoryId}: ${i.vector.length} dimensions, expected ${this.opts.dimensions}`);
       }
     }
-    const schema = vectorSchema(this.opts.dimensions);
+    const unit = this.unit;
+    const schema = vectorSchema(this.opts.dimensions, unit);
     await this.serial(async () => {
       for (let at = 0; at < items.length; at += WRITE_CHUNK) {
-        const data = lancedb.makeArrowTable(items.slice(at, at + WRITE_CHUNK).map(toRow) as never, { schema });
+        const data = lancedb.makeArrowTable(items.slice(at, at + WRITE_CHUNK).map((i) => toRow(i, unit)) as never, { schema });
         await this.tbl().mergeInsert('memory_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
       }
     }, 'upsert failed');
@@ -216,23 +222,8 @@ export class LanceDbIndex implements VectorIndex {
   }
 
   async search(s: VectorSearch): Promise<VectorHit[]> {
-    const metric = s.metric ?? 'cosine';
-    if (s.k <= 0) return [];
     try {
-      const filter = `space_id = ${sqlString(s.spaceId)} AND kind = ${sqlString(s.kind ?? 'STATEMENT')} AND ${sqlIn('status', s.statuses ?? ['ACTIVE'])}`;
-      let q = this.tbl().vectorSearch(s.vector).distanceType(metric).where(filter).select(['memory_id', '_distance']).limit(s.k);
-      // The ANN index is trained for cosine; anything else, and every exact request, is a flat scan.
-      if (s.exact === true || metric !== 'cosine' || !this.hasAnn) q = q.bypassVectorIndex();
-      // ef: HNSW candidates per query (LanceDB's default is 1.5 x limit, which under a space
-      // prefilter missed the true nearest now and then; 100 still did, once in a loaded CI run
-      // of the maintenance test, where half the graph is another space's copies); refine
-      // re-ranks on full vectors, so the returned distances are exact, not quantised.
-      else q = q.ef(Math.max(200, s.k * 20)).refineFactor(4);
-      const rows = (await q.toArray()) as { memory_id: string; _distance: number }[];
-      // LanceDB's cosine distance is 1 - cos; its l2 is the squared distance.
-      return rows
-        .map((r) => ({ memoryId: r.memory_id, score: metric === 'cosine' ? 1 - r._distance : -Math.sqrt(Math.max(0, r._distance)) }))
-        .sort((a, b) => b.score - a.score);
+      return await searchLance({ table: this.tbl(), unit: this.unit, hasAnn: this.hasAnn }, s);
     } catch (e) {
       throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, 'search failed', e);
     }

@@ -1,19 +1,41 @@
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
+import { norm } from '../../src/core/vectors.js';
 import type { IndexedVector } from '../../src/ports/vector-index.js';
 
 /**
  * The LanceDB table layout: one table per embedder (vectors of different
  * embedders are never comparable), one row per memory, the filter columns
  * next to the vector so prefilters never leave the table.
+ *
+ * `unit` (every table created since the layout has a `norm` column): `vector` holds the
+ * unit-length direction and `norm` the length, so a cosine search is LanceDB's dot product
+ * on unit vectors (its cosine recomputes both norms for every row and took 2.5 times as
+ * long on a flat scan); L2 is computed from both (lancedb-search.ts). Older tables hold the
+ * vector as given and are searched as before until `engram reindex --engine lancedb`.
  */
-export function vectorSchema(dimensions: number): Schema {
+export function vectorSchema(dimensions: number, unit = true): Schema {
   return new Schema([
     new Field('memory_id', new Utf8(), false),
     new Field('space_id', new Utf8(), false),
     new Field('kind', new Utf8(), false),
     new Field('status', new Utf8(), false),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+    ...(unit ? [new Field('norm', new Float32(), false)] : []),
   ]);
+}
+
+/** Whether a table's schema is the unit layout (see vectorSchema). */
+export function isUnitLayout(schema: Schema): boolean {
+  return schema.fields.some((f) => f.name === 'norm');
+}
+
+/** The unit-length direction of `v` and its length; a zero vector stays zero. */
+export function unitOf(v: Float32Array): { vector: Float32Array; norm: number } {
+  const n = norm(v);
+  if (n === 0) return { vector: new Float32Array(v.length), norm: 0 };
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i] / n;
+  return { vector: out, norm: n };
 }
 
 /** Table name for an embedder id: LanceDB names are file names, so keep [A-Za-z0-9_-] only. */
@@ -28,10 +50,14 @@ export interface VectorRow {
   kind: string;
   status: string;
   vector: Float32Array;
+  norm?: number;
 }
 
-export function toRow(v: IndexedVector): VectorRow {
-  return { memory_id: v.memoryId, space_id: v.spaceId, kind: v.kind, status: v.status, vector: v.vector };
+export function toRow(v: IndexedVector, unit = true): VectorRow {
+  const row: VectorRow = { memory_id: v.memoryId, space_id: v.spaceId, kind: v.kind, status: v.status, vector: v.vector };
+  if (!unit) return row;
+  const u = unitOf(v.vector);
+  return { ...row, vector: u.vector, norm: u.norm };
 }
 
 /**

@@ -1,0 +1,69 @@
+import type { Table } from '@lancedb/lancedb';
+import type { VectorHit, VectorSearch } from '../../src/ports/vector-index.js';
+import { sqlIn, sqlString, unitOf } from './lancedb-schema.js';
+
+/** What a search needs to know of the table it reads. */
+export interface SearchedTable {
+  table: Table;
+  /** The unit layout (lancedb-schema.ts): `vector` is the direction, `norm` the length. */
+  unit: boolean;
+  /** An ANN index (IVF_HNSW_SQ, cosine) covers the vector column. */
+  hasAnn: boolean;
+}
+
+/** The prefilter of every search: LanceDB applies it before ranking, through the scalar indices. */
+export function searchFilter(s: VectorSearch): string {
+  return `space_id = ${sqlString(s.spaceId)} AND kind = ${sqlString(s.kind ?? 'STATEMENT')} AND ${sqlIn('status', s.statuses ?? ['ACTIVE'])}`;
+}
+
+type Row = { memory_id: string; _distance: number };
+
+/**
+ * One search, one query. Cosine through the ANN index when there is one and the request is
+ * approximate; otherwise a flat, prefiltered scan: on the unit layout LanceDB's dot product of
+ * unit vectors (1 - cos, as exact as its cosine), on an older table its cosine. L2 is scanned
+ * flat (the index is trained for cosine).
+ */
+export async function searchLance(at: SearchedTable, s: VectorSearch): Promise<VectorHit[]> {
+  const metric = s.metric ?? 'cosine';
+  if (s.k <= 0) return [];
+  if (metric === 'l2' && at.unit) return l2Scan(at.table, s);
+  const filter = searchFilter(s);
+  const ann = metric === 'cosine' && s.exact !== true && at.hasAnn;
+  const byDot = metric === 'cosine' && at.unit && !ann;
+  const vector = byDot ? unitOf(s.vector).vector : s.vector;
+  let q = at.table.vectorSearch(vector).distanceType(byDot ? 'dot' : metric).where(filter).select(['memory_id', '_distance']).limit(s.k);
+  // ef: HNSW candidates per query (LanceDB's default is 1.5 x limit, which under a space
+  // prefilter missed the true nearest now and then; 100 still did, once in a loaded CI run
+  // of the maintenance test, where half the graph is another space's copies); refine
+  // re-ranks on full vectors, so the returned distances are exact, not quantised.
+  q = ann ? q.ef(Math.max(200, s.k * 20)).refineFactor(4) : q.bypassVectorIndex();
+  const rows = (await q.toArray()) as Row[];
+  // LanceDB's cosine and dot distances are 1 - cos and 1 - dot; its l2 is the squared distance.
+  return rows
+    .map((r) => ({ memoryId: r.memory_id, score: metric === 'cosine' ? 1 - r._distance : -Math.sqrt(Math.max(0, r._distance)) }))
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * L2 on the unit layout: |q - n u| from the stored direction and length, over the space's rows
+ * read whole. Engram itself searches by cosine; this keeps the port's L2 exact on these tables.
+ */
+async function l2Scan(table: Table, s: VectorSearch): Promise<VectorHit[]> {
+  const data = await table.query().where(searchFilter(s)).select(['memory_id', 'vector', 'norm']).toArrow();
+  const ids = data.getChild('memory_id')!;
+  const vectors = data.getChild('vector')!;
+  const norms = data.getChild('norm')!;
+  const hits: VectorHit[] = [];
+  for (let i = 0; i < data.numRows; i++) {
+    const u = vectors.get(i) as { get(j: number): number; length: number };
+    const n = norms.get(i) as number;
+    let d = 0;
+    for (let j = 0; j < s.vector.length; j++) {
+      const x = s.vector[j] - n * u.get(j);
+      d += x * x;
+    }
+    hits.push({ memoryId: ids.get(i) as string, score: -Math.sqrt(d) });
+  }
+  return hits.sort((a, b) => b.score - a.score).slice(0, s.k);
+}
