@@ -1,4 +1,4 @@
-import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
+import { Field, FixedSizeList, Float32, Schema, Uint8, Utf8 } from 'apache-arrow';
 import { norm } from '../../src/core/vectors.js';
 import type { IndexedVector } from '../../src/ports/vector-index.js';
 
@@ -10,8 +10,10 @@ import type { IndexedVector } from '../../src/ports/vector-index.js';
  * `unit` (every table created since the layout has a `norm` column): `vector` holds the
  * unit-length direction and `norm` the length, so a cosine search is LanceDB's dot product
  * on unit vectors (its cosine recomputes both norms for every row and took 2.5 times as
- * long on a flat scan); L2 is computed from both (lancedb-search.ts). Older tables hold the
- * vector as given and are searched as before until `engram reindex --engine lancedb`.
+ * long on a flat scan); L2 is computed from both (lancedb-search.ts). `bits`, the sign of
+ * each component (64 bytes at 512-d, a 32nd of the vector), is recognition's first pass
+ * (Hamming distance), reranked exactly. Older tables hold the vector as given and are
+ * searched as before until `engram reindex --engine lancedb`.
  */
 export function vectorSchema(dimensions: number, unit = true): Schema {
   return new Schema([
@@ -20,13 +22,23 @@ export function vectorSchema(dimensions: number, unit = true): Schema {
     new Field('kind', new Utf8(), false),
     new Field('status', new Utf8(), false),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
-    ...(unit ? [new Field('norm', new Float32(), false)] : []),
+    ...(unit ? [
+      new Field('norm', new Float32(), false),
+      new Field('bits', new FixedSizeList(Math.ceil(dimensions / 8), new Field('item', new Uint8(), true)), false),
+    ] : []),
   ]);
+}
+
+/** The sign bits of a vector, 8 to a byte (bit i % 8 of byte i / 8 set where component i is > 0). */
+export function signBits(v: ArrayLike<number>): number[] {
+  const out = new Array<number>(Math.ceil(v.length / 8)).fill(0);
+  for (let i = 0; i < v.length; i++) if (v[i] > 0) out[i >> 3] |= 1 << (i & 7);
+  return out;
 }
 
 /** Whether a table's schema is the unit layout (see vectorSchema). */
 export function isUnitLayout(schema: Schema): boolean {
-  return schema.fields.some((f) => f.name === 'norm');
+  return schema.fields.some((f) => f.name === 'norm') && schema.fields.some((f) => f.name === 'bits');
 }
 
 /** The unit-length direction of `v` and its length; a zero vector stays zero. */
@@ -51,13 +63,14 @@ export interface VectorRow {
   status: string;
   vector: Float32Array;
   norm?: number;
+  bits?: number[];
 }
 
 export function toRow(v: IndexedVector, unit = true): VectorRow {
   const row: VectorRow = { memory_id: v.memoryId, space_id: v.spaceId, kind: v.kind, status: v.status, vector: v.vector };
   if (!unit) return row;
   const u = unitOf(v.vector);
-  return { ...row, vector: u.vector, norm: u.norm };
+  return { ...row, vector: u.vector, norm: u.norm, bits: signBits(u.vector) };
 }
 
 /**

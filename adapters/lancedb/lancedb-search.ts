@@ -1,11 +1,11 @@
 import type { Table } from '@lancedb/lancedb';
 import type { VectorHit, VectorSearch } from '../../src/ports/vector-index.js';
-import { sqlIn, sqlString, unitOf } from './lancedb-schema.js';
+import { signBits, sqlIn, sqlString, unitOf } from './lancedb-schema.js';
 
 /** What a search needs to know of the table it reads. */
 export interface SearchedTable {
   table: Table;
-  /** The unit layout (lancedb-schema.ts): `vector` is the direction, `norm` the length. */
+  /** The unit layout (lancedb-schema.ts): `vector` is the direction, `norm` the length, `bits` its signs. */
   unit: boolean;
   /** An ANN index (IVF_HNSW_SQ, cosine) covers the vector column. */
   hasAnn: boolean;
@@ -18,8 +18,20 @@ export function searchFilter(s: VectorSearch): string {
 
 type Row = { memory_id: string; _distance: number };
 
+/** LanceDB's typings list the float metrics only; the engine takes Hamming on lists of bytes. */
+const HAMMING = 'hamming' as unknown as 'l2';
+
 /**
- * One search, one query. Cosine through the ANN index when there is one and the request is
+ * Rows of the sign-bit pass reranked exactly: 20 per hit asked, at least 200 (pgvector's
+ * window for exact requests, adapters/pgvector/pgvector-quantised.ts).
+ */
+export function signWindow(k: number): number {
+  return Math.max(200, 20 * k);
+}
+
+/**
+ * One search, one query. Recognition (exact with `minScore`) on the unit layout: the sign-bit
+ * pass (signPass). Cosine through the ANN index when there is one and the request is
  * approximate; otherwise a flat, prefiltered scan: on the unit layout LanceDB's dot product of
  * unit vectors (1 - cos, as exact as its cosine), on an older table its cosine. L2 is scanned
  * flat (the index is trained for cosine).
@@ -28,11 +40,15 @@ export async function searchLance(at: SearchedTable, s: VectorSearch): Promise<V
   const metric = s.metric ?? 'cosine';
   if (s.k <= 0) return [];
   if (metric === 'l2' && at.unit) return l2Scan(at.table, s);
+  if (metric === 'cosine' && at.unit && s.exact === true && s.minScore !== undefined) {
+    const hits = await signPass(at.table, s, s.minScore);
+    if (hits) return hits;
+  }
   const filter = searchFilter(s);
   const ann = metric === 'cosine' && s.exact !== true && at.hasAnn;
   const byDot = metric === 'cosine' && at.unit && !ann;
   const vector = byDot ? unitOf(s.vector).vector : s.vector;
-  let q = at.table.vectorSearch(vector).distanceType(byDot ? 'dot' : metric).where(filter).select(['memory_id', '_distance']).limit(s.k);
+  let q = at.table.vectorSearch(vector).column('vector').distanceType(byDot ? 'dot' : metric).where(filter).select(['memory_id', '_distance']).limit(s.k);
   // ef: HNSW candidates per query (LanceDB's default is 1.5 x limit, which under a space
   // prefilter missed the true nearest now and then; 100 still did, once in a loaded CI run
   // of the maintenance test, where half the graph is another space's copies); refine
@@ -43,6 +59,34 @@ export async function searchLance(at: SearchedTable, s: VectorSearch): Promise<V
   return rows
     .map((r) => ({ memoryId: r.memory_id, score: metric === 'cosine' ? 1 - r._distance : -Math.sqrt(Math.max(0, r._distance)) }))
     .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Recognition's fast path, one query: the space's rows ranked by the Hamming distance of their
+ * sign bits to the query's (64 bytes a row at 512-d, where the flat scan reads 2 KB), the best
+ * `signWindow(k)` of them read with their vectors and scored exactly here (dot products of unit
+ * vectors: the cosine). Only hits scoring at least `minScore` are returned, which the port allows
+ * (nothing below it is weighed). The first pass can only lose a row whose signs differ from the
+ * query's in more places than every row of the window, which at any useful threshold is a far
+ * one; if every row of a full window scores at least `minScore`, rows past it may too: null, and
+ * the caller scans exactly.
+ */
+async function signPass(table: Table, s: VectorSearch, minScore: number): Promise<VectorHit[] | null> {
+  const q = unitOf(s.vector).vector;
+  const window = signWindow(s.k);
+  const data = await table.vectorSearch(signBits(q)).column('bits').distanceType(HAMMING).where(searchFilter(s))
+    .select(['memory_id', 'vector', '_distance']).limit(window).bypassVectorIndex().toArrow();
+  const ids = data.getChild('memory_id')!;
+  const vectors = data.getChild('vector')!;
+  const hits: VectorHit[] = [];
+  for (let i = 0; i < data.numRows; i++) {
+    const u = (vectors.get(i) as { toArray(): Float32Array }).toArray();
+    let dot = 0;
+    for (let j = 0; j < q.length; j++) dot += q[j] * u[j];
+    if (dot >= minScore) hits.push({ memoryId: ids.get(i) as string, score: dot });
+  }
+  if (data.numRows >= window && hits.length === data.numRows) return null;
+  return hits.sort((a, b) => b.score - a.score).slice(0, s.k);
 }
 
 /**

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as lancedb from '@lancedb/lancedb';
 import { LanceDbIndex } from '../../adapters/lancedb/lancedb-index.js';
 import { tableNameFor, toRow, vectorSchema } from '../../adapters/lancedb/lancedb-schema.js';
+import { signWindow } from '../../adapters/lancedb/lancedb-search.js';
 import type { IndexedVector } from '../../src/ports/vector-index.js';
-import { cosineOf, l2Of, unitVectors } from './harness.js';
+import { cosineOf, l2Of, near, unitVectors } from './harness.js';
 
 const DIMS = 32;
 const only = process.env.ENGINES?.split(',').map((x) => x.trim());
@@ -29,10 +30,13 @@ function items(spaceId: string, vs: Float32Array[]): IndexedVector[] {
 }
 
 async function expectExact(index: LanceDbIndex, space: string, stored: IndexedVector[], q: Float32Array): Promise<void> {
-  const cos = await index.search({ spaceId: space, vector: q, k: 10, exact: true, minScore: 0.4 });
+  const cos = await index.search({ spaceId: space, vector: q, k: 10, exact: true });
   const wantCos = stored.map((i) => ({ id: i.memoryId, s: cosineOf(q, i.vector) })).sort((a, b) => b.s - a.s).slice(0, 10);
   expect(cos.map((h) => h.memoryId)).toEqual(wantCos.map((x) => x.id));
   cos.forEach((h, i) => expect(h.score).toBeCloseTo(wantCos[i].s, 4));
+  // Recognition's request: what scores at least minScore is the exact answer (less may come too).
+  const rec = (await index.search({ spaceId: space, vector: q, k: 10, exact: true, minScore: 0.4 })).filter((h) => h.score >= 0.4);
+  expect(rec.map((h) => h.memoryId)).toEqual(wantCos.filter((x) => x.s >= 0.4).map((x) => x.id));
   const l2 = await index.search({ spaceId: space, vector: q, k: 10, metric: 'l2', exact: true });
   const wantL2 = stored.map((i) => ({ id: i.memoryId, s: -l2Of(q, i.vector) })).sort((a, b) => b.s - a.s).slice(0, 10);
   expect(l2.map((h) => h.memoryId)).toEqual(wantL2.map((x) => x.id));
@@ -105,6 +109,41 @@ run('LanceDB table layouts', () => {
     await expectExact(index, space, first, scaled(5, 8)[4]);
     t.close();
     check.close();
+    await index.close();
+  });
+
+  it('recognition (exact with minScore) ranks by sign bits, reranks exactly, and scans exactly when the window is all above minScore', async () => {
+    const index = new LanceDbIndex({ dir: join(dir, 'bits'), embedderId: 'layout', dimensions: DIMS, compaction: { everyWrites: 0, everyMs: 0 } });
+    await index.init();
+    const space = randomUUID();
+    const base = unitVectors(1, 20, DIMS)[0];
+    // Graded neighbours of one vector among more random rows than the window holds.
+    const vs = [...[0.1, 0.3, 0.6, 0.9, 1.3].map((n, i) => near(base, n, 30 + i)), ...unitVectors(signWindow(10) + 100, 21, DIMS)];
+    const stored = items(space, vs);
+    await index.upsert(stored);
+    // Another space holding the same vectors stays out of the answer.
+    await index.upsert(items(randomUUID(), vs));
+    const truth = (q: Float32Array) => stored.map((i) => ({ id: i.memoryId, s: cosineOf(q, i.vector) })).sort((a, b) => b.s - a.s);
+    for (const minScore of [0.4, 0.2]) {
+      const hits = await index.search({ spaceId: space, vector: base, k: 10, exact: true, minScore });
+      const want = truth(base).filter((x) => x.s >= minScore).slice(0, 10);
+      expect(want.length).toBeGreaterThan(1);
+      expect(hits.map((h) => h.memoryId)).toEqual(want.map((x) => x.id));
+      hits.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].s, 4));
+    }
+    // Rows whose signs all match the query's but which point elsewhere fill the window (Hamming
+    // distance 0), while the nearest row has every small component's sign flipped: with every row of
+    // the window above minScore, the exact scan answers, and finds it.
+    const q = new Float32Array(DIMS).map((_, j) => (j === 0 ? 10 : ((j % 3) + 1) * 0.1 * (j % 2 ? 1 : -1)));
+    const flipped = q.map((x, j) => (j === 0 ? x : -x));
+    const decoys = unitVectors(signWindow(10) + 20, 22, DIMS).map((v) => v.map((x, j) => (j === 0 ? 0.01 : Math.sign(q[j]) * Math.abs(x))) as Float32Array);
+    const trap = randomUUID();
+    const trapItems = items(trap, [flipped, ...decoys]);
+    await index.upsert(trapItems);
+    const hits = await index.search({ spaceId: trap, vector: q, k: 10, exact: true, minScore: -1 });
+    expect(hits[0].memoryId).toBe(trapItems[0].memoryId);
+    expect(hits[0].score).toBeCloseTo(cosineOf(q, flipped), 4);
+    expect(hits).toHaveLength(10);
     await index.close();
   });
 });
