@@ -1,4 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
+import type { Vector } from 'apache-arrow';
 import type { VectorHit, VectorSearch } from '../../src/ports/vector-index.js';
 import { signBits, sqlIn, sqlString, unitOf } from './lancedb-schema.js';
 
@@ -77,14 +78,12 @@ async function signPass(table: Table, s: VectorSearch, minScore: number): Promis
   const data = await table.vectorSearch(signBits(q)).column('bits').distanceType(HAMMING).where(searchFilter(s))
     .select(['memory_id', 'vector', '_distance']).limit(window).bypassVectorIndex().toArrow();
   const ids = data.getChild('memory_id')!;
-  const vectors = data.getChild('vector')!;
   const hits: VectorHit[] = [];
-  for (let i = 0; i < data.numRows; i++) {
-    const u = (vectors.get(i) as { toArray(): Float32Array }).toArray();
+  eachVector(data.getChild('vector')!, q.length, (i, values, at) => {
     let dot = 0;
-    for (let j = 0; j < q.length; j++) dot += q[j] * u[j];
+    for (let j = 0; j < q.length; j++) dot += q[j] * values[at + j];
     if (dot >= minScore) hits.push({ memoryId: ids.get(i) as string, score: dot });
-  }
+  });
   if (data.numRows >= window && hits.length === data.numRows) return null;
   return hits.sort((a, b) => b.score - a.score).slice(0, s.k);
 }
@@ -96,18 +95,28 @@ async function signPass(table: Table, s: VectorSearch, minScore: number): Promis
 async function l2Scan(table: Table, s: VectorSearch): Promise<VectorHit[]> {
   const data = await table.query().where(searchFilter(s)).select(['memory_id', 'vector', 'norm']).toArrow();
   const ids = data.getChild('memory_id')!;
-  const vectors = data.getChild('vector')!;
   const norms = data.getChild('norm')!;
   const hits: VectorHit[] = [];
-  for (let i = 0; i < data.numRows; i++) {
-    const u = vectors.get(i) as { get(j: number): number; length: number };
+  eachVector(data.getChild('vector')!, s.vector.length, (i, values, at) => {
     const n = norms.get(i) as number;
     let d = 0;
     for (let j = 0; j < s.vector.length; j++) {
-      const x = s.vector[j] - n * u.get(j);
+      const x = s.vector[j] - n * values[at + j];
       d += x * x;
     }
     hits.push({ memoryId: ids.get(i) as string, score: -Math.sqrt(d) });
-  }
+  });
   return hits.sort((a, b) => b.score - a.score).slice(0, s.k);
+}
+
+/**
+ * Arrow's FixedSizeList column as (row, the chunk's float32 values, the row's first index): no
+ * copy per row. A chunk's child values start at its first row (Arrow slices them with the list).
+ */
+function eachVector(column: Vector, dim: number, fn: (row: number, values: Float32Array, at: number) => void): void {
+  let row = 0;
+  for (const chunk of column.data) {
+    const values = chunk.children[0].values as Float32Array;
+    for (let i = 0; i < chunk.length; i++) fn(row++, values, i * dim);
+  }
 }

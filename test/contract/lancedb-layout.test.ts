@@ -57,7 +57,9 @@ run('LanceDB table layouts', () => {
     await index.init();
     const space = randomUUID();
     const stored = items(space, scaled(40, 3));
-    await index.upsert(stored);
+    // Two writes, two fragments: the L2 scan reads more than one Arrow batch.
+    await index.upsert(stored.slice(0, 25));
+    await index.upsert(stored.slice(25));
     const db = await lancedb.connect(join(dir, 'unit'));
     const t = await db.openTable(index.tableName);
     const rows = (await t.query().select(['memory_id', 'vector', 'norm']).toArray()) as { memory_id: string; vector: { toArray(): Float32Array }; norm: number }[];
