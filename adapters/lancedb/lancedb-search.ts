@@ -68,9 +68,11 @@ export async function searchLance(at: SearchedTable, s: VectorSearch): Promise<V
  * `signWindow(k)` of them read with their vectors and scored exactly here (dot products of unit
  * vectors: the cosine). Only hits scoring at least `minScore` are returned, which the port allows
  * (nothing below it is weighed). The first pass can only lose a row whose signs differ from the
- * query's in more places than every row of the window, which at any useful threshold is a far
- * one; if every row of a full window scores at least `minScore`, rows past it may too: null, and
- * the caller scans exactly.
+ * query's in more places than every row of the window: near vectors share most signs (the
+ * expected share that differ is their angle / pi), so in practice a far one, but not a bound (a
+ * near row whose small components all flip sign is one: the test builds it), as with pgvector's
+ * pass. If every row of a full window scores at least `minScore`, rows past it may too: null,
+ * and the caller scans exactly.
  */
 async function signPass(table: Table, s: VectorSearch, minScore: number): Promise<VectorHit[] | null> {
   const q = unitOf(s.vector).vector;
