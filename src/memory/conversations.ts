@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Conversation, Message, MessageRole } from '../ports/memory-store.js';
 import type { Actor, MemoryDeps } from './deps.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
+import { checkQuote, type QuoteCheckResult } from '../core/quote-check.js';
+import { stage } from './stages.js';
 
 /** Opens a conversation in a space chosen by the server (the caller's wall), never by the assistant. */
 export async function openConversation(deps: MemoryDeps, spaceId: string): Promise<Conversation> {
@@ -22,15 +24,46 @@ export async function conversationFor(deps: MemoryDeps, actor: Actor, conversati
   return insideWall(actor, c, conversationId);
 }
 
-/**
- * `conversationFor` and the conversation's transcript, in one statement: what a remember reads
- * first (the quote is checked against the transcript).
- */
-export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string): Promise<{ conversation: Conversation; transcript: Message[] }> {
-  const found = await deps.store.conversationTranscript(conversationId);
-  return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages };
+/** The messages a remember's quote check reads first: the conversation's last ones (`checkQuoteIn`). */
+export const TRANSCRIPT_WINDOW = 64;
+
+/** What `conversationWithTranscript` read: the conversation, its last messages, and what lies before them. */
+export interface TranscriptRead {
+  conversation: Conversation;
+  transcript: Message[];
+  /** Messages before `transcript` (none: it is the whole conversation). */
+  earlier?: { count: number; latestAt: Date | null };
 }
 
+/**
+ * `conversationFor` and the conversation's transcript, in one statement: what a remember reads
+ * first (the quote is checked against the transcript). With `last`, its last messages only.
+ */
+export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string, last?: number): Promise<TranscriptRead> {
+  const found = await deps.store.conversationTranscript(conversationId, last);
+  return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages, earlier: found!.earlier };
+}
+
+/**
+ * The quote checked against the last messages read, when that answers exactly as the whole
+ * transcript would, else against the whole transcript, read now. The last messages answer when:
+ * the quote is found there (a refusal is decided on the whole: its reason may lie earlier); no
+ * earlier message sorts among them (the check reads the latest first, by `at`: a backdated
+ * message could); and the source message is not the first read (the message before it, kept as
+ * context, is then among them). A quote of a recent message costs the last messages, not the
+ * conversation's length.
+ */
+export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote: string): Promise<{ check: QuoteCheckResult; transcript: Message[] }> {
+  const check = stage('quote check', () => checkQuote(quote, read.transcript));
+  const before = read.earlier;
+  if (!before || before.count === 0) return { check, transcript: read.transcript };
+  const oldest = Math.min(...read.transcript.map((m) => m.at.getTime()));
+  const sortsAmong = before.latestAt !== null && before.latestAt.getTime() > oldest;
+  if (check.ok && !sortsAmong && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
+  const whole = await deps.store.conversationTranscript(read.conversation.id);
+  const transcript = whole?.messages ?? read.transcript;
+  return { check: stage('quote check', () => checkQuote(quote, transcript)), transcript };
+}
 /** Records what the person typed (USER) or the assistant answered (ASSISTANT); the chat side's job. */
 export async function recordMessage(
   deps: MemoryDeps, actor: Actor, input: { conversationId: string; role: MessageRole; text: string; at?: Date | null },

@@ -1,6 +1,5 @@
 import { ensureLexicon } from '../core/lexicon.js';
 import { randomUUID } from 'node:crypto';
-import { checkQuote } from '../core/quote-check.js';
 import { normalizeText } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
 import { decide, reachFloor, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
@@ -10,7 +9,7 @@ import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
-import { conversationWithTranscript } from './conversations.js';
+import { checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
@@ -71,7 +70,8 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
  * so two concurrent restatements never make two memories.
  */
 export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
-  const { conversation, transcript } = await conversationWithTranscript(deps, actor, input.conversationId);
+  const read = await conversationWithTranscript(deps, actor, input.conversationId, TRANSCRIPT_WINDOW);
+  const { conversation } = read;
   const spaceId = conversation.spaceId;
   // WordNet's opposites and synonyms (loaded once); should it fail to load, the general rules decide alone
   await ensureLexicon().catch((e: unknown) => deps.log.warn({ cause: String(e) }, 'WordNet lexicon not loaded: deciding without it'));
@@ -90,7 +90,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     }
   }
 
-  const check = stage('quote check', () => checkQuote(input.quote, transcript));
+  const { check, transcript } = await checkQuoteIn(deps, read, input.quote);
   if (!check.ok) {
     // Bad input changes nothing, not even the event log: the refusal is the typed error, and a log line.
     deps.log.info({ spaceId, actor: actorLabel(actor), reason: check.reason }, 'quote refused');

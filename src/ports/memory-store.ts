@@ -212,8 +212,14 @@ export interface MemoryStore {
   getConversations(ids: readonly string[]): Promise<(Conversation | null)[]>;
   addMessage(m: Message): Promise<Message>;
   listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
-  /** A conversation and its transcript in order, read in one statement (null: no such conversation). */
-  conversationTranscript(conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null>;
+  /**
+   * A conversation and its transcript in order, read in one statement (null: no such conversation).
+   * With `last`: only its last `last` messages, and of those before them how many there are and the
+   * latest `at` among them (`earlier`; none: the transcript is whole).
+   */
+  conversationTranscript(conversationId: string, last?: number): Promise<{
+    conversation: Conversation; messages: Message[]; earlier?: { count: number; latestAt: Date | null };
+  } | null>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */

@@ -1,0 +1,77 @@
+/**
+ * A remember checks its quote against the conversation's last messages first
+ * (`checkQuoteIn`, `TRANSCRIPT_WINDOW`), and must answer exactly as a check of the whole
+ * transcript does: a quote of an older message is still the person's words; a quote of the
+ * first message read keeps the message before it (read from before the window) as context; a
+ * backdated message does not let a later-read copy of the same sentence win; a refusal is the
+ * whole transcript's.
+ */
+import { describe, expect, it } from 'vitest';
+import { testAppOn } from '../helpers/app.js';
+import { testDatabases } from '../helpers/db.js';
+import { openConversation, recordMessage, TRANSCRIPT_WINDOW } from '../../src/memory/conversations.js';
+import { remember } from '../../src/memory/remember.js';
+import { createSpace } from '../../src/memory/spaces.js';
+import { lexicalKeys } from '../../src/memory/lexical.js';
+import type { Actor } from '../../src/memory/deps.js';
+
+const WORDS = ['amber', 'birch', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'heron', 'indigo', 'juniper'];
+/** A sentence of its own for message i: two of the words above, by its digits. */
+const said = (i: number) => `Note ${WORDS[i % 10]} ${WORDS[Math.floor(i / 10) % 10]} number ${i} stands.`;
+
+for (const target of testDatabases()) {
+  describe(`the quote checked against the last messages first (${target.name})`, () => {
+    const app = testAppOn(target);
+    const deps = () => app.deps;
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+
+    /** A conversation of n user messages a minute apart (after `extra`), each said(i). */
+    async function conversation(n: number) {
+      const space = await createSpace(deps(), { name: 'transcript window' });
+      const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
+      const c = await openConversation(deps(), space.id);
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        ids.push((await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: said(i), at: new Date(t0 + i * 60_000) })).id);
+      }
+      return { spaceId: space.id, chat, conversationId: c.id, ids };
+    }
+
+    it('answers as the whole transcript does, past the window and at its edge', async () => {
+      const n = TRANSCRIPT_WINDOW + 40;
+      const { spaceId, chat, conversationId, ids } = await conversation(n);
+      // the latest message, one far before the window, and the first message read
+      for (const i of [n - 1, 5, n - TRANSCRIPT_WINDOW]) {
+        const r = await remember(deps(), chat, { conversationId, quote: said(i), type: 'FACT' });
+        expect(r.outcome).toBe('CREATED');
+        const m = await deps().store.getMemories([r.memory.id], spaceId);
+        expect(m[0]!.messageId).toBe(ids[i]);
+      }
+      // the first message read keeps the message before it (from before the window) in its lexicon
+      const edge = n - TRANSCRIPT_WINDOW;
+      const stats = await deps().store.lexicalStats(spaceId, [], ['STATEMENT'], { keys: lexicalKeys(`number ${edge - 1}`), statuses: { STATEMENT: ['ACTIVE'], INFERENCE: ['ACTIVE'] } });
+      expect(stats.get('STATEMENT')!.heard.has(lexicalKeys(String(edge - 1))[0]!)).toBe(true);
+      // a refusal is the whole transcript's: a fragment of a message before the window is named as one
+      await expect(remember(deps(), chat, { conversationId, quote: `Note ${WORDS[7]} ${WORDS[0]} number 7`, type: 'FACT' }))
+        .rejects.toThrow(/part of a sentence/);
+    });
+
+    it('lets no backdated message change which copy of a sentence is the person\'s latest', async () => {
+      const n = TRANSCRIPT_WINDOW + 10;
+      const { spaceId, chat, conversationId, ids } = await conversation(n);
+      const same = 'I drink my tea without sugar.';
+      // said first long ago by order of writing but dated last (an import, a clock), then again in the window
+      const dated = await recordMessage(deps(), chat, { conversationId, role: 'USER', text: same, at: new Date(t0 + 10 * 86_400_000) });
+      for (let i = 0; i < TRANSCRIPT_WINDOW; i++) {
+        await recordMessage(deps(), chat, { conversationId, role: 'USER', text: `Filler ${i} here.`, at: new Date(t0 + (n + i) * 60_000) });
+      }
+      const inWindow = await recordMessage(deps(), chat, { conversationId, role: 'USER', text: same, at: new Date(t0 + 5 * 86_400_000) });
+      const r = await remember(deps(), chat, { conversationId, quote: same, type: 'FACT' });
+      const [m] = await deps().store.getMemories([r.memory.id], spaceId);
+      // the check reads the latest first by date: the dated copy, before the window
+      expect(m!.messageId).toBe(dated.id);
+      expect(m!.messageId).not.toBe(inWindow.id);
+      expect(ids).toHaveLength(n);
+    });
+  });
+}
