@@ -31,8 +31,8 @@ export const TRANSCRIPT_WINDOW = 64;
 export interface TranscriptRead {
   conversation: Conversation;
   transcript: Message[];
-  /** Messages before `transcript` (none: it is the whole conversation). */
-  earlier?: { count: number; latestAt: Date | null };
+  /** Messages before `transcript` (absent: it is the whole conversation): any, and one dated after the oldest of it. */
+  earlier?: { any: boolean; datedLater: boolean };
 }
 
 /**
@@ -56,10 +56,8 @@ export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor,
 export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote: string): Promise<{ check: QuoteCheckResult; transcript: Message[] }> {
   const check = stage('quote check', () => checkQuote(quote, read.transcript));
   const before = read.earlier;
-  if (!before || before.count === 0) return { check, transcript: read.transcript };
-  const oldest = Math.min(...read.transcript.map((m) => m.at.getTime()));
-  const sortsAmong = before.latestAt !== null && before.latestAt.getTime() > oldest;
-  if (check.ok && !sortsAmong && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
+  if (!before?.any) return { check, transcript: read.transcript };
+  if (check.ok && !before.datedLater && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
   const whole = await deps.store.conversationTranscript(read.conversation.id);
   const transcript = whole?.messages ?? read.transcript;
   return { check: stage('quote check', () => checkQuote(quote, transcript)), transcript };

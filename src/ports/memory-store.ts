@@ -214,11 +214,11 @@ export interface MemoryStore {
   listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
   /**
    * A conversation and its transcript in order, read in one statement (null: no such conversation).
-   * With `last`: only its last `last` messages, and of those before them how many there are and the
-   * latest `at` among them (`earlier`; none: the transcript is whole).
+   * With `last`: only its last `last` messages, and of those before them (`earlier`) whether there
+   * are any and whether one is dated (`at`) after the oldest of the last ones.
    */
   conversationTranscript(conversationId: string, last?: number): Promise<{
-    conversation: Conversation; messages: Message[]; earlier?: { count: number; latestAt: Date | null };
+    conversation: Conversation; messages: Message[]; earlier?: { any: boolean; datedLater: boolean };
   } | null>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 

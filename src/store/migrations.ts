@@ -286,6 +286,14 @@ begin
 end $$;
 `,
   },
+  {
+    version: 15,
+    name: 'messages-by-date',
+    // A remember checks its quote against the conversation's last messages first; whether an
+    // earlier message is dated after the oldest of them (it would be read first) is then a range
+    // of this index (the few messages dated that late), not a scan of the conversation.
+    sql: () => `create index if not exists messages_conversation_at on messages(conversation_id, at);`,
+  },
 ];
 
 /**
