@@ -23,6 +23,13 @@ export interface MigrationOptions {
   dimensions: number;
 }
 
+/** Migration 10's notification of new events, one per space of the statement (migration 14 puts a guard before it). */
+const NOTIFY_EVENTS_LOOP = `  for r in select space_id, max(id) as last, count(*) as n from new_events group by space_id loop
+    perform pg_notify('engram_events', json_build_object(
+      's', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'last', r.last, 'n', r.n)::text);
+  end loop;
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -174,11 +181,7 @@ alter table memory_vectors add column if not exists bq bit(${dimensions})
 create or replace function engram_notify_events() returns trigger language plpgsql as $$
 declare r record;
 begin
-  for r in select space_id, max(id) as last, count(*) as n from new_events group by space_id loop
-    perform pg_notify('engram_events', json_build_object(
-      's', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'last', r.last, 'n', r.n)::text);
-  end loop;
-  return null;
+${NOTIFY_EVENTS_LOOP}  return null;
 end $$;
 
 create trigger memory_events_notify after insert on memory_events
@@ -278,11 +281,7 @@ create or replace function engram_notify_events() returns trigger language plpgs
 declare r record;
 begin
   if current_setting('engram.notify_events', true) = 'off' then return null; end if;
-  for r in select space_id, max(id) as last, count(*) as n from new_events group by space_id loop
-    perform pg_notify('engram_events', json_build_object(
-      's', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'last', r.last, 'n', r.n)::text);
-  end loop;
-  return null;
+${NOTIFY_EVENTS_LOOP}  return null;
 end $$;
 `,
   },
