@@ -55,17 +55,23 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** Negation markers; kept out of STOP_WORDS' role in polarity checks. */
 export const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'nor', 'none', 'nothing', 'nobody', 'nowhere']);
 
-const lemmaCache = new Map<string, string>();
-/** Longer tokens (a pasted hash, a run of letters) are computed each time, not kept. */
-const CACHED_TOKEN_MAX = 64;
+/**
+ * A pure function of one token, cached (`memoByText`): a vocabulary's worth of tokens (200,000);
+ * longer tokens (a pasted hash, a run of letters) are computed each time, not kept.
+ */
+const byToken = (fn: (tok: string) => string) => memoByText(fn, (x) => x, 200_000, 64);
+
+const lemmaCached = byToken(lemmaOf);
 
 /**
  * Inflectional lemma: the noun, verb or adjective base form, whichever differs
  * from the token (verbs first: "lives" -> "live", "grew" -> "grow").
  */
 export function lemma(tok: string): string {
-  const hit = lemmaCache.get(tok);
-  if (hit !== undefined) return hit;
+  return lemmaCached(tok);
+}
+
+function lemmaOf(tok: string): string {
   let out = tok;
   if (/^[a-z]+$/.test(tok) && tok.length > 2) {
     const v = lemmatizer.verb(tok);
@@ -75,9 +81,6 @@ export function lemma(tok: string): string {
     else if (n !== tok) out = n;
     else if (a !== tok) out = a;
   }
-  if (tok.length > CACHED_TOKEN_MAX) return out;
-  if (lemmaCache.size > 200_000) lemmaCache.clear();
-  lemmaCache.set(tok, out);
   return out;
 }
 
@@ -178,17 +181,10 @@ export function americanize(tok: string): string {
  * colour/color -> "color"). Numbers and short words are kept as they are.
  */
 export function wordKey(tok: string): string {
-  const hit = keyCache.get(tok);
-  if (hit !== undefined) return hit;
-  const key = keyOf(tok);
-  if (tok.length > CACHED_TOKEN_MAX) return key;
-  if (keyCache.size > 200_000) keyCache.clear();
-  keyCache.set(tok, key);
-  return key;
+  return keyCached(tok);
 }
 
-/** Word keys by token (pure, as the lemmas': a vocabulary's worth, cleared past 200,000). */
-const keyCache = new Map<string, string>();
+const keyCached = byToken(keyOf);
 
 function keyOf(tok: string): string {
   const base = lemma(americanize(tok));
