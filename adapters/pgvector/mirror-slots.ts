@@ -3,6 +3,7 @@
  * the sign-bit first pass, and distances that are pgvector's to the last bit.
  */
 import { NATIVE_MAX_DIM, NativeRanked, nativeExactSearch } from './native-ranked.js';
+import { key, NearestRows } from './nearest-rows.js';
 
 /** The sign bits of a vector, packed as varbit_send packs them (bit i: byte i >> 3, MSB first), in 32-bit words. */
 export function pack(vector: Float32Array | number[]): Uint32Array {
@@ -49,9 +50,6 @@ function popcount(x: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
-
-/** PostgreSQL orders NaN above every number. */
-const key = (x: number) => (x !== x ? Number.POSITIVE_INFINITY : x);
 
 /** The m-th smallest of `xs` (1 ≤ m ≤ length; NaN as +∞): a max-heap of the m smallest seen, most values rejected by one comparison. */
 export function smallest(xs: Float64Array, m: number): number {
@@ -267,7 +265,7 @@ export class Slots {
 }
 
 /** Rows read nearest first: `Ranked`, or `NativeRanked` for a whole space. */
-export type Nearest = Pick<Ranked, 'size' | 'windowFull' | 'upTo' | 'stale'>;
+export type Nearest = NearestRows;
 
 /**
  * Rows and their distances, read nearest first (`upTo`). `approx` is within `drift` of the exact
@@ -275,38 +273,19 @@ export type Nearest = Pick<Ranked, 'size' | 'windowFull' | 'upTo' | 'stale'>;
  * approximate distance; at least m rows are then exactly within T + drift, so every row of the
  * exact first m is approximately within T + 2·drift: those are computed exactly and sorted.
  */
-export class Ranked {
-  private order: number[] = [];
-  private exactOf = new Map<number, number>();
+export class Ranked extends NearestRows {
   constructor(
-    private readonly ids: string[], private readonly approx: Float64Array, private readonly exact: (j: number) => number,
-    private readonly drift: number, readonly windowFull: boolean,
-    /** Whether a slot changed since the ranking (its rows are then read again: `searchMirror`). */
-    readonly stale: () => boolean,
-  ) {}
-
-  get size(): number {
-    return this.ids.length;
+    ids: string[], private readonly approx: Float64Array, exact: (j: number) => number,
+    private readonly drift: number, readonly windowFull: boolean, stale: () => boolean,
+  ) {
+    super(ids, drift === 0 ? (j) => approx[j] : exact, stale);
   }
 
-  /** The nearest m rows (all when fewer), nearest first: ids and exact distances. */
-  upTo(m: number): { ids: string[]; d: number[] } {
+  protected candidates(want: number): number[] {
     const n = this.ids.length;
-    const want = Math.min(m, n);
-    if (this.order.length < want) {
-      const cut = want === n ? Number.POSITIVE_INFINITY : smallest(this.approx, want) + 2 * this.drift;
-      const near: number[] = [];
-      for (let j = 0; j < n; j++) if (key(this.approx[j]) <= cut) near.push(j);
-      this.order = near.sort((a, b) => key(this.d(a)) - key(this.d(b))).slice(0, want);
-    }
-    const take = this.order.slice(0, want);
-    // Each row's exact distance (a sort of one row never asked for it).
-    return { ids: take.map((j) => this.ids[j]), d: take.map((j) => this.d(j)) };
-  }
-
-  private d(j: number): number {
-    let x = this.exactOf.get(j);
-    if (x === undefined) this.exactOf.set(j, (x = this.drift === 0 ? this.approx[j] : this.exact(j)));
-    return x;
+    const cut = want === n ? Number.POSITIVE_INFINITY : smallest(this.approx, want) + 2 * this.drift;
+    const near: number[] = [];
+    for (let j = 0; j < n; j++) if (key(this.approx[j]) <= cut) near.push(j);
+    return near;
   }
 }

@@ -10,6 +10,7 @@
  * Where the module does not load, or `ENGRAM_NATIVE_SCAN=0`, the JavaScript pass runs.
  */
 import { createRequire } from 'node:module';
+import { key, NearestRows } from './nearest-rows.js';
 
 interface Matches { keys: BigUint64Array; distances: Float32Array }
 type ExactSearch = (dataset: Float32Array, queries: Float32Array, dimensions: number, count: number, metric: 'cos', threads?: number) => Matches;
@@ -42,66 +43,42 @@ export function setNativeScan(on: boolean): void {
  */
 export const NATIVE_MAX_DIM = 2_048;
 
-/** PostgreSQL orders NaN above every number. */
-const key = (x: number) => (x !== x ? Number.POSITIVE_INFINITY : x);
-
 /** The nearest rows of a whole space, read nearest first (`upTo`), as `Ranked` reads them. */
-export class NativeRanked {
-  private order: number[] = [];
-  private exactOf = new Map<number, number>();
+export class NativeRanked extends NearestRows {
+  readonly windowFull = false;
+
   /**
    * `vectors`: the space's n rows back to back; `ids`: row i's id; `exact(i)`: pgvector's
    * distance of row i; `drift`: a bound on |native − exact| for every row (no row nor query whose
    * float32 squared norm is 0 or overflows: `Slots.rank`); `stale`: a slot changed since.
    */
   constructor(
-    private readonly search: ExactSearch, private readonly ids: string[], private readonly vectors: Float32Array,
-    private readonly query: Float32Array, private readonly exact: (i: number) => number, private readonly drift: number,
-    readonly stale: () => boolean,
+    private readonly search: ExactSearch, ids: string[], private readonly vectors: Float32Array,
+    private readonly query: Float32Array, exact: (i: number) => number, private readonly drift: number,
+    stale: () => boolean,
   ) {
+    super(ids, exact, stale);
     // The binding reads the array's buffer from its start, whatever its offset.
     if (vectors.byteOffset !== 0) throw new Error('the native search reads a buffer from its start: pass an array at offset 0');
   }
 
-  get size(): number {
-    return this.ids.length;
-  }
-
-  readonly windowFull = false;
-
   /**
-   * The nearest m rows. T is the native m-th smallest distance: m rows are then exactly within
-   * T + drift, so every row of the exact first m is natively within T + 2·drift. The native search
-   * is asked for more rows until the last it returns lies past that cut (then no row it left out
-   * can be within it); those within the cut are computed exactly and sorted by row, then by exact
-   * distance (stable), as the JavaScript pass sorts them.
+   * T is the native want-th smallest distance: want rows are then exactly within T + drift, so
+   * every row of the exact first want is natively within T + 2·drift. The native search is asked
+   * for more rows until the last it returns lies past that cut (then no row it left out can be
+   * within it); those within the cut come back in row order, as the JavaScript pass gives them.
    */
-  upTo(m: number): { ids: string[]; d: number[] } {
+  protected candidates(want: number): number[] {
     const n = this.ids.length;
-    const want = Math.min(m, n);
-    if (this.order.length < want) {
-      const dim = this.query.length;
-      let count = Math.min(n, 2 * want + 64);
-      let near: number[];
-      for (;;) {
-        const { keys, distances } = this.search(this.vectors, this.query, dim, count, 'cos', 1);
-        const cut = key(distances[want - 1]) + 2 * this.drift;
-        if (count >= n || key(distances[keys.length - 1]) > cut) {
-          near = [];
-          for (let j = 0; j < keys.length; j++) if (key(distances[j]) <= cut) near.push(Number(keys[j]));
-          break;
-        }
-        count = Math.min(n, count * 4);
+    const dim = this.query.length;
+    for (let count = Math.min(n, 2 * want + 64); ; count = Math.min(n, count * 4)) {
+      const { keys, distances } = this.search(this.vectors, this.query, dim, count, 'cos', 1);
+      const cut = key(distances[want - 1]) + 2 * this.drift;
+      if (count >= n || key(distances[keys.length - 1]) > cut) {
+        const near: number[] = [];
+        for (let j = 0; j < keys.length; j++) if (key(distances[j]) <= cut) near.push(Number(keys[j]));
+        return near.sort((a, b) => a - b);
       }
-      this.order = near.sort((a, b) => a - b).sort((a, b) => key(this.d(a)) - key(this.d(b))).slice(0, want);
     }
-    const take = this.order.slice(0, want);
-    return { ids: take.map((i) => this.ids[i]), d: take.map((i) => this.d(i)) };
-  }
-
-  private d(i: number): number {
-    let x = this.exactOf.get(i);
-    if (x === undefined) this.exactOf.set(i, (x = this.exact(i)));
-    return x;
   }
 }

@@ -59,10 +59,7 @@ export class VectorMirror {
    * not sorted whole for the nearest 100).
    */
   async nearest(q: Queryable, spaceId: string, kind: string, vector: Float32Array | number[], window: number): Promise<Nearest> {
-    const slots = await this.current(q, spaceId, kind);
-    const query = Float32Array.from(vector);
-    const rows = slots.window(pack(query), window);
-    return slots.rank(rows, query, rows.length >= window);
+    return rankIn(await this.current(q, spaceId, kind), vector, window);
   }
 
   /**
@@ -78,11 +75,8 @@ export class VectorMirror {
     if (!this.readAhead.delete(k) || this.epochOf() !== this.epoch) return null;
     const slots = this.spaces.get(k);
     if (!slots) return null;
-    this.spaces.delete(k);
-    this.spaces.set(k, slots);
-    const query = Float32Array.from(vector);
-    const rows = slots.window(pack(query), window);
-    return { ranked: slots.rank(rows, query, rows.length >= window), seq: slots.seq };
+    this.use(k, slots);
+    return { ranked: rankIn(slots, vector, window), seq: slots.seq };
   }
 
   /** Brings the space's copy up to date now (read ahead: the next search then reads only what is written meanwhile). */
@@ -123,6 +117,13 @@ export class VectorMirror {
     for (const k of [...this.readAhead]) if (k.startsWith(`${spaceId}\u0000`)) this.readAhead.delete(k);
   }
 
+  /** The map's order is the order of last use: this space moves to the end. */
+  private use(k: string, slots: Slots): Slots {
+    this.spaces.delete(k);
+    this.spaces.set(k, slots);
+    return slots;
+  }
+
   /** The space's copy, brought up to date (`stopped`: a warm-up may stop between chunks; what was read stays, in seq order). */
   private async current(q: Queryable, spaceId: string, kind: string, stopped = () => false): Promise<Slots> {
     const epoch = this.epochOf();
@@ -131,11 +132,7 @@ export class VectorMirror {
       this.epoch = epoch;
     }
     const k = key(spaceId, kind);
-    let slots = this.spaces.get(k);
-    // The map's order is the order of last use: this one moves to the end.
-    this.spaces.delete(k);
-    slots ??= new Slots();
-    this.spaces.set(k, slots);
+    const slots = this.use(k, this.spaces.get(k) ?? new Slots());
     // In chunks, in seq order, each one row of aggregates (PGlite turns a bytea column into a
     // hex string row by row: 1.6 s for 10K rows at 512-d; one base64 text per chunk, 0.35 s),
     // yielding between chunks so the event loop is never held for the whole space.
@@ -161,6 +158,13 @@ export class VectorMirror {
     }
     return slots;
   }
+}
+
+/** The rows of the first pass (`window` nearest by sign bits; Infinity: all), ranked by exact distance. */
+function rankIn(slots: Slots, vector: Float32Array | number[], window: number): Nearest {
+  const query = Float32Array.from(vector);
+  const rows = slots.window(pack(query), window);
+  return slots.rank(rows, query, rows.length >= window);
 }
 
 /** A 512-d row's bytes in the copy (vector, bits, norm, id), to guess whether a space fits before reading it. */
