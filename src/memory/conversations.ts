@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Conversation, Message, MessageRole } from '../ports/memory-store.js';
+import type { Conversation, ConversationTranscript, Message, MessageRole } from '../ports/memory-store.js';
 import type { Actor, MemoryDeps } from './deps.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
 import { checkQuote, type QuoteCheckResult } from '../core/quote-check.js';
@@ -31,8 +31,7 @@ export const TRANSCRIPT_WINDOW = 64;
 export interface TranscriptRead {
   conversation: Conversation;
   transcript: Message[];
-  /** Messages before `transcript` (absent: it is the whole conversation): any, and one dated after the oldest of it. */
-  earlier?: { any: boolean; datedLater: boolean };
+  earlier?: ConversationTranscript['earlier'];
 }
 
 /**
@@ -62,6 +61,7 @@ export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote
   const transcript = whole?.messages ?? read.transcript;
   return { check: stage('quote check', () => checkQuote(quote, transcript)), transcript };
 }
+
 /** Records what the person typed (USER) or the assistant answered (ASSISTANT); the chat side's job. */
 export async function recordMessage(
   deps: MemoryDeps, actor: Actor, input: { conversationId: string; role: MessageRole; text: string; at?: Date | null },

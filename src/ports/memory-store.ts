@@ -178,6 +178,14 @@ export interface LexicalStats {
   heard: Set<string>;
 }
 
+/** A conversation and (the last of) its messages, in order (`MemoryStore.conversationTranscript`). */
+export interface ConversationTranscript {
+  conversation: Conversation;
+  messages: Message[];
+  /** Messages before `messages` (absent: they are the whole conversation): any, and one dated after the oldest of them. */
+  earlier?: { any: boolean; datedLater: boolean };
+}
+
 /** `lexicalStats`' heard keys: word keys, and per kind the statuses a memory holding one must have. */
 export interface HeardQuery {
   keys: readonly string[];
@@ -217,9 +225,7 @@ export interface MemoryStore {
    * With `last`: only its last `last` messages, and of those before them (`earlier`) whether there
    * are any and whether one is dated (`at`) after the oldest of the last ones.
    */
-  conversationTranscript(conversationId: string, last?: number): Promise<{
-    conversation: Conversation; messages: Message[]; earlier?: { any: boolean; datedLater: boolean };
-  } | null>;
+  conversationTranscript(conversationId: string, last?: number): Promise<ConversationTranscript | null>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */

@@ -1,4 +1,4 @@
-import type { Conversation, ListFilter, ListOrder, MemoryEvent, Message, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
+import type { Conversation, ConversationTranscript, ListFilter, ListOrder, MemoryEvent, Message, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
 import type { MemoryKind } from '../core/types.js';
 import { parseVector } from '../core/vectors.js';
 import { FROM_MEMORY, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, date, fromJsonRows, groupInOrder, jsonRows, toEvent, toMemory, toMention, toMessage, type Row } from './sql-rows.js';
@@ -53,32 +53,21 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return { lastEventId: Number(r.rows[0]?.last_event_id ?? 0), exact: fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map(toMemory) };
   }
 
-  async conversationTranscript(conversationId: string, last?: number): Promise<{
-    conversation: Conversation; messages: Message[]; earlier?: { any: boolean; datedLater: boolean };
-  } | null> {
+  async conversationTranscript(conversationId: string, last?: number): Promise<ConversationTranscript | null> {
     // The messages as one JSON text (jsonRows): 0.40 -> 0.25 ms for 20 messages in PGlite. With
-    // `last`: the last messages only (an index range scan on (conversation_id, seq), backwards),
-    // whether any came before them, and whether one of those is dated after the oldest of them
-    // (a range of messages_conversation_at, migration 15: never a scan of the conversation).
-    const r = last === undefined
-      ? await this.db.query<Row>(
-        `select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at,
-           (select ${jsonRows('x', MESSAGE_NAMES, 'x.seq')} from messages x where x.conversation_id = c.id) as rows
-         from conversations c where c.id = $1`,
-        [conversationId])
-      : await this.db.query<Row>(
-        `select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at,
-           (select ${jsonRows('x', MESSAGE_NAMES, 'x.seq')} from (
-              select * from messages y where y.conversation_id = c.id order by y.seq desc limit $2) x) as rows,
-           exists (select 1 from messages o where o.conversation_id = c.id and o.seq < w.first_seq) as earlier_any,
-           exists (select 1 from messages o where o.conversation_id = c.id and o.at > w.oldest_at and o.seq < w.first_seq) as earlier_later
-         from conversations c
-         left join lateral (
-           select min(z.seq) as first_seq, min(z.at) as oldest_at
-           from (select seq, at from messages where conversation_id = c.id order by seq desc limit $2) z
-         ) w on true
-         where c.id = $1`,
-        [conversationId, last]);
+    // `last`: the last messages only (an index range scan on (conversation_id, seq), backwards;
+    // a null limit is none), whether any came before them, and whether one of those is dated after
+    // the oldest of them (a range of messages_conversation_at, migration 15: never a scan of the
+    // conversation).
+    const r = await this.db.query<Row>(
+      `with tail as (select * from messages where conversation_id = $1 order by seq desc limit $2)
+       select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at,
+         (select ${jsonRows('x', MESSAGE_NAMES, 'x.seq')} from tail x) as rows,
+         exists (select 1 from messages o where o.conversation_id = c.id and o.seq < (select min(seq) from tail)) as earlier_any,
+         exists (select 1 from messages o where o.conversation_id = c.id and o.at > (select min(at) from tail)
+                 and o.seq < (select min(seq) from tail)) as earlier_later
+       from conversations c where c.id = $1`,
+      [conversationId, last ?? null]);
     const c = r.rows[0];
     if (!c) return null;
     return {
