@@ -14,6 +14,13 @@ const writtenRow = (from: string, events: boolean): string =>
   `select ${jsonRows('x', MEMORY_COLUMN_NAMES)} as rows${events ? `, (select json_agg(e order by e.id) from ev e) as events` : ''}
        from (select ${MEMORY_COLUMNS} ${from}) x`;
 
+/** The record and events `writtenRow` returned. */
+function writtenRecord(row: Row, events: boolean): MemoryRecord & { events?: MemoryEvent[] } {
+  const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(fromJsonRows(row.rows as string, MEMORY_COLUMN_NAMES)[0]!);
+  if (events) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
+  return memory;
+}
+
 /** The SqlStore's writes to memories: insert, vector copy, reinforcement, statuses, counters, events. */
 export class SqlMemoryWrites extends SqlStoreBase {
   /**
@@ -53,10 +60,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
        ${writtenRow('from m join s on s.memory_id = m.id', !!ev)}`,
       params,
     );
-    const row = r.rows[0];
-    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(fromJsonRows(row?.rows, MEMORY_COLUMN_NAMES)[0]!);
-    if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
-    return memory;
+    return writtenRecord(r.rows[0]!, !!ev);
   }
 
   /** The system-of-record copy of a vector (every engine can be rebuilt from it). */
@@ -94,10 +98,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
        ${writtenRow('from memories m join s on s.memory_id = m.id', !!ev)}`,
       params,
     );
-    const row = x.rows[0];
-    const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(fromJsonRows(row?.rows, MEMORY_COLUMN_NAMES)[0]!);
-    if (ev) memory.events = ((typeof row.events === 'string' ? JSON.parse(row.events) : row.events) as Row[]).map(toEvent);
-    return memory;
+    return writtenRecord(x.rows[0]!, !!ev);
   }
 
   /**
