@@ -128,8 +128,13 @@ export class PgliteClient implements SqlClient {
   }
 
   async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+    return this.run<T>(this.db, sql, params);
+  }
+
+  /** A statement on the session or inside a transaction (`on`): prepared once, counted. */
+  private async run<T>(on: Parameters<PreparedStatements['query']>[0], sql: string, params: unknown[]): Promise<QueryResult<T>> {
     this.count++;
-    const r = await this.prepared.query<T>(this.db, sql, params);
+    const r = await this.prepared.query<T>(on, sql, params);
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
   }
 
@@ -141,13 +146,7 @@ export class PgliteClient implements SqlClient {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction(async (t) => {
-        const tx: Queryable = {
-          query: async <R>(sql: string, params: unknown[] = []) => {
-            this.count++;
-            const r = await this.prepared.query<R>(t, sql, params);
-            return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-          },
-        };
+        const tx: Queryable = { query: <R>(sql: string, params: unknown[] = []) => this.run<R>(t, sql, params) };
         try {
           return await fn(tx);
         } catch (e) {
