@@ -13,6 +13,7 @@ import { createEngram, type Engram } from '../src/container.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import { PgClient } from '../src/store/pg-client.js';
 import { PgliteClient } from '../src/store/pglite-client.js';
+import { tidyTables } from '../src/store/housekeeping.js';
 import type { SqlClient } from '../src/store/sql-client.js';
 
 export const ENGINES = ['pgvector', 'pgvector-pglite', 'lancedb', 'qdrant'] as const;
@@ -147,6 +148,8 @@ export async function openEngine(name: EngineName, embedder: Embedder, recordSto
     name, store, engram,
     settle: () => settleOutbox(engram),
     async maintain() {
+      // PGlite's housekeeping, which the service runs every five minutes (src/store/housekeeping.ts)
+      if (db instanceof PgliteClient) await tidyTables(db);
       const idx = engram.deps.index as unknown as { optimize?: () => Promise<void> };
       if (typeof idx.optimize === 'function') await idx.optimize();
     },

@@ -19,6 +19,7 @@ import { LazyEmbedder } from './embed/lazy-embedder.js';
 import { EXACT_SCAN_BELOW, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { createEngineIndex } from './engines.js';
 import { SqlOutbox } from './store/sql-outbox.js';
+import { tidyTables } from './store/housekeeping.js';
 import { watchEngine } from './engine-epoch.js';
 import { systemActor } from './memory/deps.js';
 import { JobRunner } from './ops/jobs.js';
@@ -194,15 +195,14 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
 const MIRROR_WARM_AFTER_MS = 2_000;
 
 /**
- * PGlite runs no autovacuum, so nothing refreshes the planner's statistics: without them
- * it may scan where an index serves (pgvector's HNSW, the lexical postings). ANALYZE every
- * ten minutes (a sample of each table: well under a second at 100K memories), and at start:
- * at once when the store holds memories but was never analyzed (a fresh import), otherwise `startDelayMs`
- * later — PGlite runs it on the service's only thread, so at once it would hold back the
- * first requests of every warm start (about a second at 10K memories).
+ * PGlite runs no autovacuum: its housekeeping (src/store/housekeeping.ts) vacuums and analyses
+ * the tables autovacuum would, checked every five minutes, one statement per table. At start,
+ * a store that holds memories but was never analysed (a fresh import) is analysed at once;
+ * otherwise the first check waits `startDelayMs`: PGlite runs it on the service's only
+ * thread, so at once it would hold back the first requests of a warm start.
  */
-function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 10 * 60_000, startDelayMs = 60_000): { stop(): void } {
-  const analyze = () => db.query('analyze').catch((e) => log.warn({ err: e }, 'analyze failed'));
+function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000): { stop(): void } {
+  const tidy = () => tidyTables(db).then(() => undefined, (e: unknown) => log.warn({ err: e }, 'housekeeping (vacuum, analyze) failed'));
   let timer: NodeJS.Timeout | null = null;
   // An empty store has nothing to plan (and ANALYZE of empty tables leaves pg_statistic empty,
   // so without the second test every start of a new store would analyze at once: ~1 s held).
@@ -210,11 +210,11 @@ function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 1
     `select exists (select 1 from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state') as done,
             not exists (select 1 from memory_state) as empty`,
   ).then((r) => {
-    if (!r.rows[0]?.done && !r.rows[0]?.empty) return analyze();
-    timer = setTimeout(() => void analyze(), startDelayMs);
+    if (!r.rows[0]?.done && !r.rows[0]?.empty) return db.query('analyze').then(tidy);
+    timer = setTimeout(() => void tidy(), startDelayMs);
     timer.unref();
   }).catch((e) => log.warn({ err: e }, 'analyze failed'));
-  const every = jobs.every('analyze', everyMs, async () => { await db.query('analyze'); });
+  const every = jobs.every('housekeeping', everyMs, async () => { await tidyTables(db); });
   return {
     stop() {
       if (timer) clearTimeout(timer);
