@@ -21,8 +21,8 @@ export class SqlLexicalForget extends SqlMemoryReads {
     // length are the (space, kind) totals over every status, df a row per term (migration
     // 13); the score is one aggregate over the query terms' postings (index range scans
     // on (space, kind, term)). Statuses are filtered after scoring (they change, postings
-    // do not): over-fetch, and rank again with the filter inside in the rare case it
-    // leaves fewer than k.
+    // do not): the best `window` rows are scored, and ranked again with the filter inside in
+    // the rare case the window could have cut off rows and fewer than k of it pass.
     const stats = given ?? (await this.lexicalStats(spaceId, terms, [kind])).get(kind)!;
     const n = stats.docs;
     if (n === 0) return [];
@@ -41,20 +41,15 @@ export class SqlLexicalForget extends SqlMemoryReads {
          select top.memory_id, top.score, row_number() over (order by top.score desc, top.memory_id) as rn
          from top join memory_state s on s.memory_id = top.memory_id and s.status = any($7::text[])
        )
-       select memory_id, score, rn, null::bigint as n from hits where rn <= $8
-       union all select null, null, 0, count(*) from top`;
+       select memory_id, score from hits where rn <= $8 order by rn`;
     const args = [spaceId, kind, found, idf, avgdl];
-    const limit = Math.max(k * 10, 500);
-    // Statuses are checked on the best `limit` rows only, in SQL: only the first k that pass come back,
-    // with the number of rows scored (a last row without an id).
-    const scored = async (filtered: boolean, window: number) => {
-      const r = await this.db.query<Row>(scoredSql(filtered), [...args, window, statuses, k]);
-      const all = r.rows.filter((x) => x.memory_id != null).sort((a, b) => Number(a.rn) - Number(b.rn));
-      return { rows: all, n: Number(r.rows.find((x) => x.memory_id == null)?.n ?? 0) };
-    };
-    const first = await scored(false, limit);
-    let rows = first.rows;
-    if (rows.length < k && first.n === limit) rows = (await scored(true, k)).rows;
+    // Statuses are checked on the best `window` rows only, in SQL: only the first k that pass come back.
+    const window = Math.max(2 * k, 32);
+    const scored = async (filtered: boolean, limit: number) => (await this.db.query<Row>(scoredSql(filtered), [...args, limit, statuses, k])).rows;
+    let rows = await scored(false, window);
+    // The memories scored are at most the terms' document frequencies summed: below the window, it cut nothing off.
+    const scoredAtMost = found.reduce((sum, t) => sum + stats.df.get(t)!, 0);
+    if (rows.length < k && scoredAtMost > window) rows = await scored(true, k);
     return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
   }
 
