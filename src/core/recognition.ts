@@ -9,7 +9,11 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
 import { elaborates, sameValueSaid } from './meeting.js';
-import { stance } from './polarity.js';
+import { core, negatedHeads, stance } from './polarity.js';
+import { deriveEntities, deriveNames } from './derive.js';
+import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
+import { findCues } from './correction-cues.js';
+import { extractValues } from './values.js';
 
 export interface Thresholds {
   close: number;
@@ -61,6 +65,24 @@ export interface Considered {
   /** `far`: below every threshold and not the sentence just before: no rule could take it, none ran. */
   relation: Relation['kind'] | 'far';
   rule?: string;
+}
+
+/**
+ * Reads a new statement as the rules will read it (each reading is cached by its text:
+ * derived entities, content words, cues, values, predicate core): a caller with time to
+ * spare (remember, while the quote is embedded) calls it first, so `decide` finds the
+ * readings made. Pure: the decision is the same either way; only when the work is done moves.
+ */
+export function readIncoming(text: string): void {
+  deriveEntities(text);
+  deriveNames(text);
+  contentKeys(text);
+  conflictKeys(text);
+  clauses(text);
+  findCues(text);
+  extractValues(text);
+  core(text);
+  negatedHeads(text);
 }
 
 /** The lowest score any rule weighs: below it a candidate is out of reach by its score alone. */

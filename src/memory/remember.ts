@@ -2,7 +2,7 @@ import { ensureLexicon } from '../core/lexicon.js';
 import { randomUUID } from 'node:crypto';
 import { normalizeText } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
-import { decide, reachFloor, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
+import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
 import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
@@ -108,7 +108,12 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const [embedded, start] = await Promise.all([
     clientVector ? { vector: clientVector } : embedOrMissing(deps, check.quote),
     // (with a client's vector too: a search finding its copy behind would catch up and rank again)
-    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => { await prepareSearch(deps, spaceId, 'STATEMENT'); return st; }),
+    // and, while the embedder works, the quote read as the rules will read it (not with a client's vector: nothing to wait for)
+    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => {
+      await prepareSearch(deps, spaceId, 'STATEMENT');
+      if (!clientVector) readIncoming(check.quote);
+      return st;
+    }),
   ]);
   const vector = embedded.vector;
   const now = deps.clock.now();
