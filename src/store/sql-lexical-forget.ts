@@ -22,7 +22,11 @@ export class SqlLexicalForget extends SqlMemoryReads {
     // 13); the score is one aggregate over the query terms' postings (index range scans
     // on (space, kind, term)). Statuses are filtered after scoring (they change, postings
     // do not): the best `window` rows are scored, and ranked again with the filter inside in
-    // the rare case the window could have cut off rows and fewer than k of it pass.
+    // the rare case the window could have cut off rows and fewer than k of it pass. Each term's
+    // share is counted in units of 1e-12 (a whole number: float8 sums of whole numbers below 2^53
+    // are exact, so while a score is below ~9,000 — a question of fewer than ~280 words), so a
+    // memory's score does not depend on the order the plan adds its terms in: equal documents
+    // tie exactly, and the tie goes to the memory id, whatever the plan.
     const stats = given ?? (await this.lexicalStats(spaceId, terms, [kind])).get(kind)!;
     const n = stats.docs;
     if (n === 0) return [];
@@ -31,7 +35,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
     if (found.length === 0) return [];
     const idf = found.map((t) => { const df = stats.df.get(t)!; return Math.log(1 + (n - df + 0.5) / (df + 0.5)); });
     const scoredSql = (filtered: boolean) => `with top as (
-         select p.memory_id, sum(w.idf * p.tf * 2.2::float8 / (p.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * p.len / $5::float8))) as score
+         select p.memory_id, sum(round(1e12::float8 * w.idf * p.tf * 2.2::float8 / (p.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * p.len / $5::float8)))) / 1e12::float8 as score
          from memory_terms p join unnest($3::text[], $4::float8[]) as w(term, idf) on w.term = p.term
          ${filtered ? 'join memory_state s on s.memory_id = p.memory_id and s.status = any($7::text[])' : ''}
          where p.space_id = $1 and p.kind = $2 and p.term = any($3::text[])

@@ -173,5 +173,39 @@ for (const target of testDatabases()) {
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
       expect(hits.map((h) => h.memoryId)).toEqual(ref.map(([id]) => id));
     });
+
+    it('scores a memory the same whatever order its terms are added in: equal documents tie, the tie goes to the id', async () => {
+      // Many documents share four query words at several term frequencies and lengths; asked with
+      // the words in two orders (the postings are joined, and summed, in another order), every
+      // score must be the same to the last bit, and documents with the same words the same score.
+      const space = await createSpace(deps(), { name: 'lexical order' });
+      const words = ['harbour', 'lantern', 'meadow', 'orchard'];
+      const rows = Array.from({ length: 240 }, (_, i) => {
+        const extra = Array.from({ length: i % 7 }, (__, j) => `filler${j}`).join(' ');
+        const quote = `${words.map((w, j) => Array.from({ length: 1 + ((i + j) % 3) }, () => w).join(' ')).join(' ')} ${extra} number${i % 40}.`;
+        const vector = new Float32Array(deps().embedder.dimensions);
+        vector[i % vector.length] = 1;
+        return { id: `ord-${space.id}-${String(i).padStart(3, '0')}`, spaceId: space.id, type: 'FACT', quote, normalized: normalizeText(quote), lexical: lexicalText([quote]), vector };
+      });
+      await deps().store.transaction((tx) => insertBatch(deps(), tx as never, rows, new Date('2025-01-01T00:00:00Z')));
+      const ask = (ws: string[]) => deps().store.lexicalSearch(space.id, keysOf(...ws), 100, 'STATEMENT', ['ACTIVE']);
+      const a = await ask(words);
+      const b = await ask([...words].reverse());
+      const c = await ask([words[2]!, words[0]!, words[3]!, words[1]!]);
+      expect(a).toHaveLength(100);
+      expect(b).toEqual(a);
+      expect(c).toEqual(a);
+      // documents with the same words (i and i + 210 share i % 7, i % 3 and so their words) score alike, tied by id
+      const byId = new Map(a.map((h) => [h.memoryId, h.rank]));
+      for (let i = 0; i + 210 < 240; i++) {
+        const x = byId.get(rows[i]!.id);
+        const y = byId.get(rows[i + 210]!.id);
+        if (x !== undefined && y !== undefined) expect(y).toBe(x);
+      }
+      for (let i = 1; i < a.length; i++) {
+        if (a[i]!.rank === a[i - 1]!.rank) expect(a[i]!.memoryId > a[i - 1]!.memoryId).toBe(true);
+        else expect(a[i]!.rank).toBeLessThan(a[i - 1]!.rank);
+      }
+    });
   });
 }
