@@ -70,6 +70,11 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
  * so two concurrent restatements never make two memories.
  */
 export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
+  // Without a caller's vector, the quote goes to the embedder (its worker thread) at once, while the
+  // conversation is read and the quote checked. The memory keeps the transcript's own words, so this
+  // embedding is used only if they are the caller's quote to the character (nearly always); a quote
+  // refused is embedded for nothing (nothing is kept: the embedder's cache is in memory).
+  const embeddingNow = input.vector == null && typeof input.quote === 'string' ? embedOrMissing(deps, input.quote) : null;
   const read = await conversationWithTranscript(deps, actor, input.conversationId, TRANSCRIPT_WINDOW);
   const { conversation } = read;
   const spaceId = conversation.spaceId;
@@ -106,7 +111,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   // The id and the exact-text matches are one statement (one snapshot): recognition's first read,
   // made while the quote is embedded, with the vector engine's read-ahead (`prepareSearch`).
   const [embedded, start] = await Promise.all([
-    clientVector ? { vector: clientVector } : embedOrMissing(deps, check.quote),
+    clientVector ? { vector: clientVector } : embeddingNow && check.quote === input.quote ? embeddingNow : embedOrMissing(deps, check.quote),
     // (with a client's vector too: a search finding its copy behind would catch up and rank again)
     // and, while the embedder works, the quote read as the rules will read it (not with a client's vector: nothing to wait for)
     deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => {
