@@ -85,8 +85,10 @@ export async function recall(
     const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
     // the current versions of the lexical hits, read meanwhile too: most kept hits are among them;
     // and the vector engine's read-ahead for each held kind (what was remembered since its last search)
-    await versions(lhits.flat().map((h) => h.memoryId));
+    const lexicalVersions = await versions(lhits.flat().map((h) => h.memoryId));
     for (const h of held) await prepareSearch(deps, spaceId, h.kind);
+    // and, while the embedder still works, those memories read for the ranking's cues (cached by text)
+    for (const m of lexicalVersions) if (m) stage('ranking: cues read ahead', () => readForCues(read, m.quote));
     return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
   };
   const [{ vector }, held] = await Promise.all([embedding, lexical()]);
@@ -229,6 +231,12 @@ async function search(
   });
   hits.sort((a, b) => b.score - a.score || b.memory.seq - a.memory.seq);
   return hits.slice(0, first);
+}
+
+/** What `cueScore` reads of a memory, read ahead (each reading is cached by the memory's text). */
+function readForCues(asked: Pick<Question, 'pairs' | 'when'>, quote: string): void {
+  if (asked.pairs.size > 0) phrasePairs(quote);
+  if (asked.when) saysTime(quote);
 }
 
 /**
