@@ -88,7 +88,10 @@ export async function recall(
     const lexicalVersions = await versions(lhits.flat().map((h) => h.memoryId));
     for (const h of held) await prepareSearch(deps, spaceId, h.kind);
     // and, while the embedder still works, those memories read for the ranking's cues (cached by text)
-    for (const m of lexicalVersions) if (m) stage('ranking: cues read ahead', () => readForCues(read, m.quote));
+    // (a reading that fails here fails again where the ranking asks for it)
+    try {
+      for (const m of lexicalVersions) if (m) stage('ranking: cues read ahead', () => readForCues(read, m.quote));
+    } catch { /* read by the ranking */ }
     return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
   };
   const [{ vector }, held] = await Promise.all([embedding, lexical()]);

@@ -116,7 +116,8 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     // and, while the embedder works, the quote read as the rules will read it (not with a client's vector: nothing to wait for)
     deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => {
       await prepareSearch(deps, spaceId, 'STATEMENT');
-      if (!clientVector) readIncoming(check.quote);
+      // (a reading that fails here fails again where the rules ask for it, as it did before)
+      if (!clientVector) try { readIncoming(check.quote); } catch { /* read by the rules */ }
       return st;
     }),
   ]);
