@@ -75,7 +75,7 @@ describe('PGlite prepared statements', () => {
         'array[0.1, 1e300]::float8[]', 'array[1.5, 2]::numeric[]', 'array[true, false, null]::bool[]', `array['{"a": [1]}']::jsonb[]`,
         `array['{"b": 2}']::json[]`, `array[timestamptz '2026-12-01 12:00:00+00']`, `array[date '2026-02-28']`, `array['x']::varchar[]`,
         `array['n']::name[]`, `array['5a4c3a5e-0000-4000-8000-000000000001']::uuid[]`, `array[interval '1 day']`, `array[int4range(1, 5)]`,
-        `array[oid '26']`, `array['y']::bpchar[]`, `array['\\x0102']::bytea[]`, `'{"considered": [1, 2]}'::jsonb`, 'now()',
+        `array[oid '26']`, `array['y']::bpchar[]`, `array['\\x0102']::bytea[]`, `'{"considered": [1, 2]}'::jsonb`, `timestamptz '2026-12-01 12:34:56.789+00'`,
         `array[to_tsvector('simple', 'a b')]`, 'array[]::text[]',
       ];
       for (const e of exprs) {
