@@ -81,6 +81,8 @@ const newer = (top: string | null | undefined, since: string) => top != null && 
 
 /** Searches of the mirror before giving up on a space whose deletes keep turning up (then: exact scan). */
 const MIRROR_PASSES = 3;
+/** A preliminary search hands back at most this many times k rows; past it, statuses are read as usual. */
+const PRELIMINARY_MAX = 4;
 
 /**
  * The search from the in-process copy of the vectors (vector-mirror.ts): the first pass (the
@@ -121,6 +123,12 @@ export async function searchMirror(
         }
       }
       if (ranked.windowFull && n === ranked.size) return null;
+      // A preliminary search (the port's `preliminary`): the caller reads each hit's record and its
+      // status there, and checks under its lock that the space did not change: no statement.
+      if (s.preliminary && n <= PRELIMINARY_MAX * s.k) {
+        const { ids, d } = ranked.upTo(n);
+        return ids.map((id, j) => ({ memory_id: id, d: d[j]! }));
+      }
     }
     const kept: Row[] = [];
     let gone: string[] = [];

@@ -201,12 +201,26 @@ export async function gatherCandidates(
 ): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryRecord> }> {
   const exact = exactRead ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
+  // Before the lock (no tx), the search is preliminary (the port's `preliminary`): the engine may
+  // return rows of any status at or above minScore; their records, read here, say which are ACTIVE
+  // statements, and the first k of those are the hits (as the engine's own filter would give).
+  // Whatever was written meanwhile, the lock's check of the space's last event id sees it.
+  const preliminary = tx === undefined;
   if (vector) {
     // Recognition weighs nothing below its lowest threshold: the engine may pre-filter far vectors.
     const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
-    hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore }, tx);
+    hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
   }
   const sameMessage = previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : [];
+  const readFirst = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
+  if (preliminary && hits.length > 0) {
+    const ids = hits.map((h) => h.memoryId).filter((id) => !readFirst.has(id));
+    (ids.length ? await deps.store.getMemories(ids, spaceId) : []).forEach((m, i) => { if (m) readFirst.set(ids[i]!, m); });
+    hits = hits.filter((h) => {
+      const m = readFirst.get(h.memoryId);
+      return !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT';
+    }).slice(0, deps.candidateK);
+  }
   const scores = new Map<string, number | null>();
   for (const m of exact) scores.set(m.id, 1);
   for (const h of hits) if (!scores.has(h.memoryId)) scores.set(h.memoryId, h.score);
@@ -223,7 +237,7 @@ export async function gatherCandidates(
   // the ones the rules can reach. Without a sentence before the quote, a hit below every
   // threshold can only be far (an exact match was read above; the hits come by score, so the
   // far ones are the last).
-  const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
+  const known = readFirst;
   const lowest = reachFloor(deps.thresholds);
   const unread = (id: string) => !previousSentence && !known.has(id) && (scores.get(id) ?? 0) < lowest;
   const toRead = [...scores.keys()].filter((id) => !known.has(id) && !unread(id));

@@ -26,6 +26,14 @@ export interface VectorSearch {
    * pgvector's quantised first pass; without it, `exact` means the exact top k.
    */
   minScore?: number;
+  /**
+   * With `minScore`, from a caller that reads every hit's record and drops those without a wanted
+   * status itself, and checks under its write lock that nothing was written in the space since it
+   * began (recognition before its lock, src/memory/remember.ts): the engine may return every row
+   * scoring at least `minScore` whatever its status (nearest first, possibly more than k), ranked
+   * from a copy read ahead without asking whether it is current. An engine may ignore it.
+   */
+  preliminary?: boolean;
 }
 
 export interface VectorHit {

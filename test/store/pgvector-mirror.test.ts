@@ -149,6 +149,36 @@ describe('pgvector vector mirror (pglite)', () => {
     expect(restarted.mirrorBytes).toBe(held);
   }, 240_000);
 
+  it('a preliminary search hands back every row at or above minScore, any status, from the copy held, with no statement', async () => {
+    // A space past the sign-bit threshold and a small one; near each query, restatements ACTIVE and MUTED.
+    for (const size of [1_200, 40]) {
+      const space = await seed.space();
+      const base = unitVectors(size, 150 + size, DIM);
+      for (let i = 0; i < base.length; i += 300) await seed.put(space, base.slice(i, i + 300));
+      const queries = [0, 1, 2].map((j) => near(base[(j * 13) % size], 0.3, 160 + j));
+      const status = new Map<string, string>();
+      for (const [j, q] of queries.entries()) {
+        for (const st of ['MUTED', 'ACTIVE', 'MUTED', 'ACTIVE', 'SUPERSEDED'] as const) {
+          const [row] = await seed.put(space, [near(q, 0.08 + 0.02 * j, 170 + status.size)], { status: st });
+          status.set(row.memoryId, st);
+        }
+      }
+      for (const [j, q] of queries.entries()) {
+        const ask: VectorSearch = { spaceId: space, vector: q, k: 2 + j, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4 };
+        await mirrored.prepare(space, 'STATEMENT');
+        const before = db.statementCount;
+        const ours = await mirrored.search({ ...ask, preliminary: true });
+        expect(db.statementCount, `size ${size}: no statement`).toBe(before);
+        expect(ours.some((h) => status.get(h.memoryId) === 'MUTED'), 'rows of any status').toBe(true);
+        expect(ours.every((h) => h.score >= 0.4)).toBe(true);
+        // The caller's filter (the records' statuses), then the first k: the search with statuses read.
+        const active = ours.filter((h) => (status.get(h.memoryId) ?? 'ACTIVE') === 'ACTIVE').slice(0, ask.k);
+        const truth = (await sql.search(ask)).filter((h) => h.score >= 0.4);
+        expect(active, `size ${size}, k ${ask.k}`).toEqual(truth);
+      }
+    }
+  }, 120_000);
+
   it('finds the m-th smallest distance as a sort would, NaN last (PostgreSQL\'s order)', () => {
     const r = rng(5);
     const xs = Float64Array.from({ length: 2_000 }, () => r());
