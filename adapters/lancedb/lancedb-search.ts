@@ -113,9 +113,11 @@ async function l2Scan(table: Table, s: VectorSearch): Promise<VectorHit[]> {
 
 /**
  * Arrow's FixedSizeList column as (row, the chunk's float32 values, the row's first index): no
- * copy per row. A chunk's child values start at its first row (Arrow slices them with the list).
+ * copy per row. A chunk's child values start at its first row: Arrow's slice of a fixed-size list
+ * slices its child's values with it, and a batch read from IPC starts at offset 0
+ * (`test/contract/lancedb-layout.test.ts` reads sliced and multi-chunk columns).
  */
-function eachVector(column: Vector, dim: number, fn: (row: number, values: Float32Array, at: number) => void): void {
+export function eachVector(column: Vector, dim: number, fn: (row: number, values: Float32Array, at: number) => void): void {
   let row = 0;
   for (const chunk of column.data) {
     const values = chunk.children[0].values as Float32Array;

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as lancedb from '@lancedb/lancedb';
 import { LanceDbIndex } from '../../adapters/lancedb/lancedb-index.js';
 import { tableNameFor, toRow, vectorSchema } from '../../adapters/lancedb/lancedb-schema.js';
-import { signWindow } from '../../adapters/lancedb/lancedb-search.js';
+import { eachVector, signWindow } from '../../adapters/lancedb/lancedb-search.js';
+import { Field, FixedSizeList, Float32, makeData, makeVector } from 'apache-arrow';
 import type { IndexedVector } from '../../src/ports/vector-index.js';
 import { cosineOf, l2Of, near, unitVectors } from './harness.js';
 
@@ -147,5 +148,29 @@ run('LanceDB table layouts', () => {
     expect(hits[0].score).toBeCloseTo(cosineOf(q, flipped), 4);
     expect(hits).toHaveLength(10);
     await index.close();
+  });
+});
+
+describe('LanceDB: reading vectors out of Arrow columns', () => {
+  it('reads every row of a sliced or many-chunk fixed-size-list column at its own values', () => {
+    const dim = 5;
+    const rows = 40;
+    const flat = Float32Array.from({ length: rows * dim }, (_, i) => i + 0.5);
+    const type = new FixedSizeList(dim, new Field('item', new Float32()));
+    const child = makeData({ type: new Float32(), length: rows * dim, data: flat });
+    const whole = makeVector(makeData({ type, length: rows, child }));
+    const expectRows = (column: typeof whole, first: number) => {
+      const seen: number[][] = [];
+      eachVector(column, dim, (i, values, at) => { seen[i] = [...values.subarray(at, at + dim)]; });
+      expect(seen).toHaveLength(column.length);
+      seen.forEach((v, i) => expect(v, `row ${i}`).toEqual([...flat.subarray((first + i) * dim, (first + i + 1) * dim)]));
+    };
+    expectRows(whole, 0);
+    expectRows(whole.slice(7, 30), 7);
+    // two chunks, the second starting mid-column, then a slice across the seam
+    const chunked = whole.slice(0, 13).concat(whole.slice(13, 40));
+    expect(chunked.data.length).toBe(2);
+    expectRows(chunked, 0);
+    expectRows(chunked.slice(9, 35), 9);
   });
 });
