@@ -6,7 +6,7 @@ import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Dec
 import { mergeInto } from '../core/merge.js';
 import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
-import type { MemoryEvent, MemoryRecord, NewEvent, Tx } from '../ports/memory-store.js';
+import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
@@ -147,9 +147,24 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const seen = start.lastEventId;
   const early = await recognise(undefined, start.exact);
 
-  const { result, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
+  const actorName = actorLabel(actor);
+  const newStatement = (decision: Decision, supersedes: NewStatement['supersedes']): NewStatement => ({
+    spaceId, actor: actorName, detail: { considered: decision.considered.slice(0, 5) }, input, quote: check.quote, normalized,
+    conversationId: conversation.id, messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags,
+    vector, embedError: (embedded as { error?: unknown }).error, supersedes,
+  });
+  // Where the store runs one statement at a time (PGlite), a new fact is written by one statement that
+  // checks itself that nothing was written in the space since `seen`: the lock's check and the write
+  // at once, without a transaction. If something was, it writes nothing and the lock's way follows.
+  const unlocked = early.decision.action === 'create' && deps.store.oneStatementAtATime && deps.store.insertMemoryIfUnchanged
+    && (!vector || deps.index.capabilities.storeVectors)
+    ? await storeNewStatement(deps, null, newStatement(early.decision, null), seen)
+    : null;
+
+  const { result, events } = unlocked ? { result: { outcome: 'CREATED', memory: unlocked.memory } as RememberResult, events: unlocked.events }
+    : await deps.store.withSpaceLock(spaceId, async (tx) => {
     const { decision } = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
-    const base = { spaceId, actor: actorLabel(actor), detail: { considered: decision.considered.slice(0, 5) } as Record<string, unknown> };
+    const base = { spaceId, actor: actorName, detail: { considered: decision.considered.slice(0, 5) } as Record<string, unknown> };
 
     if (decision.action === 'reinforce') {
       // The target as recognition read it, when nothing was written in the space since (its lists and
@@ -168,11 +183,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
 
     const supersedes = decision.action === 'correct'
       ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
-    const { memory, events: ev } = await storeNewStatement(deps, tx, {
-      spaceId, actor: base.actor, detail: base.detail, input, quote: check.quote, normalized, conversationId: conversation.id,
-      messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags, vector,
-      embedError: (embedded as { error?: unknown }).error, supersedes,
-    });
+    const { memory, events: ev } = await storeNewStatement(deps, tx, newStatement(decision, supersedes));
     // The new memory is returned as written; only a superseded one is read again (its status changed).
     const [superseded] = decision.action === 'correct' ? await deps.store.getMemories([decision.targetId], spaceId, tx) : [];
     const result: RememberResult = decision.action === 'correct'
@@ -264,7 +275,7 @@ export async function gatherCandidates(
  * the memory, its vector and its events are one statement (`insertMemory`); a correction adds
  * the status change. Returns the events as written.
  */
-export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
+export interface NewStatement {
   spaceId: string; actor: string; detail: Record<string, unknown> | null; input: Pick<RememberInput, 'type' | 'startsAt' | 'endsAt' | 'dueAt' | 'allDay'>;
   quote: string; normalized: string; conversationId: string; messageId: string; context: string | null;
   /** The message before the source message, for the lexical index only. */
@@ -272,7 +283,17 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
   importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
   vector: Float32Array | null; embedError?: unknown;
   supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
-}): Promise<{ id: string; memory: MemoryRecord; events: MemoryEvent[] }> {
+}
+
+/**
+ * With `unchangedSince` (and `tx` null: only where the store runs one statement at a time, a new
+ * statement that supersedes nothing, and a vector the store's write indexes), the write checks the
+ * space's last event id itself and returns null, nothing written, if it moved.
+ */
+type Stored = { id: string; memory: MemoryRecord; events: MemoryEvent[] };
+export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: NewStatement): Promise<Stored>;
+export async function storeNewStatement(deps: MemoryDeps, tx: null, a: NewStatement, unchangedSince: number): Promise<Stored | null>;
+export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewStatement, unchangedSince?: number): Promise<Stored | null> {
   const id = randomUUID();
   const { spaceId } = a;
   const base = { spaceId, actor: a.actor, detail: a.detail };
@@ -287,16 +308,26 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: {
       { ...base, memoryId: s.id, kind: 'SUPERSEDED', tier: null, score: s.score, rule: s.rule, relatedId: id },
     );
   }
-  const { events, ...memory } = await deps.store.insertMemory(tx, {
+  const row: NewMemory = {
     id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
     messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
     endsAt: a.input.endsAt ?? null, dueAt: a.input.dueAt ?? null, allDay: a.input.allDay ?? false, importance: a.importance,
     valence: a.valence, entities: a.entities, themes: a.themes, tags: a.tags, embeddingStatus: a.vector ? 'OK' : 'MISSING', review: null,
     lexicalText: lexicalText([a.quote, a.context, a.preceding, ...a.entities, ...a.themes]),
     vector: vectorWithMemory(deps, a.vector), events: evs,
-  });
-  if (a.vector) await indexStored(deps, tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
-  if (s) {
+  };
+  let written: (MemoryRecord & { events?: MemoryEvent[] }) | null;
+  if (tx === null) {
+    if (unchangedSince === undefined || s || !deps.store.insertMemoryIfUnchanged || (a.vector && !deps.index.capabilities.storeVectors)) {
+      throw new Error('storeNewStatement without a transaction: only a new statement the store indexes, checked against the last event id');
+    }
+    written = await deps.store.insertMemoryIfUnchanged(unchangedSince, row);
+    if (!written) return null;
+  } else written = await deps.store.insertMemory(tx, row);
+  const { events, ...memory } = written;
+  // (without a transaction only the store's own copy indexes the vector: `stored` takes no transaction)
+  if (a.vector) await indexStored(deps, tx as Tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
+  if (s && tx) {
     await deps.store.setStatus(tx, spaceId, [s.id], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: id });
     await indexStatus(deps, tx, [s.id], 'SUPERSEDED');
   }

@@ -231,6 +231,17 @@ export interface MemoryStore {
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
   /** One statement: the memory, its state, original mention and lexicon entry, and the vector and events when given. */
   insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
+  /**
+   * True where the store runs one statement at a time and nothing beside it (PGlite): a statement
+   * alone is then atomic and serialised with every other writer, without a lock or a transaction.
+   */
+  readonly oneStatementAtATime?: boolean;
+  /**
+   * With `oneStatementAtATime`: `insertMemory` as a statement of its own that writes only if the
+   * space's last event id is still `seen` (null, nothing written, if it moved): the space's lock,
+   * its check of the id and the write in one statement (docs/concurrency.md).
+   */
+  insertMemoryIfUnchanged?(seen: number, m: NewMemory): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null>;
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;

@@ -293,6 +293,21 @@ end $$;
     // of this index (the few messages dated that late), not a scan of the conversation.
     sql: () => `create index if not exists messages_conversation_at on messages(conversation_id, at);`,
   },
+  {
+    version: 16,
+    name: 'write-guard',
+    // A store that runs one statement at a time (PGlite) writes a new memory as one statement that
+    // checks the space's last event id itself (src/store/sql-memory-writes.ts, docs/concurrency.md):
+    // an error, and nothing written, if the space was written since the id its recognition read.
+    sql: () => `create or replace function engram_unchanged_since(p_space text, p_seen bigint) returns boolean
+  language plpgsql stable as $$
+begin
+  if coalesce((select max(id) from memory_events where space_id = p_space), 0) <> p_seen then
+    raise exception 'engram: the space was written since event %', p_seen using errcode = 'EG001';
+  end if;
+  return true;
+end $$;`,
+  },
 ];
 
 /**

@@ -29,6 +29,30 @@ export class SqlMemoryWrites extends SqlStoreBase {
    * returns the record as written, so the caller need not read it back.
    */
   async insertMemory(tx: Tx, m: NewMemory): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
+    return this.insertStatement(tx, m, null);
+  }
+
+  /** Where statements run one at a time (PGlite): see MemoryStore.insertMemoryIfUnchanged. */
+  get oneStatementAtATime(): boolean {
+    return this.db.driver === 'pglite';
+  }
+
+  /**
+   * The insert as a statement of its own that checks first (`engram_unchanged_since`, migration 16)
+   * that the space's last event id is still `seen`: null, nothing written, if it moved. Only where
+   * statements run one at a time: there the check and the write are one atomic step.
+   */
+  async insertMemoryIfUnchanged(seen: number, m: NewMemory): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null> {
+    if (!this.oneStatementAtATime) throw new Error('insertMemoryIfUnchanged: only where statements run one at a time');
+    try {
+      return await this.insertStatement(undefined, m, seen);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'EG001') return null;
+      throw e;
+    }
+  }
+
+  private async insertStatement(tx: Tx | undefined, m: NewMemory, seen: number | null): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
     const params: unknown[] = [m.id, m.spaceId, m.kind, m.type, m.quote, m.normalized, m.conversationId, m.messageId, m.context, m.basis,
       m.saidAt, m.startsAt ?? null, m.endsAt ?? null, m.dueAt ?? null, m.allDay ?? false,
       m.importance, m.valence, m.entities, m.themes, m.tags, m.embeddingStatus, m.review, m.lexicalText];
@@ -57,7 +81,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
        ), lx as (
          insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $23))
        )${vx}${ev}
-       ${writtenRow('from m join s on s.memory_id = m.id', !!ev)}`,
+       ${writtenRow(`from m join s on s.memory_id = m.id${seen === null ? '' : ` where engram_unchanged_since($2, ${p(seen)}::bigint)`}`, !!ev)}`,
       params,
     );
     return writtenRecord(r.rows[0]!, !!ev);
