@@ -6,7 +6,7 @@ import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Dec
 import { mergeInto } from '../core/merge.js';
 import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
-import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Tx } from '../ports/memory-store.js';
+import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
@@ -153,32 +153,44 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     conversationId: conversation.id, messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags,
     vector, embedError: (embedded as { error?: unknown }).error, supersedes,
   });
-  // Where the store runs one statement at a time (PGlite), a new fact is written by one statement that
-  // checks itself that nothing was written in the space since `seen`: the lock's check and the write
-  // at once, without a transaction. If something was, it writes nothing and the lock's way follows.
-  const unlocked = early.decision.action === 'create' && deps.store.oneStatementAtATime && deps.store.insertMemoryIfUnchanged
-    && (!vector || deps.index.capabilities.storeVectors)
-    ? await storeNewStatement(deps, null, newStatement(early.decision, null), seen)
-    : null;
+  const reinforcement = (decision: Extract<Decision, { action: 'reinforce' }>, target: MemoryRecord): Reinforcement => ({
+    memoryId: target.id, ...mergeInto(target, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt }),
+    lexicalText: lexicalText([...wording, ...entities, ...themes]),
+    mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
+    events: [{ spaceId, actor: actorName, detail: { considered: decision.considered.slice(0, 5) }, memoryId: target.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }],
+  });
+  const reinforced = (decision: Extract<Decision, { action: 'reinforce' }>, written: MemoryRecord & { events?: MemoryEvent[] }) => {
+    const { events: ev, ...memory } = written;
+    return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev ?? [] };
+  };
+  // Where the store runs one statement at a time (PGlite), a new fact or a reinforcement is written by
+  // one statement that checks itself that nothing was written in the space since `seen`: the lock's
+  // check and the write at once, without a transaction (docs/concurrency.md). If something was, it
+  // writes nothing and the lock's way follows. A correction (two writes) always takes the lock.
+  const writeUnlocked = async (): Promise<{ result: RememberResult; events: MemoryEvent[] } | null> => {
+    const d = early.decision;
+    if (d.action === 'create' && deps.store.insertMemoryIfUnchanged && (!vector || deps.index.capabilities.storeVectors)) {
+      const w = await storeNewStatement(deps, null, newStatement(d, null), seen);
+      return w && { result: { outcome: 'CREATED', memory: w.memory }, events: w.events };
+    }
+    const target = d.action === 'reinforce' ? early.records.get(d.targetId) : undefined;
+    if (d.action === 'reinforce' && target && deps.store.reinforceIfUnchanged) {
+      const w = await deps.store.reinforceIfUnchanged(seen, reinforcement(d, target), spaceId);
+      return w && reinforced(d, w);
+    }
+    return null;
+  };
+  const unlocked = deps.store.oneStatementAtATime === true ? await writeUnlocked() : null;
 
-  const { result, events } = unlocked ? { result: { outcome: 'CREATED', memory: unlocked.memory } as RememberResult, events: unlocked.events }
-    : await deps.store.withSpaceLock(spaceId, async (tx) => {
+  const { result, events } = unlocked ?? await deps.store.withSpaceLock(spaceId, async (tx) => {
     const { decision } = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
-    const base = { spaceId, actor: actorName, detail: { considered: decision.considered.slice(0, 5) } as Record<string, unknown> };
 
     if (decision.action === 'reinforce') {
       // The target as recognition read it, when nothing was written in the space since (its lists and
       // counters change only under this lock, with an event); read again otherwise.
       const old = decision === early.decision ? early.records.get(decision.targetId) ?? null : null;
       const target = old ?? (await deps.store.getMemories([decision.targetId], spaceId, tx))[0]!;
-      const merged = mergeInto(target, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt });
-      const { events: ev, ...memory } = await deps.store.reinforce(tx, {
-        memoryId: target.id, ...merged,
-        lexicalText: lexicalText([...wording, ...entities, ...themes]),
-        mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
-        events: [{ ...base, memoryId: target.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }],
-      }, spaceId);
-      return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev ?? [] };
+      return reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
     }
 
     const supersedes = decision.action === 'correct'

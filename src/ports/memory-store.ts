@@ -242,6 +242,8 @@ export interface MemoryStore {
    * its check of the id and the write in one statement (docs/concurrency.md).
    */
   insertMemoryIfUnchanged?(seen: number, m: NewMemory): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null>;
+  /** With `oneStatementAtATime`: `reinforce`, checked as `insertMemoryIfUnchanged` is. */
+  reinforceIfUnchanged?(seen: number, r: Reinforcement, spaceId: string): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null>;
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;

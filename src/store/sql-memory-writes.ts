@@ -14,6 +14,14 @@ const writtenRow = (from: string, events: boolean): string =>
   `select ${jsonRows('x', MEMORY_COLUMN_NAMES)} as rows${events ? `, (select json_agg(e order by e.id) from ev e) as events` : ''}
        from (select ${MEMORY_COLUMNS} ${from}) x`;
 
+/**
+ * The condition a write checked by the space's last event id adds to its last select (`space`: the
+ * space's parameter): `engram_unchanged_since` (migration 16) raises if the id moved past `seen`,
+ * and the whole statement then writes nothing.
+ */
+const unchangedSince = (seen: number | null, space: string, param: (v: unknown) => string): string =>
+  seen === null ? '' : ` where engram_unchanged_since(${space}, ${param(seen)}::bigint)`;
+
 /** The record and events `writtenRow` returned. */
 function writtenRecord(row: Row, events: boolean): MemoryRecord & { events?: MemoryEvent[] } {
   const memory: MemoryRecord & { events?: MemoryEvent[] } = toMemory(fromJsonRows(row.rows as string, MEMORY_COLUMN_NAMES)[0]!);
@@ -43,9 +51,14 @@ export class SqlMemoryWrites extends SqlStoreBase {
    * statements run one at a time: there the check and the write are one atomic step.
    */
   async insertMemoryIfUnchanged(seen: number, m: NewMemory): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null> {
-    if (!this.oneStatementAtATime) throw new Error('insertMemoryIfUnchanged: only where statements run one at a time');
+    return this.ifUnchanged(() => this.insertStatement(undefined, m, seen));
+  }
+
+  /** A statement checked by `engram_unchanged_since`: null if it raised (the space was written since; nothing written). */
+  private async ifUnchanged<T>(write: () => Promise<T>): Promise<T | null> {
+    if (!this.oneStatementAtATime) throw new Error('a write checked by the last event id alone: only where statements run one at a time');
     try {
-      return await this.insertStatement(undefined, m, seen);
+      return await write();
     } catch (e) {
       if ((e as { code?: string }).code === 'EG001') return null;
       throw e;
@@ -81,7 +94,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
        ), lx as (
          insert into memory_lexicon (memory_id, space_id, doc) values ($1, $2, to_tsvector('simple', $23))
        )${vx}${ev}
-       ${writtenRow(`from m join s on s.memory_id = m.id${seen === null ? '' : ` where engram_unchanged_since($2, ${p(seen)}::bigint)`}`, !!ev)}`,
+       ${writtenRow(`from m join s on s.memory_id = m.id${unchangedSince(seen, '$2', p)}`, !!ev)}`,
       params,
     );
     return writtenRecord(r.rows[0]!, !!ev);
@@ -101,6 +114,15 @@ export class SqlMemoryWrites extends SqlStoreBase {
    * the events when given; returns the record as updated (and the events as written).
    */
   async reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
+    return this.reinforceStatement(tx, r, spaceId, null);
+  }
+
+  /** `reinforce` as a statement of its own, checked as `insertMemoryIfUnchanged` is (null: nothing written). */
+  async reinforceIfUnchanged(seen: number, r: Reinforcement, spaceId: string): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null> {
+    return this.ifUnchanged(() => this.reinforceStatement(undefined, r, spaceId, seen));
+  }
+
+  private async reinforceStatement(tx: Tx | undefined, r: Reinforcement, spaceId: string, seen: number | null): Promise<MemoryRecord & { events?: MemoryEvent[] }> {
     const params: unknown[] = [r.memoryId, r.lastMentionedAt, r.importance, r.valence, r.entities, r.themes, r.tags,
       r.mention.id, spaceId, r.mention.quote, r.mention.conversationId, r.mention.messageId,
       r.mention.saidAt, r.mention.tier, r.mention.score, r.lexicalText];
@@ -119,7 +141,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
          -- The new wording is added to what the memory was already found by.
          update memory_lexicon set doc = doc || to_tsvector('simple', $16) where memory_id = $1
        )${ev}
-       ${writtenRow('from memories m join s on s.memory_id = m.id', !!ev)}`,
+       ${writtenRow(`from memories m join s on s.memory_id = m.id${unchangedSince(seen, '$9', (v) => `$${params.push(v)}`)}`, !!ev)}`,
       params,
     );
     return writtenRecord(x.rows[0]!, !!ev);

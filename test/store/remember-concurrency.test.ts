@@ -44,6 +44,14 @@ function watched(deps: MemoryDeps, hooks: { beforeLock?: () => Promise<void>; in
           return written;
         };
       }
+      if (key === 'reinforceIfUnchanged' && target.reinforceIfUnchanged) {
+        return async (...a: Parameters<NonNullable<MemoryStore['reinforceIfUnchanged']>>) => {
+          await hooks.beforeLock?.();
+          const written = await target.reinforceIfUnchanged!(...a);
+          steps.push(written ? 'reinforce if unchanged' : 'reinforce if unchanged: moved');
+          return written;
+        };
+      }
       const v = (target as unknown as Record<PropertyKey, unknown>)[key];
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -112,6 +120,25 @@ for (const target of testDatabases()) {
       expect(w.steps).toEqual(unlocked() ? ['search', 'write if unchanged: moved', 'lock', 'search', 'unlock'] : ['search', 'lock', 'search', 'unlock']);
       expect(await count(`select count(*)::int as n from memories where space_id = $1`, x.spaceId)).toBe(1);
       expect(await count(`select count(*)::int as n from mentions where space_id = $1`, x.spaceId)).toBe(2);
+    });
+
+    it('a reinforcement held while another is written is counted too, from the record as it then is', async () => {
+      const texts = ['I play the cello.', 'i play the cello', 'I play the cello!'];
+      const x = await said(...texts);
+      const first = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: texts[0]!, type: 'FACT', tags: ['music'] });
+      const g = gate();
+      const w = watched(deps(), { beforeLock: g.pass });
+      const waiting = remember(w.deps, x.assistant, { conversationId: x.conversationId, quote: texts[1]!, type: 'FACT', tags: ['strings'] });
+      await g.arrived;
+      const other = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: texts[2]!, type: 'FACT', tags: ['evenings'] });
+      expect(other).toMatchObject({ outcome: 'REINFORCED', memory: { id: first.memory.id } });
+      g.open();
+      const r = await waiting;
+      expect(r).toMatchObject({ outcome: 'REINFORCED', memory: { id: first.memory.id, mentionCount: 3 } });
+      // the held one's lists were merged into the record the other had written, not the one it had read
+      expect([...r.memory.tags].sort()).toEqual(['evenings', 'music', 'strings']);
+      expect(w.steps).toEqual(unlocked() ? ['search', 'reinforce if unchanged: moved', 'lock', 'search', 'unlock'] : ['search', 'lock', 'search', 'unlock']);
+      expect(await count(`select count(*)::int as n from mentions where space_id = $1`, x.spaceId)).toBe(3);
     });
 
     it('eight concurrent restatements in one space make one memory with eight mentions', async () => {
