@@ -16,6 +16,9 @@ import type { Actor, MemoryDeps } from '../../src/memory/deps.js';
 import type { MemoryStore, Tx } from '../../src/ports/memory-store.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 
+/** The store's writes checked by the last event id (PGlite), and the step each records. */
+const UNLOCKED_WRITES: Record<string, string> = { insertMemoryIfUnchanged: 'write if unchanged', reinforceIfUnchanged: 'reinforce if unchanged' };
+
 /** A copy of `deps` whose store and index record the steps of a remember, and may hold it before or inside the lock. */
 function watched(deps: MemoryDeps, hooks: { beforeLock?: () => Promise<void>; inLock?: () => Promise<void> } = {}) {
   const steps: string[] = [];
@@ -35,20 +38,14 @@ function watched(deps: MemoryDeps, hooks: { beforeLock?: () => Promise<void>; in
           });
         };
       }
-      // PGlite's write of a new fact without the lock (one statement that checks the last event id itself)
-      if (key === 'insertMemoryIfUnchanged' && target.insertMemoryIfUnchanged) {
-        return async (...a: Parameters<NonNullable<MemoryStore['insertMemoryIfUnchanged']>>) => {
+      // PGlite's writes without the lock (one statement that checks the last event id itself): held like the lock
+      const unlocked = UNLOCKED_WRITES[key as string];
+      const write = (target as unknown as Record<PropertyKey, ((...a: unknown[]) => Promise<unknown>) | undefined>)[key];
+      if (unlocked && write) {
+        return async (...a: unknown[]) => {
           await hooks.beforeLock?.();
-          const written = await target.insertMemoryIfUnchanged!(...a);
-          steps.push(written ? 'write if unchanged' : 'write if unchanged: moved');
-          return written;
-        };
-      }
-      if (key === 'reinforceIfUnchanged' && target.reinforceIfUnchanged) {
-        return async (...a: Parameters<NonNullable<MemoryStore['reinforceIfUnchanged']>>) => {
-          await hooks.beforeLock?.();
-          const written = await target.reinforceIfUnchanged!(...a);
-          steps.push(written ? 'reinforce if unchanged' : 'reinforce if unchanged: moved');
+          const written = await write.apply(target, a);
+          steps.push(written ? unlocked : `${unlocked}: moved`);
           return written;
         };
       }
