@@ -109,8 +109,10 @@ export class Slots {
   /**
    * Rows as the load reads them: `bits`, each row's varbit_send (a 4-byte bit length, then the
    * bits), back to back; `vectors`, each row's vector_send (2-byte dim, 2 unused, big-endian float4s).
+   * `coming`: the rows the load puts in all from these on, when it knows (a space read whole):
+   * the arrays are then sized once for them, not grown (and copied) step by step as they come.
    */
-  putMany(ids: string[], bits: Uint8Array, vectors: Uint8Array): void {
+  putMany(ids: string[], bits: Uint8Array, vectors: Uint8Array, coming = ids.length): void {
     if (ids.length === 0) return;
     const bitBytes = bits.length / ids.length;
     const vecBytes = vectors.length / ids.length;
@@ -123,6 +125,10 @@ export class Slots {
       this.words = w;
       this.dim = dim;
     }
+    // Room for every row coming (a replaced one needs none: at worst a little to spare). Known
+    // (a load): an eighth to spare for the writes that follow; else half again, as rows trickle in.
+    const need = this.ids.length + Math.max(coming, ids.length);
+    if (need > this.norms.length) this.grow(Math.max(1_024, Math.ceil(need * (coming > ids.length ? 1.125 : 1.5))));
     const row = new Uint8Array(w * 4);
     const rowWords = new Uint32Array(row.buffer);
     for (let r = 0; r < ids.length; r++) {
@@ -132,7 +138,6 @@ export class Slots {
       if (i !== undefined) this.version++;
       if (i === undefined) {
         i = this.ids.length;
-        if (i >= this.norms.length) this.grow(Math.max(1_024, Math.ceil((i + 1) * 1.5)));
         this.ids.push(id);
         this.at.set(id, i);
       }

@@ -6,13 +6,13 @@
  * adapter or behind its back, statuses changed, and a transaction that read its own rows and
  * then rolled back. The reference is the same PGlite store searched in SQL (mirror: false).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
-import { pgCosineDistance, smallest } from '../../adapters/pgvector/mirror-slots.js';
+import { pgCosineDistance, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import { near, Seeder, unitVectors } from '../contract/harness.js';
@@ -210,6 +210,29 @@ describe('pgvector vector mirror (pglite)', () => {
     expect(tight.mirrorBytes!).toBeGreaterThan(0);
     expect(roomy.mirrorBytes!).toBe(2 * tight.mirrorBytes!);
   });
+
+  it('reads a space of several chunks into arrays sized once (no copy per growth step), rows written after it grown as they come', async () => {
+    const space = await seed.space();
+    const vs = unitVectors(2_600, 90, DIM);
+    for (let i = 0; i < vs.length; i += 650) await seed.put(space, vs.slice(i, i + 650));
+    const fresh = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY });
+    const grow = vi.spyOn(Slots.prototype as unknown as { grow(rows: number): void }, 'grow');
+    try {
+      const ask = { spaceId: space, vector: near(vs[5], 0.2, 91), k: 10, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const };
+      expect(await fresh.search(ask)).toEqual(await sql.search(ask));
+      // Three chunks of 1,000 rows: one allocation (the old growth by half again took four).
+      expect(grow).toHaveBeenCalledTimes(1);
+      const held = fresh.mirrorBytes!;
+      // An eighth to spare: the next rows fit without a copy.
+      await seed.put(space, unitVectors(300, 92, DIM));
+      const again = { ...ask, vector: near(vs[7], 0.2, 93) };
+      expect(await fresh.search(again)).toEqual(await sql.search(again));
+      expect(grow).toHaveBeenCalledTimes(1);
+      expect(fresh.mirrorBytes!).toBe(held + 60 * 300);
+    } finally {
+      grow.mockRestore();
+    }
+  }, 240_000);
 
   it('is refused on a server, where transactions interleave', () => {
     const server = new PgClient('postgres://nobody@127.0.0.1:1/none', 1);
