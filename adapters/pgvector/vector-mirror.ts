@@ -96,7 +96,7 @@ export class VectorMirror {
     let read = 0;
     for (const x of r.rows) {
       if (stopped() || this.bytes + x.n * BYTES_PER_ROW_GUESS > this.maxBytes) break;
-      await this.current(q, x.space_id, x.kind, stopped);
+      await this.current(q, x.space_id, x.kind, stopped, x.n);
       read++;
     }
     return read;
@@ -124,8 +124,12 @@ export class VectorMirror {
     return slots;
   }
 
-  /** The space's copy, brought up to date (`stopped`: a warm-up may stop between chunks; what was read stays, in seq order). */
-  private async current(q: Queryable, spaceId: string, kind: string, stopped = () => false): Promise<Slots> {
+  /**
+   * The space's copy, brought up to date (`stopped`: a warm-up may stop between chunks; what was
+   * read stays, in seq order). `rows`: how many the space and kind hold, when the caller knows
+   * (the warm-up counted them): the copy is then sized once for them.
+   */
+  private async current(q: Queryable, spaceId: string, kind: string, stopped = () => false, rows?: number): Promise<Slots> {
     const epoch = this.epochOf();
     if (epoch !== this.epoch) {
       this.spaces.clear();
@@ -135,11 +139,11 @@ export class VectorMirror {
     const slots = this.use(k, this.spaces.get(k) ?? new Slots());
     // In chunks, in seq order, each one row of aggregates (PGlite turns a bytea column into a
     // hex string row by row: 1.6 s for 10K rows at 512-d; one base64 text per chunk, 0.35 s),
-    // yielding between chunks so the event loop is never held for the whole space. A first chunk
-    // that comes back full asks how many rows are coming (the copy is then sized once), and every
-    // chunk's vectors are decoded into one buffer: a load of 10K rows had left ~65 MB of dropped
-    // arrays for the collector (the copy grown six times, a buffer per chunk), in RSS until it ran.
-    let coming: number | null = null;
+    // yielding between chunks so the event loop is never held for the whole space. Every chunk's
+    // vectors are decoded into one buffer, and a warm-up's copy sized once: a load of 10K rows had
+    // left ~65 MB of dropped arrays for the collector (the copy grown six times, a buffer per
+    // chunk), in RSS until it ran.
+    let coming = rows === undefined ? 0 : Math.max(rows - slots.size, 0);
     let decoded: Buffer | null = null;
     for (;;) {
       const r = await q.query<{ ids: string | null; bits: string; vectors: string; seq: string; n: number }>(
@@ -152,12 +156,11 @@ export class VectorMirror {
       );
       const row = r.rows[0];
       if (!row || row.n === 0 || row.ids === null) break;
-      if (coming === null && row.n === LOAD_CHUNK) coming = await countPast(q, spaceId, kind, slots.seq);
       const bytes = Buffer.byteLength(row.vectors, 'base64');
       if (!decoded || decoded.length < bytes) decoded = Buffer.allocUnsafeSlow(bytes);
       const vectors = decoded.subarray(0, decoded.write(row.vectors, 'base64'));
-      slots.putMany(row.ids.split('\n'), Buffer.from(row.bits, 'base64'), vectors, coming ?? row.n);
-      coming = Math.max((coming ?? 0) - row.n, 0);
+      slots.putMany(row.ids.split('\n'), Buffer.from(row.bits, 'base64'), vectors, Math.max(coming, row.n));
+      coming = Math.max(coming - row.n, 0);
       if (BigInt(row.seq) > BigInt(slots.seq)) slots.seq = row.seq;
       if (row.n < LOAD_CHUNK || stopped()) break;
       await new Promise((done) => setTimeout(done, 0));
@@ -180,14 +183,12 @@ function rankIn(slots: Slots, vector: Float32Array | number[], window: number): 
 /** A 512-d row's bytes in the copy (vector, bits, norm, id), to guess whether a space fits before reading it. */
 const BYTES_PER_ROW_GUESS = 2_200;
 
-/** How many rows of the space and kind are past `seq` (a load's size: an index range count). */
-async function countPast(q: Queryable, spaceId: string, kind: string, seq: string): Promise<number> {
-  const r = await q.query<{ n: number }>(
-    `select count(*)::int as n from memory_vector_bits where space_id = $1 and kind = $2 and seq > $3`, [spaceId, kind, seq]);
-  return r.rows[0]?.n ?? 0;
-}
-
-/** Rows read per statement while a space is loaded. */
+/**
+ * Rows read per statement while a space is loaded. Each statement's aggregates (the sorted rows,
+ * the bytea, its base64 text, the message sent) take room in PGlite's WebAssembly heap, which
+ * stays resident once touched: 1,000 rows left it ~14 MB larger after a 10K load; 500 rows, ~7 MB,
+ * but the quick bench's first search (the load) took 2.6 times as long (270 ms against 100).
+ */
 const LOAD_CHUNK = 1_000;
 
 const key = (spaceId: string, kind: string) => `${spaceId}\u0000${kind}`;
