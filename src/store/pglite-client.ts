@@ -78,7 +78,7 @@ function templateBlob(dimensions?: number): Promise<Blob> | undefined {
  * so V8 keeps it a fast object): ~35 µs less per statement, every value parsed as before (arrays
  * of base types, enums and ranges keep their parsers; `test/store/pglite-prepared.test.ts`).
  */
-async function leanParsers(db: PGlite): Promise<PGlite> {
+export async function leanParsers(db: PGlite): Promise<PGlite> {
   const rowArrays = new Set((await db.query<{ a: number }>(
     `select typarray::int as a from pg_catalog.pg_type where typtype = 'c' and typarray <> 0`,
   )).rows.map((r) => String(r.a)));
