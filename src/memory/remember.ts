@@ -148,8 +148,10 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const early = await recognise(undefined, start.exact);
 
   const actorName = actorLabel(actor);
+  /** What each write's events say of the decision: the first candidates it weighed. */
+  const detailOf = (decision: Decision) => ({ considered: decision.considered.slice(0, 5) });
   const newStatement = (decision: Decision, supersedes: NewStatement['supersedes']): NewStatement => ({
-    spaceId, actor: actorName, detail: { considered: decision.considered.slice(0, 5) }, input, quote: check.quote, normalized,
+    spaceId, actor: actorName, detail: detailOf(decision), input, quote: check.quote, normalized,
     conversationId: conversation.id, messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags,
     vector, embedError: (embedded as { error?: unknown }).error, supersedes,
   });
@@ -157,7 +159,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     memoryId: target.id, ...mergeInto(target, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt }),
     lexicalText: lexicalText([...wording, ...entities, ...themes]),
     mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
-    events: [{ spaceId, actor: actorName, detail: { considered: decision.considered.slice(0, 5) }, memoryId: target.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }],
+    events: [{ spaceId, actor: actorName, detail: detailOf(decision), memoryId: target.id, kind: 'REINFORCED', tier: decision.tier, score: decision.score, rule: null, relatedId: null }],
   });
   const reinforced = (decision: Extract<Decision, { action: 'reinforce' }>, written: MemoryRecord & { events?: MemoryEvent[] }) => {
     const { events: ev, ...memory } = written;
@@ -235,12 +237,17 @@ export async function gatherCandidates(
     hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
   }
   const sameMessage = previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : [];
-  const readFirst = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
+  const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
+  const lowest = reachFloor(deps.thresholds);
   if (preliminary && hits.length > 0) {
-    const ids = hits.map((h) => h.memoryId).filter((id) => !readFirst.has(id));
-    (ids.length ? await deps.store.getMemories(ids, spaceId) : []).forEach((m, i) => { if (m) readFirst.set(ids[i]!, m); });
+    // Only hits within the rules' reach by score can be unchecked: an engine that honours the flag
+    // returns nothing below minScore (itself at least `lowest`); one that ignores it checked the
+    // statuses of all it returned, and its hits below reach are read, or not, as always (below).
+    const ids = hits.filter((h) => h.score >= lowest && !known.has(h.memoryId)).map((h) => h.memoryId);
+    (ids.length ? await deps.store.getMemories(ids, spaceId) : []).forEach((m, i) => { if (m) known.set(ids[i]!, m); });
     hits = hits.filter((h) => {
-      const m = readFirst.get(h.memoryId);
+      if (h.score < lowest) return true;
+      const m = known.get(h.memoryId);
       return !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT';
     }).slice(0, deps.candidateK);
   }
@@ -255,13 +262,12 @@ export async function gatherCandidates(
       scores.set(m.id, v ? cosine(vector, v) : null);
     }
   } else for (const m of missingScore) scores.set(m.id, null);
-  // The exact-text matches and the same-message statements are read whole already: only the
-  // vector hits' records are read (in the candidates' order, as before), and of those only
+  // The exact-text matches, the same-message statements and a preliminary search's hits within
+  // reach are read whole already: only the other vector hits' records are read (in the
+  // candidates' order, as before), and of those only
   // the ones the rules can reach. Without a sentence before the quote, a hit below every
   // threshold can only be far (an exact match was read above; the hits come by score, so the
   // far ones are the last).
-  const known = readFirst;
-  const lowest = reachFloor(deps.thresholds);
   const unread = (id: string) => !previousSentence && !known.has(id) && (scores.get(id) ?? 0) < lowest;
   const toRead = [...scores.keys()].filter((id) => !known.has(id) && !unread(id));
   const read = toRead.length ? await deps.store.getMemories(toRead, spaceId, tx) : [];
@@ -282,11 +288,7 @@ export async function gatherCandidates(
   return { candidates, far, records: known };
 }
 
-/**
- * Writes a new statement (and, for a correction, supersedes the old one) with its events:
- * the memory, its vector and its events are one statement (`insertMemory`); a correction adds
- * the status change. Returns the events as written.
- */
+/** What `storeNewStatement` writes. */
 export interface NewStatement {
   spaceId: string; actor: string; detail: Record<string, unknown> | null; input: Pick<RememberInput, 'type' | 'startsAt' | 'endsAt' | 'dueAt' | 'allDay'>;
   quote: string; normalized: string; conversationId: string; messageId: string; context: string | null;
@@ -297,12 +299,15 @@ export interface NewStatement {
   supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
 }
 
-/**
- * With `unchangedSince` (and `tx` null: only where the store runs one statement at a time, a new
- * statement that supersedes nothing, and a vector the store's write indexes), the write checks the
- * space's last event id itself and returns null, nothing written, if it moved.
- */
 type Stored = { id: string; memory: MemoryRecord; events: MemoryEvent[] };
+/**
+ * Writes a new statement (and, for a correction, supersedes the old one) with its events:
+ * the memory, its vector and its events are one statement (`insertMemory`); a correction adds
+ * the status change. Returns the events as written. With `unchangedSince` (and `tx` null: only
+ * where the store runs one statement at a time, a new statement that supersedes nothing, and a
+ * vector the store's write indexes), the write checks the space's last event id itself and
+ * returns null, nothing written, if it moved.
+ */
 export async function storeNewStatement(deps: MemoryDeps, tx: Tx, a: NewStatement): Promise<Stored>;
 export async function storeNewStatement(deps: MemoryDeps, tx: null, a: NewStatement, unchangedSince: number): Promise<Stored | null>;
 export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewStatement, unchangedSince?: number): Promise<Stored | null> {
