@@ -2,6 +2,7 @@ import { ensureLexicon } from '../core/lexicon.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { LexicalHit, LexicalStats, MemoryRecord } from '../ports/memory-store.js';
+import type { VectorHit } from '../ports/vector-index.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
 import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
@@ -65,8 +66,7 @@ export async function recall(
   // The question is embedded (USE-lite: in its worker thread; else a remote service) while the
   // lexical side, which needs no vector, is read: BM25's statistics for both kinds, whether the
   // space holds each kind at all (a kind it does not hold, as most spaces hold no inferences, is
-  // not searched) and which of the question's named keys each kind has heard (one statement),
-  // then each held kind's BM25 postings.
+  // not searched) and which of the question's named keys each kind has heard (one statement).
   const embedding = embedOrMissing(deps, query);
   const read = stage('ranking: the question read', () => {
     const nouns = questionNouns(query);
@@ -79,26 +79,30 @@ export async function recall(
     };
   });
   const versions = currentVersionsOnce(deps);
-  const lexical = async (): Promise<{ kind: MemoryKind; stats: LexicalStats; lhits: LexicalHit[] }[]> => {
-    const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
-    const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
-    const lhits = await Promise.all(held.map((h) => deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats)));
-    // the current versions of the lexical hits, read meanwhile too: most kept hits are among them;
-    // and the vector engine's read-ahead for each held kind (what was remembered since its last search)
-    const lexicalVersions = await versions(lhits.flat().map((h) => h.memoryId));
-    for (const h of held) await prepareSearch(deps, spaceId, h.kind);
-    // and, while the embedder still works, those memories read for the ranking's cues (cached by text)
-    // (a reading that fails here fails again where the ranking asks for it)
+  const stats = await deps.store.lexicalStats(spaceId, read.keys, KINDS, { keys: read.named, statuses: STATUSES });
+  const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
+  // Per held kind, two sides that need nothing of each other run side by side (on a server, on two
+  // connections): its vector neighbours, searched once the question is embedded (the engine's
+  // read-ahead first: what was remembered since its last search), and its BM25 postings, then the
+  // current versions of those hits (most kept hits are among them) and, while the embedder may still
+  // work, those memories read for the ranking's cues (cached by text; a reading that fails here
+  // fails again where the ranking asks for it).
+  const neighbours = (kind: MemoryKind) => prepareSearch(deps, spaceId, kind)
+    .then(() => embedding)
+    .then(({ vector }) => (vector ? searchVectors(deps, { spaceId, vector, k: tuning.pool, statuses: STATUSES[kind], kind }) : []));
+  const postings = async (h: (typeof held)[number]) => {
+    const lhits = await deps.store.lexicalSearch(spaceId, read.keys, tuning.pool, h.kind, STATUSES[h.kind], h.stats);
+    const lexicalVersions = await versions(lhits.map((x) => x.memoryId));
     try {
       for (const m of lexicalVersions) if (m) stage('ranking: cues read ahead', () => readForCues(read, m.quote));
     } catch { /* read by the ranking */ }
-    return held.map((h, i) => ({ ...h, lhits: lhits[i]! }));
+    return lhits;
   };
-  const [{ vector }, held] = await Promise.all([embedding, lexical()]);
-  const asked: Question = { ...read, vector };
-  const searchKind = (kind: MemoryKind) => {
+  const searchKind = async (kind: MemoryKind): Promise<RecallHit[]> => {
     const h = held.find((x) => x.kind === kind);
-    return h ? search(deps, spaceId, kind, asked, first, tuning, h.stats, h.lhits, versions) : [];
+    if (!h) return [];
+    const [vhits, lhits] = await Promise.all([neighbours(kind), postings(h)]);
+    return search(deps, spaceId, kind, read, vhits, first, tuning, h.stats, lhits, versions);
   };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
@@ -127,9 +131,9 @@ const REPLACED: MemoryStatus[] = ['SUPERSEDED', 'ERRONEOUS'];
 const STATUSES: Record<MemoryKind, MemoryStatus[]> = { STATEMENT: ['ACTIVE', ...REPLACED], INFERENCE: ['ACTIVE'] };
 const KINDS: MemoryKind[] = ['STATEMENT', 'INFERENCE'];
 
-/** The question as the floor reads it: its vector, its word keys, its possessors', and those of what it calls "my …". */
+/** The question as the floor reads it: its word keys, its possessors', and those of what it calls "my …". */
 interface Question {
-  vector: Float32Array | null; keys: string[]; possessors: string[]; own: string[];
+  keys: string[]; possessors: string[]; own: string[];
   /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns (and their word keys). */
   pairs: Set<string>; when: boolean; nouns: string[]; nounKeys: Map<string, string[]>;
   /** The keys of its possessors, own phrases and nouns: the floor asks which of them the space has heard. */
@@ -149,15 +153,11 @@ function currentVersionsOnce(deps: MemoryDeps): CurrentVersions {
   };
 }
 
-/** One kind's search: its vector neighbours beside its BM25 hits (`lhits`, read while the question was embedded), fused, floored, ranked. */
+/** One kind's search: its vector neighbours (`vhits`) beside its BM25 hits (`lhits`), fused, floored, ranked. */
 async function search(
-  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, first: number, t: RecallTuning, lexStats: LexicalStats, lhits: LexicalHit[],
-  versions: CurrentVersions,
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, asked: Question, vhits: VectorHit[], first: number, t: RecallTuning, lexStats: LexicalStats,
+  lhits: LexicalHit[], versions: CurrentVersions,
 ): Promise<RecallHit[]> {
-  const { vector } = asked;
-  const statuses = STATUSES[kind];
-  const vq = vector ? { spaceId, vector, k: t.pool, statuses, kind } : null;
-  const vhits = vq ? await searchVectors(deps, vq) : [];
   const fused = new Map<string, { score: number; v: number | null; l: number | null; vi: number | null; li: number | null }>();
   const floor = deps.thresholds.recallFloor;
   vhits.forEach((h, i) => {

@@ -1,0 +1,66 @@
+/**
+ * recall()'s two sides need nothing of each other (docs/recall.md, "Two sides at once"): the
+ * vector neighbours wait only for the question's embedding, never for the BM25 postings, so on
+ * a server the two run on two connections at once. Here the postings are held until the vector
+ * engine is asked: if the vector search waited for them, neither would ever move and the test
+ * would fail at its timeout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { Wall } from '../../src/eval/wall.js';
+import { remember } from '../../src/memory/remember.js';
+import { recall } from '../../src/memory/recall.js';
+import type { MemoryDeps } from '../../src/memory/deps.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); }, 120_000);
+afterAll(async () => { await t?.close(); });
+
+/** `target` with one method replaced; every other member read from (and bound to) the original. */
+function withMethod<T extends object>(target: T, name: string, fn: (...args: any[]) => unknown): T {
+  return new Proxy(target, {
+    get(obj, prop) {
+      if (prop === name) return fn;
+      const v = Reflect.get(obj, prop, obj);
+      return typeof v === 'function' ? v.bind(obj) : v;
+    },
+  });
+}
+
+describe('recall: vector and lexical sides side by side', () => {
+  it('the vector engine is asked while the BM25 postings are still being read', async () => {
+    const deps = t.app.engram.deps;
+    const wall = await Wall.open(deps, 'recall-sides');
+    try {
+      const says = ['I keep bees in the back garden.', 'My sister lives in Lisbon.'];
+      for (const s of says) {
+        const conv = await wall.conversation(`c-${s}`);
+        await wall.say(`c-${s}`, 'USER', s);
+        await remember(deps, wall.assistant, { conversationId: conv.id, quote: s, type: 'FACT' });
+      }
+      const order: string[] = [];
+      let releasePostings!: () => void;
+      const postingsHeld = new Promise<void>((r) => { releasePostings = r; });
+      const store = withMethod(deps.store, 'lexicalSearch', async (...args: unknown[]) => {
+        order.push('postings asked');
+        await postingsHeld;
+        order.push('postings read');
+        return (deps.store.lexicalSearch as (...a: unknown[]) => Promise<unknown>)(...args);
+      });
+      const index = withMethod(deps.index, 'search', async (...args: unknown[]) => {
+        order.push('vectors asked');
+        releasePostings();
+        return (deps.index.search as (...a: unknown[]) => Promise<unknown>)(...args);
+      });
+      const held: MemoryDeps = { ...deps, store, index };
+      const r = await recall(held, wall.spaceId, 'Where does my sister live?', 5);
+      expect(order).toEqual(['postings asked', 'vectors asked', 'postings read']);
+      // and the two sides still meet: the answer is the one recall gives undisturbed
+      const plain = await recall(deps, wall.spaceId, 'Where does my sister live?', 5);
+      expect(r.statements.map((h) => h.memory.quote)).toEqual(plain.statements.map((h) => h.memory.quote));
+      expect(r.statements[0]?.memory.quote).toBe('My sister lives in Lisbon.');
+    } finally {
+      await wall.drop();
+    }
+  }, 120_000);
+});
