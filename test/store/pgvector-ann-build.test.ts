@@ -1,6 +1,6 @@
 /**
- * When pgvector's HNSW index gets built (adapters/pgvector, src/container.ts): once the
- * vectors outnumber the threshold, never by itself when the threshold is off (the
+ * When pgvector's HNSW index gets built (adapters/pgvector, src/container.ts): once one
+ * space's vectors (of one kind) outnumber the threshold, never by itself when the threshold is off (the
  * PGlite default: a build there runs on the service's only thread), always when forced
  * (`engram reindex --engine pgvector`), and CONCURRENTLY on a server. Each database run
  * works in a schema of its own, so building and dropping the index never touches the
@@ -116,6 +116,31 @@ for (const target of testDatabases()) {
       expect(await validIndex(db)).toBe(false);
       i.holdAnnIndex(false);
       expect(await i.ensureAnnIndex()).toBe(true);
+    });
+
+    it('the threshold counts the largest space, not the table: small spaces never use the index, and would pay its upkeep', async () => {
+      await db.query(`drop index if exists ${HNSW_INDEX}`);
+      // a second space of 150 beside s1's 300: 450 vectors in the table, 300 in the largest space
+      const r = rng(11);
+      const ids = Array.from({ length: 150 }, (_, i) => `s2m${i}`);
+      await db.query(`insert into spaces (id, name) values ('s2', 'ann build, small')`);
+      await db.query(
+        `insert into memories (id, space_id, kind, type, quote, normalized, said_at)
+         select id, 's2', 'STATEMENT', 'FACT', id, id, now() from unnest($1::text[]) as x(id)`, [ids]);
+      await db.query(
+        `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
+         select id, 's2', 'STATEMENT', 'FACT', now(), 'OK' from unnest($1::text[]) as x(id)`, [ids]);
+      const off = { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY };
+      await new PgvectorIndex(db, off).upsert(ids.map((memoryId) => ({
+        memoryId, spaceId: 's2', kind: 'STATEMENT' as const, status: 'ACTIVE' as const, vector: Float32Array.from({ length: DIM }, () => r() - 0.5),
+      })));
+      // (last in the file: the second space stays; the schema or the in-memory store goes with the run)
+      const above400 = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 400, concurrentBuild: target.name === 'pg' });
+      expect(await above400.ensureAnnIndex()).toBe(false);
+      expect(await validIndex(db)).toBe(false);
+      const above299 = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 299, concurrentBuild: target.name === 'pg' });
+      expect(await above299.ensureAnnIndex()).toBe(true);
+      expect(await validIndex(db)).toBe(true);
     });
   });
 }
