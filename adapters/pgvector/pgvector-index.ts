@@ -140,9 +140,7 @@ export class PgvectorIndex implements VectorIndex {
       }
       this.annReady = states[0] === 'valid';
       this.bitsReady = states[1] === 'valid'; // undefined (not wanted): false
-      // Only a space past exactScanBelow is ever searched through the index, so it is built for the
-      // largest space (of one kind), not for the table: many small spaces never use it, and every
-      // insert pays its upkeep (3.6 ms a vector at 90K on the bench server, against 0.04 without).
+      // For the largest space (of one kind), not the table: only a space past exactScanBelow is searched through it.
       const largest = Number((await this.db.query<{ n: number }>(
         `select coalesce(max(n), 0)::int as n from (select count(*) as n from memory_vectors group by space_id, kind) x`)).rows[0].n);
       if (!force && (this.held || largest <= this.annAbove)) return;
