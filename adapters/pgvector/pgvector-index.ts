@@ -16,9 +16,8 @@ export interface PgvectorOptions {
   /** hnsw.ef_search for approximate scans. */
   efSearch?: number;
   /**
-   * The HNSW index is built once one space holds more vectors of one kind than this:
-   * a smaller space is scanned exactly anyway, and maintaining HNSW costs every insert
-   * (several ms each on PGlite's WebAssembly build, ~3.6 ms at 90K on a server).
+   * The HNSW index is built once one space holds more vectors of one kind than this: a smaller space is
+   * scanned exactly anyway, and its upkeep costs every insert (several ms on PGlite, ~3.6 ms at 90K on a server).
    */
   annIndexAbove?: number;
   /** Spaces above this many vectors get the quantised first pass (see QUANTISED_ABOVE); Infinity turns it off. */
