@@ -45,6 +45,21 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], log?: Logger)
   if (driver === 'pglite') await step('wal_recycle off', `set wal_recycle = off`);
   // On a shared server: never queue behind (and in front of) the service's own traffic for long.
   else await step('lock timeout', `set lock_timeout = '3s'`);
+  // VACUUM skips, with a mere WARNING, a table its role may not vacuum (not the table's or the
+  // database's owner, not a superuser): the rewrite would be reported done with the words still on
+  // disk. Tables this role may not vacuum are named as a failed step, and nothing is rewritten.
+  const refused = await db.query<{ t: string }>(
+    `select c.relname as t from pg_class c
+     where c.relname = any($1::text[]) and c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
+       and not (pg_has_role(current_user, c.relowner, 'MEMBER')
+                or pg_has_role(current_user, (select datdba from pg_database where datname = current_database()), 'MEMBER')
+                or coalesce((select rolsuper from pg_roles where rolname = current_user), false))`, [[...CONTENT_TABLES]],
+  ).then((r) => r.rows.map((x) => x.t), (e: unknown) => [`(the check failed: ${e instanceof Error ? e.message : String(e)})`]);
+  if (refused.length > 0) {
+    report.failed.push({ step: 'vacuum full', error: `this role may not vacuum ${refused.join(', ')} (the tables' owner may: DATABASE_OWNER_URL)` });
+    log?.warn({ failed: report.failed }, 'erasure: the forgotten words stay on disk until a role that may rewrite the tables runs it (docs/erasure.md)');
+    return report;
+  }
   await step('vacuum full', `vacuum full ${CONTENT_TABLES.join(', ')}`);
   // A VACUUM FULL leaves the new files' visibility map empty, and autovacuum (or PGlite's
   // housekeeping, by the same rule) may not visit a table with no dead rows for a long time:

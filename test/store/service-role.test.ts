@@ -119,6 +119,23 @@ describe.skipIf(!url)('service role on a PostgreSQL server (append-only by privi
     expect(still.rows[0].quote).toBe('I was a lifeguard one summer.');
   });
 
+  it('erasure as the service role says it cannot rewrite the tables, instead of reporting a VACUUM FULL that PostgreSQL skipped', async () => {
+    const { eraseResidue } = await import('../../src/store/erasure.js');
+    const r = await eraseResidue(svc);
+    expect(r.done).not.toContain('vacuum full');
+    const failed = r.failed.find((f) => f.step === 'vacuum full');
+    expect(failed?.error).toMatch(/may not vacuum .*memories/);
+    // and as the owner, it runs
+    const own = new PgClient(as(owner), 1);
+    try {
+      const o = await eraseResidue(own);
+      expect(o.done).toContain('vacuum full');
+      expect(o.done).toContain('visibility map');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('the service works: forget for good through the function, the other sentence stays', async () => {
     const spaceId = (await svc.query<{ s: string }>(`select space_id as s from memories where id = $1`, [memoryId])).rows[0].s;
     const { forget } = await import('../../src/memory/statuses.js');
