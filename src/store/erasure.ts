@@ -42,9 +42,28 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], log?: Logger)
   // Superuser-only on a server (PGlite's one user is one): without it a segment may be renamed for reuse, bytes intact.
   // PGlite: this session is also the checkpointer. A server's checkpointer reads its own
   // configuration: `ALTER SYSTEM SET wal_recycle = off` (scripts/ci/engram-roles.sql).
-  if (driver === 'pglite') await step('wal_recycle off', `set wal_recycle = off`);
-  // On a shared server: never queue behind (and in front of) the service's own traffic for long.
-  else await step('lock timeout', `set lock_timeout = '3s'`);
+  if (driver === 'pglite') {
+    await step('wal_recycle off', `set wal_recycle = off`);
+    return rewrite(db, step, report, log);
+  }
+  // On a shared server: never queue behind (and in front of) the service's own traffic for long;
+  // but once the tables are held, finish: the rewrite takes as long as they are large (3.2 s at 90K
+  // memories on the bench server), and the service's statement timeout (15 s) would cancel it, every
+  // time, past a few hundred thousand, the words left on disk after the service waited for nothing.
+  await step('lock timeout', `set lock_timeout = '3s'`);
+  await step('no statement timeout', `set statement_timeout = 0`);
+  try {
+    return await rewrite(db, step, report, log);
+  } finally {
+    // A pooled connection keeps its session's settings: back to the pool's own (a lock timeout of
+    // 3 s left on it would fail a remember waiting longer for its space's lock).
+    for (const name of ['lock_timeout', 'statement_timeout']) await db.query(`reset ${name}`).catch(() => {});
+  }
+}
+
+async function rewrite(
+  db: Queryable, step: (name: string, sql: string) => Promise<void>, report: ErasureReport, log?: Logger,
+): Promise<ErasureReport> {
   // VACUUM skips, with a mere WARNING, a table its role may not vacuum (not the table's or the
   // database's owner, not a superuser): the rewrite would be reported done with the words still on
   // disk. Tables this role may not vacuum are named as a failed step, and nothing is rewritten.

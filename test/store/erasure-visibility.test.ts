@@ -5,12 +5,14 @@
  * neither autovacuum nor PGlite's housekeeping comes soon. The erasure sets it again itself.
  * On PGlite (one connection: no other snapshot can hold rows back) the map is read; on a server,
  * where another test's open transaction may keep the newest rows from being all-visible, the
- * step is checked to have run.
+ * step is checked to have run. And the erasure's session settings (a lock timeout, no statement
+ * timeout) do not stay on the pooled connection it ran on.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppOn, type TestApp } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import { eraseResidue } from '../../src/store/erasure.js';
+import { PgClient } from '../../src/store/pg-client.js';
 import { Wall } from '../../src/eval/wall.js';
 import { remember } from '../../src/memory/remember.js';
 
@@ -41,6 +43,20 @@ for (const target of testDatabases()) {
           expect(x.pages, x.relname).toBeGreaterThan(0);
           expect(x.visible, x.relname).toBe(x.pages);
         }
+      }
+    }, 120_000);
+
+    it.runIf(target.name === 'pg')('on a server its connection goes back to the pool with the pool\'s own timeouts', async () => {
+      // one connection: the erasure's session and the statements after it run on the same one
+      const one = new PgClient(process.env.DATABASE_URL!, 1, { statementTimeoutMs: 15_000 });
+      try {
+        const report = await eraseResidue(one);
+        expect(report.done).toContain('no statement timeout');
+        const r = await one.query<{ lock: string; statement: string }>(
+          `select current_setting('lock_timeout') as lock, current_setting('statement_timeout') as statement`);
+        expect(r.rows[0]).toEqual({ lock: '0', statement: '15s' });
+      } finally {
+        await one.close();
       }
     }, 120_000);
   });
