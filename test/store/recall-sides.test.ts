@@ -11,21 +11,11 @@ import { Wall } from '../../src/eval/wall.js';
 import { remember } from '../../src/memory/remember.js';
 import { recall } from '../../src/memory/recall.js';
 import type { MemoryDeps } from '../../src/memory/deps.js';
+import { overriding } from '../helpers/override.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); }, 120_000);
 afterAll(async () => { await t?.close(); });
-
-/** `target` with one method replaced; every other member read from (and bound to) the original. */
-function withMethod<T extends object>(target: T, name: string, fn: (...args: any[]) => unknown): T {
-  return new Proxy(target, {
-    get(obj, prop) {
-      if (prop === name) return fn;
-      const v = Reflect.get(obj, prop, obj);
-      return typeof v === 'function' ? v.bind(obj) : v;
-    },
-  });
-}
 
 describe('recall: vector and lexical sides side by side', () => {
   it('the vector engine is asked while the BM25 postings are still being read', async () => {
@@ -41,17 +31,17 @@ describe('recall: vector and lexical sides side by side', () => {
       const order: string[] = [];
       let releasePostings!: () => void;
       const postingsHeld = new Promise<void>((r) => { releasePostings = r; });
-      const store = withMethod(deps.store, 'lexicalSearch', async (...args: unknown[]) => {
+      const store = overriding(deps.store, { lexicalSearch: async (...args: unknown[]) => {
         order.push('postings asked');
         await postingsHeld;
         order.push('postings read');
         return (deps.store.lexicalSearch as (...a: unknown[]) => Promise<unknown>)(...args);
-      });
-      const index = withMethod(deps.index, 'search', async (...args: unknown[]) => {
+      } });
+      const index = overriding(deps.index, { search: async (...args: unknown[]) => {
         order.push('vectors asked');
         releasePostings();
         return (deps.index.search as (...a: unknown[]) => Promise<unknown>)(...args);
-      });
+      } });
       const held: MemoryDeps = { ...deps, store, index };
       const r = await recall(held, wall.spaceId, 'Where does my sister live?', 5);
       expect(order).toEqual(['postings asked', 'vectors asked', 'postings read']);

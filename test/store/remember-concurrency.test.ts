@@ -13,8 +13,9 @@ import { openConversation, recordMessage } from '../../src/memory/conversations.
 import { remember } from '../../src/memory/remember.js';
 import { createSpace } from '../../src/memory/spaces.js';
 import type { Actor, MemoryDeps } from '../../src/memory/deps.js';
-import type { MemoryStore, Tx } from '../../src/ports/memory-store.js';
+import type { Tx } from '../../src/ports/memory-store.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
+import { overriding } from '../helpers/override.js';
 
 /** The store's writes checked by the last event id (PGlite), and the step each records. */
 const UNLOCKED_WRITES: Record<string, string> = { insertMemoryIfUnchanged: 'write if unchanged', reinforceIfUnchanged: 'reinforce if unchanged' };
@@ -22,44 +23,34 @@ const UNLOCKED_WRITES: Record<string, string> = { insertMemoryIfUnchanged: 'writ
 /** A copy of `deps` whose store and index record the steps of a remember, and may hold it before or inside the lock. */
 function watched(deps: MemoryDeps, hooks: { beforeLock?: () => Promise<void>; inLock?: () => Promise<void> } = {}) {
   const steps: string[] = [];
-  const store = new Proxy(deps.store, {
-    get(target, key) {
-      if (key === 'withSpaceLock') {
-        return async <T>(spaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T> => {
-          await hooks.beforeLock?.();
-          return target.withSpaceLock(spaceId, async (tx) => {
-            steps.push('lock');
-            await hooks.inLock?.();
-            try {
-              return await fn(tx);
-            } finally {
-              steps.push('unlock');
-            }
-          });
-        };
-      }
-      // PGlite's writes without the lock (one statement that checks the last event id itself): held like the lock
-      const unlocked = UNLOCKED_WRITES[key as string];
-      const write = (target as unknown as Record<PropertyKey, ((...a: unknown[]) => Promise<unknown>) | undefined>)[key];
-      if (unlocked && write) {
-        return async (...a: unknown[]) => {
-          await hooks.beforeLock?.();
-          const written = await write.apply(target, a);
-          steps.push(written ? unlocked : `${unlocked}: moved`);
-          return written;
-        };
-      }
-      const v = (target as unknown as Record<PropertyKey, unknown>)[key];
-      return typeof v === 'function' ? v.bind(target) : v;
+  const writes = deps.store as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>;
+  const store = overriding(deps.store, {
+    withSpaceLock: async <T>(spaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T> => {
+      await hooks.beforeLock?.();
+      return deps.store.withSpaceLock(spaceId, async (tx) => {
+        steps.push('lock');
+        await hooks.inLock?.();
+        try {
+          return await fn(tx);
+        } finally {
+          steps.push('unlock');
+        }
+      });
     },
-  }) as MemoryStore;
-  const index = new Proxy(deps.index, {
-    get(target, key) {
-      if (key === 'search') return (...a: Parameters<VectorIndex['search']>) => { steps.push('search'); return target.search(...a); };
-      const v = (target as unknown as Record<PropertyKey, unknown>)[key];
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  }) as VectorIndex;
+    // PGlite's writes without the lock (one statement that checks the last event id itself): held like the lock
+    ...Object.fromEntries(Object.entries(UNLOCKED_WRITES).flatMap(([name, step]) => {
+      const write = writes[name];
+      return write ? [[name, async (...a: unknown[]) => {
+        await hooks.beforeLock?.();
+        const written = await write.apply(deps.store, a);
+        steps.push(written ? step : `${step}: moved`);
+        return written;
+      }]] : [];
+    })),
+  });
+  const index = overriding(deps.index, {
+    search: (...a: Parameters<VectorIndex['search']>) => { steps.push('search'); return deps.index.search(...a); },
+  });
   return { deps: { ...deps, store, index } as MemoryDeps, steps };
 }
 
