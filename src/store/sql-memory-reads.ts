@@ -7,6 +7,12 @@ import { SqlMemoryWrites } from './sql-memory-writes.js';
 /** What `currentVersions` reads: the chain's root, then the memory. */
 const CURRENT_NAMES = ['chain_root', ...MEMORY_COLUMN_NAMES];
 /** The columns of a message `toMessage` reads. */
+/**
+ * The space's last event id (null: none yet, read as 0), parameter `space`: what recognition
+ * reads before it begins and the lock's check compares. Migration 16's `engram_unchanged_since`
+ * computes the same, in SQL, for PGlite's unlocked writes.
+ */
+const lastEventOf = (space: string) => `(select max(id) from memory_events where space_id = ${space})`;
 const MESSAGE_NAMES = ['id', 'conversation_id', 'space_id', 'role', 'text', 'at'];
 
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
@@ -43,7 +49,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ lastEventId: number; exact: MemoryRecord[] }> {
     // The matches as one JSON text (jsonRows): PGlite's driver would parse 35 columns of a row even when all are null.
     const r = await this.db.query<Row>(
-      `select (select max(id) from memory_events where space_id = $1) as last_event_id,
+      `select ${lastEventOf('$1')} as last_event_id,
          (select ${jsonRows('x', MEMORY_COLUMN_NAMES, 'x.seq')} from (
            select ${MEMORY_COLUMNS} ${FROM_MEMORY}
            where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
@@ -217,7 +223,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   async lastEventId(spaceId: string, tx?: Tx): Promise<number> {
-    const r = await this.q(tx).query<{ id: string | number | null }>(`select max(id) as id from memory_events where space_id = $1`, [spaceId]);
+    const r = await this.q(tx).query<{ id: string | number | null }>(`select ${lastEventOf('$1')} as id`, [spaceId]);
     return Number(r.rows[0]?.id ?? 0);
   }
 }
