@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Wall } from '../../src/eval/wall.js';
-import { remember } from '../../src/memory/remember.js';
+import { keepSaid } from '../helpers/wall.js';
 import { recall } from '../../src/memory/recall.js';
 
 const NONSENSE = ["'; drop table memories; --", 'DROP TABLE users;', "' OR 1=1 --", '?!...;;', 'xqzv plorf brindle', '🙂🎉', 'the'];
@@ -23,11 +23,7 @@ async function answers(says: string[], queries: string[]): Promise<Record<string
   const deps = t.app.engram.deps;
   const wall = await Wall.open(deps, 'nonsense');
   try {
-    for (const s of says) {
-      const conv = await wall.conversation(`c-${s}`);
-      await wall.say(`c-${s}`, 'USER', s);
-      await remember(deps, wall.assistant, { conversationId: conv.id, quote: s, type: 'FACT', entities: [], themes: [] });
-    }
+    await keepSaid(deps, wall, says, { entities: [], themes: [] });
     const out: Record<string, string[]> = {};
     for (const q of queries) out[q] = (await recall(deps, wall.spaceId, q, 5)).statements.map((h) => h.memory.quote);
     return out;

@@ -14,7 +14,7 @@ import { testDatabases } from '../helpers/db.js';
 import { eraseResidue } from '../../src/store/erasure.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import { Wall } from '../../src/eval/wall.js';
-import { remember } from '../../src/memory/remember.js';
+import { keepSaid } from '../helpers/wall.js';
 
 for (const target of testDatabases()) {
   describe(`erasure and the visibility map (${target.name})`, () => {
@@ -25,11 +25,7 @@ for (const target of testDatabases()) {
     it('after the rewrite, the content tables are vacuumed again: index-only scans stay index-only', async () => {
       const deps = t.app.engram.deps;
       const wall = await Wall.open(deps, 'erasure-visibility');
-      for (const s of ['I keep bees in the back garden.', 'My sister lives in Lisbon.', 'I play the cello on Sundays.']) {
-        const conv = await wall.conversation(`c-${s}`);
-        await wall.say(`c-${s}`, 'USER', s);
-        await remember(deps, wall.assistant, { conversationId: conv.id, quote: s, type: 'FACT' });
-      }
+      await keepSaid(deps, wall, ['I keep bees in the back garden.', 'My sister lives in Lisbon.', 'I play the cello on Sundays.']);
       const report = await eraseResidue(t.app.engram.db);
       expect(report.done).toContain('vacuum full');
       expect(report.done).toContain('visibility map');

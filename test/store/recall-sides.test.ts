@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Wall } from '../../src/eval/wall.js';
-import { remember } from '../../src/memory/remember.js';
+import { keepSaid } from '../helpers/wall.js';
 import { recall } from '../../src/memory/recall.js';
 import type { MemoryDeps } from '../../src/memory/deps.js';
 import { overriding } from '../helpers/override.js';
@@ -22,12 +22,7 @@ describe('recall: vector and lexical sides side by side', () => {
     const deps = t.app.engram.deps;
     const wall = await Wall.open(deps, 'recall-sides');
     try {
-      const says = ['I keep bees in the back garden.', 'My sister lives in Lisbon.'];
-      for (const s of says) {
-        const conv = await wall.conversation(`c-${s}`);
-        await wall.say(`c-${s}`, 'USER', s);
-        await remember(deps, wall.assistant, { conversationId: conv.id, quote: s, type: 'FACT' });
-      }
+      await keepSaid(deps, wall, ['I keep bees in the back garden.', 'My sister lives in Lisbon.']);
       const order: string[] = [];
       let releasePostings!: () => void;
       const postingsHeld = new Promise<void>((r) => { releasePostings = r; });

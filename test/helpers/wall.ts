@@ -1,0 +1,14 @@
+import type { MemoryDeps } from '../../src/memory/deps.js';
+import { remember, type RememberInput } from '../../src/memory/remember.js';
+import type { Wall } from '../../src/eval/wall.js';
+
+/**
+ * Each sentence typed by the person in a conversation of its own inside `wall`, then kept by the
+ * assistant as a FACT (with `hints`, e.g. no entities or themes: a caller that sends only the quote).
+ */
+export async function keepSaid(deps: MemoryDeps, wall: Wall, says: string[], hints: Pick<RememberInput, 'entities' | 'themes'> = {}): Promise<void> {
+  for (const s of says) {
+    const conv = await wall.say(`c-${s}`, 'USER', s);
+    await remember(deps, wall.assistant, { conversationId: conv.id, quote: s, type: 'FACT', ...hints });
+  }
+}
