@@ -6,11 +6,11 @@
  * statement (each statement text is classified once); nothing at all while off.
  */
 import { performance } from 'node:perf_hooks';
-import type { Queryable, SqlClient } from '../src/store/sql-client.js';
+import { GENERIC_PLAN, type Queryable, type SqlClient } from '../src/store/sql-client.js';
 
 /** A statement's stage: what it is for, from its text (the first words as a fallback). */
 export function stageOf(sql: string): string {
-  const s = sql.replace(/\s+/g, ' ').trim();
+  const s = (sql.startsWith(GENERIC_PLAN) ? sql.slice(GENERIC_PLAN.length) : sql).replace(/\s+/g, ' ').trim();
   const rules: [RegExp, string][] = [
     [/pg_advisory_xact_lock/, 'space lock'],
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],

@@ -1,6 +1,6 @@
 import type { VectorSearch } from '../../src/ports/vector-index.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
-import type { Queryable } from '../../src/store/sql-client.js';
+import { GENERIC_PLAN, type Queryable } from '../../src/store/sql-client.js';
 import type { VectorMirror } from './vector-mirror.js';
 
 /** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
@@ -142,7 +142,7 @@ export async function searchMirror(
       // is a memory deleted without the adapter knowing.
       // One row of two arrays (0.6 ms for 200 ids against 0.9 as rows, measured apart), with the space's top seq after a read-ahead.
       const r = await q.query<{ ids: string[] | null; statuses: string[] | null; top?: string | null }>(
-        `select array_agg(memory_id) as ids, array_agg(status) as statuses${since === null ? '' : `, ${topSeq(2)} as top`}
+        `${GENERIC_PLAN}select array_agg(memory_id) as ids, array_agg(status) as statuses${since === null ? '' : `, ${topSeq(2)} as top`}
          from memory_state where memory_id = any($1::text[])`, since === null ? [ids] : [ids, s.spaceId, kind]);
       if (since !== null) {
         behind = newer(r.rows[0]?.top, since);
@@ -165,7 +165,7 @@ export async function searchMirror(
     }
     // Nothing to read (no row near enough): the check alone.
     if (since !== null) {
-      const r = await q.query<{ top: string | null }>(`select ${topSeq(1)} as top`, [s.spaceId, kind]);
+      const r = await q.query<{ top: string | null }>(`${GENERIC_PLAN}select ${topSeq(1)} as top`, [s.spaceId, kind]);
       behind = newer(r.rows[0]?.top, since);
     }
     // The next pass reads the copy up to date first (`nearest`).

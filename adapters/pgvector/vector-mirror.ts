@@ -1,4 +1,4 @@
-import type { Queryable } from '../../src/store/sql-client.js';
+import { GENERIC_PLAN, type Queryable } from '../../src/store/sql-client.js';
 import { pack, Slots, type Nearest } from './mirror-slots.js';
 
 /**
@@ -147,7 +147,7 @@ export class VectorMirror {
     let decoded: Buffer | null = null;
     for (;;) {
       const r = await q.query<{ ids: string | null; bits: string; vectors: string; seq: string; n: number }>(
-        `select string_agg(memory_id, E'\\n' order by seq) as ids, max(seq)::text as seq, count(*)::int as n,
+        `${GENERIC_PLAN}select string_agg(memory_id, E'\\n' order by seq) as ids, max(seq)::text as seq, count(*)::int as n,
                 encode(string_agg(varbit_send(bq), ''::bytea order by seq), 'base64') as bits,
                 encode(string_agg(vector_send(embedding), ''::bytea order by seq), 'base64') as vectors
          from (select b.memory_id, b.seq, b.bq, v.embedding from memory_vector_bits b join memory_vectors v on v.memory_id = b.memory_id

@@ -13,7 +13,16 @@
  * JSON, as PGlite serialises them for a json parameter); anything else (bytes, typed arrays)
  * runs as a plain query. Prepared statements are session state: they
  * outlive a rolled-back transaction and never reach the data directory.
+ *
+ * The `EXECUTE` goes as a simple query (PGlite's `exec`: one message, no parse, bind and describe
+ * of an unnamed statement around it; ~0.1 ms less per statement, the rows parsed by the same type
+ * parsers). A statement marked `GENERIC_PLAN` runs with `plan_cache_mode = force_generic_plan`
+ * set just before its `EXECUTE` and reset just after, in the same message: planned once, never
+ * again per execution. Should the statement fail, the implicit or open transaction it ran in
+ * rolls the setting back with it.
  */
+import { GENERIC_PLAN } from './sql-client.js';
+
 
 /** A statement PREPARE takes: one query or data-modifying statement. */
 const PREPARABLE = /^\s*(select|with|insert|update|delete)\b/i;
@@ -66,7 +75,12 @@ export function literal(v: unknown): string | null {
 
 export interface Runner {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
+  /** Several statements as one simple query: a result per statement. */
+  exec?(sql: string): Promise<Array<{ rows: unknown[]; affectedRows?: number }>>;
 }
+
+const FORCE_GENERIC = 'set plan_cache_mode = force_generic_plan; ';
+const RESET_PLAN = '; reset plan_cache_mode';
 
 /** Names are unique in the process, so two owners of one session never collide. */
 let named = 0;
@@ -80,7 +94,9 @@ export class PreparedStatements {
    * of the statement prepared for this text (preparing it the first time), or as a plain query
    * when it has no parameters or one cannot be written as a literal.
    */
-  async query<T>(run: Runner, sql: string, params: unknown[]): Promise<{ rows: T[]; affectedRows?: number }> {
+  async query<T>(run: Runner, text: string, params: unknown[]): Promise<{ rows: T[]; affectedRows?: number }> {
+    const generic = text.startsWith(GENERIC_PLAN);
+    const sql = generic ? text.slice(GENERIC_PLAN.length) : text;
     if (params.length === 0 || !PREPARABLE.test(sql)) return run.query<T>(sql, params);
     const literals: string[] = [];
     for (const p of params) {
@@ -103,8 +119,11 @@ export class PreparedStatements {
         await run.query(`deallocate ${gone}`);
       }
     }
+    const execute = `execute ${name}(${literals.join(', ')})`;
     try {
-      return await run.query<T>(`execute ${name}(${literals.join(', ')})`);
+      if (!run.exec) return await run.query<T>(execute);
+      const results = await run.exec(generic ? `${FORCE_GENERIC}${execute}${RESET_PLAN}` : execute);
+      return results[generic ? 1 : 0] as { rows: T[]; affectedRows?: number };
     } catch (e) {
       // A table's columns changed under a cached plan (a migration run by this session):
       // prepared again on the next use.

@@ -8,6 +8,16 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+/**
+ * Prefix of a statement whose plan is better made once, without its parameters' values
+ * (`PREPARE`'s generic plan), than again at every execution: on PGlite, planning in WebAssembly
+ * costs more than such a statement runs (docs/operations.md, "PGlite's statements, prepared").
+ * PostgreSQL's own choice keeps planning a statement whose generic plan it estimates dearer (a
+ * range past a `seq` the planner cannot see, an `= any($1)` of unknown length), though the plan
+ * is the same index probe. A comment: a server ignores it.
+ */
+export const GENERIC_PLAN = '/* engram: generic plan */ ';
+
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }

@@ -2,6 +2,10 @@ import type { ForgetRewrites, HeardQuery, LexicalHit, LexicalStats, Tx } from '.
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
 import { SqlMemoryReads } from './sql-memory-reads.js';
+import { GENERIC_PLAN } from './sql-client.js';
+
+/** A memory kind, written into a statement's text (`lexicalStats`). */
+const KIND_LITERAL = /^[A-Z]+$/;
 
 /** The terms BM25 scores: word keys of letters and digits only, once each. */
 const searchTerms = (keys: string[]): string[] => [...new Set(keys.filter((t) => /^[\p{L}\p{N}]+$/u.test(t)))];
@@ -61,12 +65,14 @@ export class SqlLexicalForget extends SqlMemoryReads {
     // Per kind: the (space, kind) totals over every status, whether the space holds that kind at all
     // (an index probe), df, one row per term (migration 13: kept by the lexicon's triggers), and which
     // of the heard keys some memory of the kind with one of its statuses holds (an index probe per key,
-    // once per kind). Each kind is its own branch with the kind as a parameter: a kind read from a
+    // once per kind). Each kind is its own branch with the kind written in it: a kind read from a
     // joined column made the planner scan every memory of the space for the existence check, once per
-    // term (~5x slower at 10K memories).
+    // term (~5x slower at 10K memories); a kind as a parameter left the plan made once (GENERIC_PLAN:
+    // planning cost PGlite 1.4 ms a recall) scanning every memory for the kind a space seldom holds.
     const params: unknown[] = [spaceId, searchTerms(keys), [...new Set(heard?.keys ?? [])]];
     const branch = (kind: MemoryKind) => {
-      const k = `$${params.push(kind)}::text`;
+      if (!KIND_LITERAL.test(kind)) throw new Error(`not a memory kind: ${kind}`);
+      const k = `'${kind}'::text`;
       const st = `$${params.push(heard?.statuses[kind] ?? [])}::text[]`;
       return `select ${k} as kind, (select docs from lexicon_stats where space_id = $1 and kind = ${k}) as docs,
          (select total_len from lexicon_stats where space_id = $1 and kind = ${k}) as total_len,
@@ -78,7 +84,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
        from (select 1) one left join unnest($2::text[]) as t(term) on true`;
     };
     if (kinds.length === 0) return new Map();
-    const r = await this.db.query<Row>(kinds.map(branch).join('\n       union all\n       '), params);
+    const r = await this.db.query<Row>(GENERIC_PLAN + kinds.map(branch).join('\n       union all\n       '), params);
     const out = new Map<MemoryKind, LexicalStats>();
     for (const x of r.rows) {
       const kind = x.kind as MemoryKind;

@@ -3,6 +3,7 @@ import type { MemoryKind } from '../core/types.js';
 import { parseVector } from '../core/vectors.js';
 import { FROM_MEMORY, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, date, fromJsonRows, groupInOrder, jsonRows, toEvent, toMemory, toMention, toMessage, type Row } from './sql-rows.js';
 import { SqlMemoryWrites } from './sql-memory-writes.js';
+import { GENERIC_PLAN } from './sql-client.js';
 
 /** What `currentVersions` reads: the chain's root, then the memory. */
 const CURRENT_NAMES = ['chain_root', ...MEMORY_COLUMN_NAMES];
@@ -88,7 +89,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     if (ids.length === 0) return [];
     // One JSON text (jsonRows), not rows of 35 columns for the driver to parse: 0.50 -> 0.28 ms for 10 ids in PGlite.
     const r = await this.q(tx).query<Row>(
-      `select ${jsonRows('x', MEMORY_COLUMN_NAMES)} as rows from (
+      `${GENERIC_PLAN}select ${jsonRows('x', MEMORY_COLUMN_NAMES)} as rows from (
          select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = any($1::text[]) and ($2::text is null or m.space_id = $2)) x`,
       [ids, spaceId],
     );
