@@ -176,6 +176,8 @@ export interface LexicalStats {
   df: Map<string, number>;
   /** Of the `heard` keys asked for, those some memory of this kind with one of the kind's statuses holds. */
   heard: Set<string>;
+  /** Each query term's version where the store keeps one: it changes whenever any of the term's postings does. */
+  ver?: Map<string, string>;
 }
 
 /** A conversation and (the last of) its messages, in order (`MemoryStore.conversationTranscript`). */

@@ -1,27 +1,12 @@
-// Migration 13 ('lexicon-document-frequencies'): src/store/migrations.ts applies it.
+// Migrations 13 and 17 (src/store/migrations.ts applies them): the lexicon's document frequencies.
 
 /**
- * Each term's document frequency per (space, kind), kept by the lexicon's triggers beside the
- * postings and totals of migration 4. BM25's statistics read one row per query term instead of
- * counting the term's postings (an index range of every memory that holds the word: ~350 rows
- * per common term at 10K memories, ten times that at 100K), on PGlite and a server alike.
- *
- * A row exists only while some memory holds the term (a forget that removes a term's last
- * holder deletes the row: the words are content, erasure vacuums this table like the postings).
- * Rows are written in (space, kind, term) order, so two writers of one space never take their
- * row locks in opposite orders.
+ * The lexicon's trigger function (migration 4's, with document frequencies). `versioned`
+ * (migration 17): every df row it changes takes the next number of `lexicon_df_ver`.
  */
-export const LEXICON_DF_SQL = `
-create table lexicon_df (
-  space_id text not null,
-  kind text not null,
-  term text not null,
-  df integer not null,
-  primary key (space_id, kind, term)
-);
-alter table lexicon_df alter column term set statistics 0;
-
-create or replace function engram_lexicon_postings() returns trigger language plpgsql as $$
+function postingsFunction(versioned: boolean): string {
+  const bump = versioned ? `, ver = nextval('lexicon_df_ver')` : '';
+  return `create or replace function engram_lexicon_postings() returns trigger language plpgsql as $$
 begin
   if tg_op in ('UPDATE', 'DELETE') then
     with d as (
@@ -34,7 +19,7 @@ begin
       from (select space_id, kind, count(*) as n, sum(len) as l from per group by space_id, kind) x
       where s.space_id = x.space_id and s.kind = x.kind
     )
-    update lexicon_df f set df = f.df - x.n
+    update lexicon_df f set df = f.df - x.n${bump}
     from (select space_id, kind, term, count(*)::int as n from d group by space_id, kind, term order by space_id, kind, term) x
     where f.space_id = x.space_id and f.kind = x.kind and f.term = x.term;
   end if;
@@ -58,7 +43,7 @@ begin
     )
     insert into lexicon_df (space_id, kind, term, df)
     select space_id, kind, term, count(*) from ins group by space_id, kind, term order by space_id, kind, term
-    on conflict (space_id, kind, term) do update set df = lexicon_df.df + excluded.df;
+    on conflict (space_id, kind, term) do update set df = lexicon_df.df + excluded.df${bump};
   end if;
   if tg_op in ('UPDATE', 'DELETE') then
     -- terms no memory holds any more (after an update's new wording is counted back in)
@@ -68,7 +53,45 @@ begin
   end if;
   return null;
 end $$;
+`;
+}
 
+// Migration 13 ('lexicon-document-frequencies').
+/**
+ * Each term's document frequency per (space, kind), kept by the lexicon's triggers beside the
+ * postings and totals of migration 4. BM25's statistics read one row per query term instead of
+ * counting the term's postings (an index range of every memory that holds the word: ~350 rows
+ * per common term at 10K memories, ten times that at 100K), on PGlite and a server alike.
+ *
+ * A row exists only while some memory holds the term (a forget that removes a term's last
+ * holder deletes the row: the words are content, erasure vacuums this table like the postings).
+ * Rows are written in (space, kind, term) order, so two writers of one space never take their
+ * row locks in opposite orders.
+ */
+export const LEXICON_DF_SQL = `
+create table lexicon_df (
+  space_id text not null,
+  kind text not null,
+  term text not null,
+  df integer not null,
+  primary key (space_id, kind, term)
+);
+alter table lexicon_df alter column term set statistics 0;
+
+${postingsFunction(false)}
 insert into lexicon_df (space_id, kind, term, df)
   select space_id, kind, term, count(*) from memory_terms group by space_id, kind, term;
 `;
+
+// Migration 17 ('lexicon-term-versions').
+/**
+ * A version per (space, kind, term): any change to the term's postings there (a memory that holds
+ * it written, reworded or forgotten) changes its df row, and with this migration its `ver`, a
+ * number from one sequence. The embedded store keeps postings it read in the process
+ * (src/store/postings-cache.ts) and uses them only while the statistics statement, which reads
+ * each query term's df, reads the same `ver` (docs/recall.md, "Postings held").
+ */
+export const LEXICON_VER_SQL = `
+create sequence if not exists lexicon_df_ver;
+alter table lexicon_df add column ver bigint not null default nextval('lexicon_df_ver');
+${postingsFunction(true)}`;

@@ -2,7 +2,7 @@ import type { SqlClient } from './sql-client.js';
 import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL } from './migration-core.js';
-import { LEXICON_DF_SQL } from './migration-lexicon-df.js';
+import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -307,6 +307,13 @@ begin
   end if;
   return true;
 end $$;`,
+  },
+  {
+    version: 17,
+    name: 'lexicon-term-versions',
+    // A version per (space, kind, term), changed with its postings: the embedded store's postings
+    // held in the process are used only while it matches (src/store/migration-lexicon-df.ts).
+    sql: () => LEXICON_VER_SQL,
   },
 ];
 

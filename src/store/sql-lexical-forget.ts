@@ -3,6 +3,7 @@ import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
 import { SqlMemoryReads } from './sql-memory-reads.js';
 import { GENERIC_PLAN } from './sql-client.js';
+import { bm25Window, PostingsCache, type TermPostings } from './postings-cache.js';
 
 /** A memory kind, written into a statement's text (`lexicalStats`). */
 const KIND_LITERAL = /^[A-Z]+$/;
@@ -12,6 +13,13 @@ const searchTerms = (keys: string[]): string[] => [...new Set(keys.filter((t) =>
 
 /** The SqlStore's lexical search (BM25 over the postings) and forget-for-good. */
 export class SqlLexicalForget extends SqlMemoryReads {
+  /** Postings held in the process where one process holds the store (postings-cache.ts); null elsewhere. */
+  private heldPostings: PostingsCache | null | undefined;
+  private get postings(): PostingsCache | null {
+    if (this.heldPostings === undefined) this.heldPostings = this.oneStatementAtATime ? new PostingsCache() : null;
+    return this.heldPostings;
+  }
+
   /**
    * Lexical candidates ranked by BM25 over the space's lexicon (word keys of every
    * wording, the source message, entities and themes), computed in SQL from the
@@ -54,11 +62,57 @@ export class SqlLexicalForget extends SqlMemoryReads {
     // Statuses are checked on the best `window` rows only, in SQL: only the first k that pass come back.
     const window = Math.max(2 * k, 32);
     const scored = async (filtered: boolean, limit: number) => (await this.db.query<Row>(scoredSql(filtered), [...args, limit, statuses, k])).rows;
-    let rows = await scored(false, window);
+    // The postings held in the process, when every term's are current (the embedded store): the same window, scored here.
+    const held = await this.heldWindow(spaceId, kind, found, stats, idf, avgdl, window);
+    let rows = held ? await this.withStatus(held, statuses, k) : await scored(false, window);
     // The memories scored are at most the terms' document frequencies summed: below the window, it cut nothing off.
     const scoredAtMost = found.reduce((sum, t) => sum + stats.df.get(t)!, 0);
     if (rows.length < k && scoredAtMost > window) rows = await scored(true, k);
     return rows.slice(0, k).map((x) => ({ memoryId: x.memory_id as string, rank: Number(x.score) }));
+  }
+
+  /**
+   * BM25's best `window` from the postings held in the process (postings-cache.ts), null where
+   * none are held or a term's could not be read as of the statistics' `ver` (written meanwhile:
+   * the statement scores instead). Terms not held, or held as of another `ver`, are read first,
+   * all in one statement.
+   */
+  private async heldWindow(
+    spaceId: string, kind: MemoryKind, terms: string[], stats: LexicalStats, idf: number[], avgdl: number, window: number,
+  ): Promise<{ memoryId: string; score: number }[] | null> {
+    const cache = this.postings;
+    const ver = stats.ver;
+    if (!cache || !ver || terms.some((t) => !ver.has(t))) return null;
+    const postings = terms.map((t) => cache.get(spaceId, kind, t, ver.get(t)!));
+    const missing = terms.filter((_, i) => !postings[i]);
+    if (missing.length > 0) {
+      const r = await this.db.query<{ term: string; ver: string; ids: string[]; tf: number[]; len: number[] }>(
+        `${GENERIC_PLAN}select d.term, d.ver::text as ver, array_agg(p.memory_id) as ids, array_agg(p.tf) as tf, array_agg(p.len) as len
+         from lexicon_df d join memory_terms p on p.space_id = d.space_id and p.kind = d.kind and p.term = d.term
+         where d.space_id = $1 and d.kind = $2 and d.term = any($3::text[])
+         group by d.term, d.ver`,
+        [spaceId, kind, missing],
+      );
+      for (const x of r.rows) {
+        const p: TermPostings = { ver: x.ver, ids: x.ids, tf: Int32Array.from(x.tf), len: Int32Array.from(x.len) };
+        cache.put(spaceId, kind, x.term, p);
+        if (x.ver === ver.get(x.term)) postings[terms.indexOf(x.term)] = p;
+      }
+      if (postings.some((p) => !p)) return null;
+    }
+    return bm25Window(postings as TermPostings[], idf, avgdl, window);
+  }
+
+  /** The window's memories with one of `statuses`, best first, the first k (the statement's `hits`). */
+  private async withStatus(window: { memoryId: string; score: number }[], statuses: MemoryStatus[], k: number): Promise<Row[]> {
+    if (window.length === 0) return [];
+    const r = await this.db.query<{ ids: string[] | null; statuses: string[] | null }>(
+      `${GENERIC_PLAN}select array_agg(memory_id) as ids, array_agg(status) as statuses from memory_state where memory_id = any($1::text[])`,
+      [window.map((w) => w.memoryId)],
+    );
+    const status = new Map((r.rows[0]?.ids ?? []).map((id, j) => [id, r.rows[0]!.statuses![j]!]));
+    const wanted = new Set<string>(statuses);
+    return window.filter((w) => wanted.has(status.get(w.memoryId) ?? '')).slice(0, k).map((w) => ({ memory_id: w.memoryId, score: w.score }));
   }
 
   async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[], heard?: HeardQuery): Promise<Map<MemoryKind, LexicalStats>> {
@@ -80,8 +134,9 @@ export class SqlLexicalForget extends SqlMemoryReads {
          array(select h.term from unnest($3::text[]) as h(term)
                where exists (select 1 from memory_terms p join memory_state s on s.memory_id = p.memory_id
                              where p.space_id = $1 and p.kind = ${k} and p.term = h.term and s.status = any(${st}))) as heard,
-         t.term, (select d.df from lexicon_df d where d.space_id = $1 and d.kind = ${k} and d.term = t.term) as df
-       from (select 1) one left join unnest($2::text[]) as t(term) on true`;
+         t.term, d.df, d.ver::text as ver
+       from (select 1) one left join unnest($2::text[]) as t(term) on true
+         left join lateral (select d.df, d.ver from lexicon_df d where d.space_id = $1 and d.kind = ${k} and d.term = t.term) d on true`;
     };
     if (kinds.length === 0) return new Map();
     const r = await this.db.query<Row>(GENERIC_PLAN + kinds.map(branch).join('\n       union all\n       '), params);
@@ -90,9 +145,12 @@ export class SqlLexicalForget extends SqlMemoryReads {
       const kind = x.kind as MemoryKind;
       let s = out.get(kind);
       if (!s) {
-        out.set(kind, s = { present: !!x.present, docs: Number(x.docs ?? 0), totalLen: Number(x.total_len ?? 0), df: new Map(), heard: new Set(arr(x.heard)) });
+        out.set(kind, s = { present: !!x.present, docs: Number(x.docs ?? 0), totalLen: Number(x.total_len ?? 0), df: new Map(), heard: new Set(arr(x.heard)), ver: new Map() });
       }
-      if (x.term != null && Number(x.df) > 0) s.df.set(x.term as string, Number(x.df));
+      if (x.term != null && Number(x.df) > 0) {
+        s.df.set(x.term as string, Number(x.df));
+        s.ver!.set(x.term as string, x.ver as string);
+      }
     }
     return out;
   }
@@ -145,11 +203,15 @@ export class SqlLexicalForget extends SqlMemoryReads {
    * The function refuses any rewrite that adds a word. Only this path deletes content.
    */
   async forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites: ForgetRewrites = { messages: [], contexts: [] }): Promise<string[]> {
+    // The words forgotten leave the process too: the space's postings held are let go (read again when asked).
+    this.postings?.dropSpace(spaceId);
     const r = await this.q(tx).query<{ id: string }>(
       `select engram_forget($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as id`,
       [spaceId, ids, rewrites.messages.map((m) => m.id), rewrites.messages.map((m) => m.text),
         rewrites.contexts.map((c) => c.id), rewrites.contexts.map((c) => c.context)],
     );
+    // (and again: a search's postings read before the forget ran may have been put back meanwhile)
+    this.postings?.dropSpace(spaceId);
     return r.rows.map((x) => x.id);
   }
 }

@@ -1,0 +1,117 @@
+/**
+ * Postings held in the process, for the embedded store (docs/recall.md, "Postings held").
+ *
+ * BM25's postings statement read ~2,800 postings at 10K memories for a question of six terms and
+ * summed them in WebAssembly: 4–6 ms of a recall's ~20 on the main thread. Here each term's
+ * postings in a (space, kind) — memory ids, term frequencies, document lengths — are kept after
+ * they are read once, with the term's `ver` (migration 17: it changes whenever any of those
+ * postings does), and used only while the statistics statement, which reads every query term's
+ * df, reads the same `ver`. The score is then summed here, with the very arithmetic of the SQL
+ * statement (`bm25Window`).
+ *
+ * Only where one process holds the store (PGlite): every forget passes through this store, which
+ * drops the space's postings at once (nothing forgotten stays in the process), and no other
+ * process can change a term behind its `ver` between two statements of this one.
+ */
+
+/** One term's postings in a (space, kind), as of `ver`. */
+export interface TermPostings {
+  ver: string;
+  ids: string[];
+  tf: Int32Array;
+  len: Int32Array;
+}
+
+/** Postings held at most (LRU by term past it): ~20 bytes each and their ids, shared by term. */
+export const MAX_HELD_POSTINGS = 2_000_000;
+
+const keyOf = (spaceId: string, kind: string, term: string) => `${spaceId}\u0000${kind}\u0000${term}`;
+
+export class PostingsCache {
+  private readonly terms = new Map<string, TermPostings>();
+  private held = 0;
+
+  constructor(private readonly maxPostings = MAX_HELD_POSTINGS) {}
+
+  /** The term's postings if held as of `ver` (refreshed in the LRU order), else undefined. */
+  get(spaceId: string, kind: string, term: string, ver: string): TermPostings | undefined {
+    const key = keyOf(spaceId, kind, term);
+    const p = this.terms.get(key);
+    if (!p || p.ver !== ver) return undefined;
+    this.terms.delete(key);
+    this.terms.set(key, p);
+    return p;
+  }
+
+  put(spaceId: string, kind: string, term: string, p: TermPostings): void {
+    const key = keyOf(spaceId, kind, term);
+    const old = this.terms.get(key);
+    if (old) {
+      this.held -= old.ids.length;
+      this.terms.delete(key);
+    }
+    if (p.ids.length > this.maxPostings) return;
+    this.terms.set(key, p);
+    this.held += p.ids.length;
+    for (const [k, q] of this.terms) {
+      if (this.held <= this.maxPostings) break;
+      this.terms.delete(k);
+      this.held -= q.ids.length;
+    }
+  }
+
+  /** Lets go of every term of the space (a forget: its words leave the process with it). */
+  dropSpace(spaceId: string): void {
+    const prefix = `${spaceId}\u0000`;
+    for (const [k, q] of this.terms) {
+      if (!k.startsWith(prefix)) continue;
+      this.terms.delete(k);
+      this.held -= q.ids.length;
+    }
+  }
+
+  /** Postings held, in all or in one space (tests). */
+  heldIn(spaceId?: string): number {
+    if (spaceId === undefined) return this.held;
+    let n = 0;
+    for (const [k, q] of this.terms) if (k.startsWith(`${spaceId}\u0000`)) n += q.ids.length;
+    return n;
+  }
+}
+
+/**
+ * PostgreSQL's `round(float8)`: `rint`, ties to even (the default rounding mode), for the
+ * non-negative shares BM25 adds (`Math.round` sends ties up).
+ */
+export function rint(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  if (d > 0.5) return f + 1;
+  if (d < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}
+
+/**
+ * The best `window` memories by BM25 over the terms' postings, best first, ties by memory id
+ * (bytewise, as the database's C collation orders them): the SQL statement's `top`, to the last
+ * bit. Each term's share is the same float8 expression in the same order, rounded to a whole
+ * number of 1e-12 (so the sum, exact below 2^53, does not depend on the order it is added in),
+ * and the sum divided by 1e12.
+ */
+export function bm25Window(
+  postings: readonly TermPostings[], idf: readonly number[], avgdl: number, window: number,
+): { memoryId: string; score: number }[] {
+  const sums = new Map<string, number>();
+  postings.forEach((p, t) => {
+    const w = idf[t]!;
+    for (let j = 0; j < p.ids.length; j++) {
+      const tf = p.tf[j]!;
+      const share = rint(1e12 * w * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * p.len[j]! / avgdl)));
+      const id = p.ids[j]!;
+      sums.set(id, (sums.get(id) ?? 0) + share);
+    }
+  });
+  const scored = [...sums].map(([memoryId, s]) => ({ memoryId, score: s / 1e12 }));
+  scored.sort((a, b) => b.score - a.score || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
+  return scored.slice(0, window);
+}

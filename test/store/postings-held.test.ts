@@ -1,0 +1,154 @@
+/**
+ * The embedded store's postings held in the process (src/store/postings-cache.ts, migration 17):
+ * BM25 summed from them gives the statement's hits and scores to the last bit, ties included; a
+ * term written since (a new memory, a new wording) is read again; a forget lets go of the space's
+ * postings at once; statistics older than the postings make the statement score instead.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { overriding } from '../helpers/override.js';
+import { PgliteClient } from '../../src/store/pglite-client.js';
+import { openConversation, recordMessage } from '../../src/memory/conversations.js';
+import { remember } from '../../src/memory/remember.js';
+import { forget } from '../../src/memory/statuses.js';
+import { createSpace } from '../../src/memory/spaces.js';
+import { lexicalKeys } from '../../src/memory/lexical.js';
+import { bm25Window, rint, type TermPostings } from '../../src/store/postings-cache.js';
+import type { Actor } from '../../src/memory/deps.js';
+import type { LexicalStats } from '../../src/ports/memory-store.js';
+
+const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
+const STATUSES = ['ACTIVE', 'SUPERSEDED', 'ERRONEOUS'] as const;
+
+describe('postings held in the process (PGlite)', () => {
+  let t: TestApp;
+  const deps = () => t.app.engram.deps;
+  const sql: string[] = [];
+  beforeAll(async () => {
+    const db = await PgliteClient.open(':memory:');
+    const watched = overriding(db, { query: (text: string, params?: unknown[]) => { sql.push(text); return db.query(text, params); } });
+    t = await createTestApp({ db: watched });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const colours = ['red', 'green', 'blue', 'yellow', 'purple', 'orange', 'black', 'white'];
+  const things = ['apples', 'kites', 'boats', 'lamps', 'chairs', 'shoes'];
+  // Equal lengths and words in many sentences: equal BM25 scores, whose order is the memory ids'.
+  const sentences = colours.flatMap((c, i) => things.map((x, j) => (i + j) % 3 === 0 ? `I keep ${c} ${x} at home.` : `My ${c} ${x} are old and ${colours[(i + j) % 8]}.`));
+
+  async function spaceWith(texts: string[]) {
+    const space = await createSpace(deps(), { name: 'postings held' });
+    const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
+    const c = await openConversation(deps(), space.id);
+    const ids: string[] = [];
+    for (const s of texts) {
+      await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: s });
+      ids.push((await remember(deps(), chat, { conversationId: c.id, quote: s, type: 'FACT' })).memory.id);
+    }
+    return { spaceId: space.id, chat, conversationId: c.id, ids };
+  }
+
+  const keysOf = (q: string) => [...new Set(lexicalKeys(q))];
+  const stats = async (spaceId: string, keys: string[]) => (await deps().store.lexicalStats(spaceId, keys, ['STATEMENT'])).get('STATEMENT')!;
+  /** The same search, held (the statistics' versions given) and by the statement (none given). */
+  async function both(spaceId: string, q: string, k: number, given?: LexicalStats) {
+    const keys = keysOf(q);
+    const s = given ?? await stats(spaceId, keys);
+    const before = sql.length;
+    const held = await deps().store.lexicalSearch(spaceId, keys, k, 'STATEMENT', [...STATUSES], s);
+    const heldSql = sql.slice(before);
+    const statement = await deps().store.lexicalSearch(spaceId, keys, k, 'STATEMENT', [...STATUSES], { ...s, ver: undefined });
+    return { held, statement, scoredInSql: heldSql.some((x) => x.includes('with top as')), heldSql };
+  }
+
+  it('gives the statement\'s hits, order and scores exactly, ties by memory id; a second search reads only statuses', async () => {
+    const { spaceId } = await spaceWith(sentences);
+    for (const q of ['Where are my red apples?', 'old green boats and yellow kites', 'What do I keep at home?', 'purple shoes']) {
+      for (const k of [1, 5, 40]) {
+        const r = await both(spaceId, q, k);
+        expect(r.held.length).toBeGreaterThan(0);
+        expect(r.held).toEqual(r.statement);
+        expect(r.scoredInSql).toBe(false);
+      }
+    }
+    // ties exist in this space, and were ordered by id in both
+    const all = (await both(spaceId, 'apples', 40)).held;
+    const tied = all.filter((h, i) => i > 0 && h.rank === all[i - 1]!.rank);
+    expect(tied.length).toBeGreaterThan(3);
+    const again = await both(spaceId, 'apples', 40);
+    expect(again.heldSql).toHaveLength(1);
+    expect(again.heldSql[0]).toContain('from memory_state where memory_id = any');
+  });
+
+  it('reads a term again once a memory holding it is written or reworded, and equals the statement after', async () => {
+    const { spaceId, chat, conversationId } = await spaceWith(sentences.slice(0, 12));
+    const q = 'Where are my silver kites?';
+    expect((await both(spaceId, q, 10)).held.some((h) => h.rank > 0)).toBe(true);
+    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'My silver kites fly well.' });
+    const fresh = await remember(deps(), chat, { conversationId, quote: 'My silver kites fly well.', type: 'FACT' });
+    const r = await both(spaceId, q, 10);
+    expect(r.heldSql.some((x) => x.includes('from lexicon_df d join memory_terms p'))).toBe(true);
+    expect(r.held[0]!.memoryId).toBe(fresh.memory.id);
+    expect(r.held).toEqual(r.statement);
+    // a restatement adds its wording to the memory's lexicon: its length, so every one of its terms, changed
+    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'Silver kites: mine fly really well.' });
+    const again = await remember(deps(), chat, { conversationId, quote: 'Silver kites: mine fly really well.', type: 'FACT' });
+    expect(again.memory.id).toBe(fresh.memory.id);
+    const after = await both(spaceId, q, 10);
+    expect(after.heldSql.some((x) => x.includes('from lexicon_df d join memory_terms p'))).toBe(true);
+    expect(after.held).toEqual(after.statement);
+    expect(after.held[0]!.rank).not.toBe(r.held[0]!.rank);
+  });
+
+  it('statistics read before a write: terms held as of them answer as of them; others make the statement score', async () => {
+    const { spaceId, chat, conversationId } = await spaceWith(sentences.slice(0, 12));
+    const q = 'my teal lamps';
+    const old = await stats(spaceId, keysOf(q));
+    const before = await both(spaceId, q, 10, old);
+    const other = 'old shoes';
+    const oldOther = await stats(spaceId, keysOf(other));
+    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'My teal lamps and old shoes glow.' });
+    const fresh = await remember(deps(), chat, { conversationId, quote: 'My teal lamps and old shoes glow.', type: 'FACT' });
+    // held as of the statistics: the answer of that moment, statistics and postings alike
+    const r = await both(spaceId, q, 10, old);
+    expect(r.scoredInSql).toBe(false);
+    expect(r.held).toEqual(before.held);
+    // not held: read now, newer than the statistics, so the statement scores, as it always did
+    const s = await both(spaceId, other, 10, oldOther);
+    expect(s.scoredInSql).toBe(true);
+    expect(s.held).toEqual(s.statement);
+    // statistics read now: the new memory first, held and statement alike
+    const now = await both(spaceId, q, 10);
+    expect(now.held[0]!.memoryId).toBe(fresh.memory.id);
+    expect(now.held).toEqual(now.statement);
+  });
+
+  it('a forget for good lets go of the space\'s postings at once; the next search reads them again without the memory', async () => {
+    const { spaceId, ids } = await spaceWith(sentences.slice(0, 12));
+    const held = () => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(spaceId);
+    const first = await both(spaceId, 'red apples', 10);
+    expect(held()).toBeGreaterThan(0);
+    const gone = first.held[0]!.memoryId;
+    expect(ids).toContain(gone);
+    await forget(deps(), admin, spaceId, [gone], true);
+    expect(held()).toBe(0);
+    const r = await both(spaceId, 'red apples', 10);
+    expect(r.held.map((h) => h.memoryId)).not.toContain(gone);
+    expect(r.held).toEqual(r.statement);
+  });
+});
+
+describe('bm25Window and rint', () => {
+  it('rounds ties to even, as PostgreSQL\'s round(float8)', () => {
+    expect([0.5, 1.5, 2.5, 3.5, 2.4999999999999996, 7.51].map(rint)).toEqual([0, 2, 2, 4, 2, 8]);
+  });
+
+  it('sums each memory\'s shares, best first, equal scores by id', () => {
+    const p = (ids: string[], tf: number[], len: number[]): TermPostings => ({ ver: '1', ids, tf: Int32Array.from(tf), len: Int32Array.from(len) });
+    const w = bm25Window([p(['b', 'a', 'c'], [1, 1, 2], [4, 4, 4]), p(['c', 'd'], [1, 1], [4, 9])], [1.5, 0.5], 5, 3);
+    expect(w.map((x) => x.memoryId)).toEqual(['c', 'a', 'b']);
+    expect(w[1]!.score).toBe(w[2]!.score);
+  });
+});
