@@ -38,6 +38,8 @@ export function stageOf(sql: string): string {
     [/exists \(select 1 from memories m where m\.space_id = \$1 and m\.kind = /, 'lexical: BM25 statistics + kinds held + heard terms'],
     [/from lexicon_stats/, 'lexical: BM25 statistics'],
     [/^with top as/, 'lexical: BM25 postings'],
+    [/^select d\.term, d\.ver::text as ver, array_agg/, 'lexical: postings read into the process'],
+    [/^select array_agg\(status\) as statuses, array_agg\(memory_id\) as ids from memory_state/, 'lexical: statuses of the best'],
     [/with recursive|current/, 'current versions'],
     [/recall_count/, 'recall counters'],
     [/memory_state set status/, 'status update'],

@@ -30,6 +30,10 @@ const keyOf = (spaceId: string, kind: string, term: string) => `${spaceId}\u0000
 export class PostingsCache {
   private readonly terms = new Map<string, TermPostings>();
   private held = 0;
+  /** The (space, kind)s whose every term was read once (`loadedAll`): a term missing since was written since. */
+  private readonly whole = new Set<string>();
+  /** Per space, how many times it was let go: postings read before a forget are not put back after it. */
+  private readonly drops = new Map<string, number>();
 
   constructor(private readonly maxPostings = MAX_HELD_POSTINGS) {}
 
@@ -43,7 +47,13 @@ export class PostingsCache {
     return p;
   }
 
-  put(spaceId: string, kind: string, term: string, p: TermPostings): void {
+  /** The space's generation: `put` with an older one (read before a forget) keeps nothing. */
+  generation(spaceId: string): number {
+    return this.drops.get(spaceId) ?? 0;
+  }
+
+  put(spaceId: string, kind: string, term: string, p: TermPostings, generation: number): void {
+    if (generation !== this.generation(spaceId)) return;
     const key = keyOf(spaceId, kind, term);
     const old = this.terms.get(key);
     if (old) {
@@ -57,12 +67,30 @@ export class PostingsCache {
       if (this.held <= this.maxPostings) break;
       this.terms.delete(k);
       this.held -= q.ids.length;
+      this.whole.clear();
     }
+  }
+
+  /** Whether every term of the (space, kind) was read once (and none let go since for room). */
+  loadedAll(spaceId: string, kind: string): boolean {
+    return this.whole.has(keyOf(spaceId, kind, ''));
+  }
+
+  /** Marks the (space, kind) as read whole, its terms `put` since `generation`. */
+  markLoaded(spaceId: string, kind: string, generation: number): void {
+    if (generation === this.generation(spaceId)) this.whole.add(keyOf(spaceId, kind, ''));
+  }
+
+  /** Whether `n` more postings would fit without letting any go. */
+  fits(n: number): boolean {
+    return this.held + n <= this.maxPostings;
   }
 
   /** Lets go of every term of the space (a forget: its words leave the process with it). */
   dropSpace(spaceId: string): void {
+    this.drops.set(spaceId, this.generation(spaceId) + 1);
     const prefix = `${spaceId}\u0000`;
+    for (const k of this.whole) if (k.startsWith(prefix)) this.whole.delete(k);
     for (const [k, q] of this.terms) {
       if (!k.startsWith(prefix)) continue;
       this.terms.delete(k);

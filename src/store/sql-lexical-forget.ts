@@ -5,6 +5,14 @@ import { SqlMemoryReads } from './sql-memory-reads.js';
 import { GENERIC_PLAN } from './sql-client.js';
 import { bm25Window, PostingsCache, type TermPostings } from './postings-cache.js';
 
+/** A term's postings as `heldWindow` and `loadPostings` read them (`d`: its lexicon_df row). */
+interface PostingsRow { term: string; ver: string; ids: string[]; tf: number[]; len: number[] }
+const POSTINGS = `d.ver::text as ver, array_agg(p.memory_id) as ids, array_agg(p.tf) as tf, array_agg(p.len) as len`;
+const POSTINGS_JOIN = `join memory_terms p on p.space_id = $1 and p.kind = $2 and p.term = d.term`;
+const termPostings = (x: PostingsRow): TermPostings => ({ ver: x.ver, ids: x.ids, tf: Int32Array.from(x.tf), len: Int32Array.from(x.len) });
+/** Terms read per statement by a space's first search. */
+const LOAD_TERMS = 1_000;
+
 /** A memory kind, written into a statement's text (`lexicalStats`). */
 const KIND_LITERAL = /^[A-Z]+$/;
 
@@ -15,6 +23,7 @@ const searchTerms = (keys: string[]): string[] => [...new Set(keys.filter((t) =>
 export class SqlLexicalForget extends SqlMemoryReads {
   /** Postings held in the process where one process holds the store (postings-cache.ts); null elsewhere. */
   private heldPostings: PostingsCache | null | undefined;
+  private readonly postingsLoads = new Map<string, Promise<void>>();
   private get postings(): PostingsCache | null {
     if (this.heldPostings === undefined) this.heldPostings = this.oneStatementAtATime ? new PostingsCache() : null;
     return this.heldPostings;
@@ -83,19 +92,25 @@ export class SqlLexicalForget extends SqlMemoryReads {
     const cache = this.postings;
     const ver = stats.ver;
     if (!cache || !ver || terms.some((t) => !ver.has(t))) return null;
-    const postings = terms.map((t) => cache.get(spaceId, kind, t, ver.get(t)!));
+    const held = () => terms.map((t) => cache.get(spaceId, kind, t, ver.get(t)!));
+    let postings = held();
+    // The space's first search reads every term's postings (while they fit): a term missing after that was written since.
+    if (postings.some((p) => !p) && !cache.loadedAll(spaceId, kind) && cache.fits(stats.totalLen)) {
+      await this.loadPostings(cache, spaceId, kind);
+      postings = held();
+    }
     const missing = terms.filter((_, i) => !postings[i]);
     if (missing.length > 0) {
-      const r = await this.db.query<{ term: string; ver: string; ids: string[]; tf: number[]; len: number[] }>(
-        `${GENERIC_PLAN}select d.term, d.ver::text as ver, array_agg(p.memory_id) as ids, array_agg(p.tf) as tf, array_agg(p.len) as len
-         from lexicon_df d join memory_terms p on p.space_id = d.space_id and p.kind = d.kind and p.term = d.term
+      const generation = cache.generation(spaceId);
+      const r = await this.db.query<PostingsRow>(
+        `${GENERIC_PLAN}select d.term, ${POSTINGS} from lexicon_df d ${POSTINGS_JOIN}
          where d.space_id = $1 and d.kind = $2 and d.term = any($3::text[])
          group by d.term, d.ver`,
         [spaceId, kind, missing],
       );
       for (const x of r.rows) {
-        const p: TermPostings = { ver: x.ver, ids: x.ids, tf: Int32Array.from(x.tf), len: Int32Array.from(x.len) };
-        cache.put(spaceId, kind, x.term, p);
+        const p = termPostings(x);
+        cache.put(spaceId, kind, x.term, p, generation);
         if (x.ver === ver.get(x.term)) postings[terms.indexOf(x.term)] = p;
       }
       if (postings.some((p) => !p)) return null;
@@ -103,11 +118,38 @@ export class SqlLexicalForget extends SqlMemoryReads {
     return bm25Window(postings as TermPostings[], idf, avgdl, window);
   }
 
+  /** Every term's postings in the (space, kind), a thousand terms a statement, the event loop free between (once at a time). */
+  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind): Promise<void> {
+    const key = `${spaceId}\u0000${kind}`;
+    let loading = this.postingsLoads.get(key);
+    if (!loading) {
+      loading = (async () => {
+        const generation = cache.generation(spaceId);
+        for (let after = ''; ;) {
+          const r = await this.db.query<PostingsRow>(
+            `${GENERIC_PLAN}select d.term, ${POSTINGS}
+             from (select term, ver from lexicon_df where space_id = $1 and kind = $2 and term > $3 order by term limit ${LOAD_TERMS}) d
+               ${POSTINGS_JOIN}
+             group by d.term, d.ver order by d.term`,
+            [spaceId, kind, after],
+          );
+          for (const x of r.rows) cache.put(spaceId, kind, x.term, termPostings(x), generation);
+          if (r.rows.length < LOAD_TERMS) break;
+          after = r.rows[r.rows.length - 1]!.term;
+          await new Promise((done) => setImmediate(done));
+        }
+        cache.markLoaded(spaceId, kind, generation);
+      })().finally(() => this.postingsLoads.delete(key));
+      this.postingsLoads.set(key, loading);
+    }
+    return loading;
+  }
+
   /** The window's memories with one of `statuses`, best first, the first k (the statement's `hits`). */
   private async withStatus(window: { memoryId: string; score: number }[], statuses: MemoryStatus[], k: number): Promise<Row[]> {
     if (window.length === 0) return [];
     const r = await this.db.query<{ ids: string[] | null; statuses: string[] | null }>(
-      `${GENERIC_PLAN}select array_agg(memory_id) as ids, array_agg(status) as statuses from memory_state where memory_id = any($1::text[])`,
+      `${GENERIC_PLAN}select array_agg(status) as statuses, array_agg(memory_id) as ids from memory_state where memory_id = any($1::text[])`,
       [window.map((w) => w.memoryId)],
     );
     const status = new Map((r.rows[0]?.ids ?? []).map((id, j) => [id, r.rows[0]!.statuses![j]!]));

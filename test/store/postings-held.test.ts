@@ -23,6 +23,7 @@ const STATUSES = ['ACTIVE', 'SUPERSEDED', 'ERRONEOUS'] as const;
 describe('postings held in the process (PGlite)', () => {
   let t: TestApp;
   const deps = () => t.app.engram.deps;
+  const app = () => t.app.engram;
   const sql: string[] = [];
   beforeAll(async () => {
     const db = await PgliteClient.open(':memory:');
@@ -103,26 +104,43 @@ describe('postings held in the process (PGlite)', () => {
   });
 
   it('statistics read before a write: terms held as of them answer as of them; others make the statement score', async () => {
-    const { spaceId, chat, conversationId } = await spaceWith(sentences.slice(0, 12));
+    // held before the write (the space searched once: every term read)
+    const a = await spaceWith(sentences.slice(0, 12));
     const q = 'my teal lamps';
-    const old = await stats(spaceId, keysOf(q));
-    const before = await both(spaceId, q, 10, old);
-    const other = 'old shoes';
-    const oldOther = await stats(spaceId, keysOf(other));
-    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'My teal lamps and old shoes glow.' });
-    const fresh = await remember(deps(), chat, { conversationId, quote: 'My teal lamps and old shoes glow.', type: 'FACT' });
-    // held as of the statistics: the answer of that moment, statistics and postings alike
-    const r = await both(spaceId, q, 10, old);
+    const old = await stats(a.spaceId, keysOf(q));
+    const before = await both(a.spaceId, q, 10, old);
+    await recordMessage(deps(), a.chat, { conversationId: a.conversationId, role: 'USER', text: 'My teal lamps glow.' });
+    const fresh = await remember(deps(), a.chat, { conversationId: a.conversationId, quote: 'My teal lamps glow.', type: 'FACT' });
+    const r = await both(a.spaceId, q, 10, old);
     expect(r.scoredInSql).toBe(false);
     expect(r.held).toEqual(before.held);
-    // not held: read now, newer than the statistics, so the statement scores, as it always did
-    const s = await both(spaceId, other, 10, oldOther);
-    expect(s.scoredInSql).toBe(true);
-    expect(s.held).toEqual(s.statement);
     // statistics read now: the new memory first, held and statement alike
-    const now = await both(spaceId, q, 10);
+    const now = await both(a.spaceId, q, 10);
     expect(now.held[0]!.memoryId).toBe(fresh.memory.id);
     expect(now.held).toEqual(now.statement);
+    // not held before the write (a space never searched): read now, newer than the statistics, so the statement scores
+    const b = await spaceWith(sentences.slice(0, 12));
+    const oldB = await stats(b.spaceId, keysOf(q));
+    await recordMessage(deps(), b.chat, { conversationId: b.conversationId, role: 'USER', text: 'My teal lamps glow.' });
+    await remember(deps(), b.chat, { conversationId: b.conversationId, quote: 'My teal lamps glow.', type: 'FACT' });
+    const s2 = await both(b.spaceId, q, 10, oldB);
+    expect(s2.scoredInSql).toBe(true);
+    expect(s2.held).toEqual(s2.statement);
+  });
+
+  it('a space\'s first search reads every term\'s postings; after a write, only the terms written are read again', async () => {
+    const { spaceId, chat, conversationId } = await spaceWith(sentences.slice(0, 12));
+    const held = () => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(spaceId);
+    const [{ n }] = (await app().db.query<{ n: number }>(`select count(*)::int as n from memory_terms where space_id = $1`, [spaceId])).rows;
+    await both(spaceId, 'red kites', 5);
+    expect(held()).toBe(n);
+    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'My red kites are new.' });
+    await remember(deps(), chat, { conversationId, quote: 'My red kites are new.', type: 'FACT' });
+    const r = await both(spaceId, 'red kites', 5);
+    const reads = r.heldSql.filter((x) => x.includes('join memory_terms p'));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toContain('d.term = any(');
+    expect(r.held).toEqual(r.statement);
   });
 
   it('a forget for good lets go of the space\'s postings at once; the next search reads them again without the memory', async () => {
