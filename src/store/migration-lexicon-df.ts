@@ -2,12 +2,13 @@
 
 /**
  * The lexicon's trigger function (migration 4's, with document frequencies). `versioned`
- * (migration 17): every df row it changes takes the next number of `lexicon_df_ver`.
+ * (migration 17): every df row a statement changes takes that statement's number from
+ * `lexicon_df_ver` (one `nextval` per statement, not per row: ~0.4 ms less per remember on PGlite).
  */
 function postingsFunction(versioned: boolean): string {
-  const bump = versioned ? `, ver = nextval('lexicon_df_ver')` : '';
+  const bump = versioned ? ', ver = v' : '';
   return `create or replace function engram_lexicon_postings() returns trigger language plpgsql as $$
-begin
+${versioned ? "declare v bigint := nextval('lexicon_df_ver');\n" : ''}begin
   if tg_op in ('UPDATE', 'DELETE') then
     with d as (
       delete from memory_terms t using gone g where t.memory_id = g.memory_id
@@ -41,8 +42,8 @@ begin
       on conflict (space_id, kind) do update
         set docs = lexicon_stats.docs + excluded.docs, total_len = lexicon_stats.total_len + excluded.total_len
     )
-    insert into lexicon_df (space_id, kind, term, df)
-    select space_id, kind, term, count(*) from ins group by space_id, kind, term order by space_id, kind, term
+    insert into lexicon_df (space_id, kind, term, df${versioned ? ', ver' : ''})
+    select space_id, kind, term, count(*)${versioned ? ', v' : ''} from ins group by space_id, kind, term order by space_id, kind, term
     on conflict (space_id, kind, term) do update set df = lexicon_df.df + excluded.df${bump};
   end if;
   if tg_op in ('UPDATE', 'DELETE') then
