@@ -22,8 +22,11 @@ export interface TermPostings {
   len: Int32Array;
 }
 
-/** Postings held at most (LRU by term past it): ~20 bytes each and their ids, shared by term. */
-export const MAX_HELD_POSTINGS = 2_000_000;
+/**
+ * Postings held at most (LRU by term past it): 8 bytes each and a reference to their memory's id,
+ * one string per memory (interned per space): ~10 MB for the 100K postings of 10K memories.
+ */
+export const MAX_HELD_POSTINGS = 1_000_000;
 
 const keyOf = (spaceId: string, kind: string, term: string) => `${spaceId}\u0000${kind}\u0000${term}`;
 
@@ -34,6 +37,8 @@ export class PostingsCache {
   private readonly whole = new Set<string>();
   /** Per space, how many times it was let go: postings read before a forget are not put back after it. */
   private readonly drops = new Map<string, number>();
+  /** Per space, one string per memory id however many terms it holds. */
+  private readonly idStrings = new Map<string, Map<string, string>>();
 
   constructor(private readonly maxPostings = MAX_HELD_POSTINGS) {}
 
@@ -54,6 +59,14 @@ export class PostingsCache {
 
   put(spaceId: string, kind: string, term: string, p: TermPostings, generation: number): void {
     if (generation !== this.generation(spaceId)) return;
+    let ids = this.idStrings.get(spaceId);
+    if (!ids) this.idStrings.set(spaceId, (ids = new Map()));
+    for (let j = 0; j < p.ids.length; j++) {
+      const id = p.ids[j]!;
+      const held = ids.get(id);
+      if (held === undefined) ids.set(id, id);
+      else p.ids[j] = held;
+    }
     const key = keyOf(spaceId, kind, term);
     const old = this.terms.get(key);
     if (old) {
@@ -68,6 +81,7 @@ export class PostingsCache {
       this.terms.delete(k);
       this.held -= q.ids.length;
       this.whole.clear();
+      this.idStrings.clear();
     }
   }
 
@@ -89,6 +103,7 @@ export class PostingsCache {
   /** Lets go of every term of the space (a forget: its words leave the process with it). */
   dropSpace(spaceId: string): void {
     this.drops.set(spaceId, this.generation(spaceId) + 1);
+    this.idStrings.delete(spaceId);
     const prefix = `${spaceId}\u0000`;
     for (const k of this.whole) if (k.startsWith(prefix)) this.whole.delete(k);
     for (const [k, q] of this.terms) {

@@ -145,16 +145,24 @@ export class SqlLexicalForget extends SqlMemoryReads {
     return loading;
   }
 
-  /** The window's memories with one of `statuses`, best first, the first k (the statement's `hits`). */
+  /**
+   * The window's memories with one of `statuses`, best first, the first k (the statement's `hits`):
+   * their statuses read k and an eighth first (most memories have a wanted status), the rest of
+   * the window only if fewer than k of those had.
+   */
   private async withStatus(window: { memoryId: string; score: number }[], statuses: MemoryStatus[], k: number): Promise<Row[]> {
-    if (window.length === 0) return [];
-    const r = await this.db.query<{ ids: string[] | null; statuses: string[] | null }>(
-      `${GENERIC_PLAN}select array_agg(status) as statuses, array_agg(memory_id) as ids from memory_state where memory_id = any($1::text[])`,
-      [window.map((w) => w.memoryId)],
-    );
-    const status = new Map((r.rows[0]?.ids ?? []).map((id, j) => [id, r.rows[0]!.statuses![j]!]));
     const wanted = new Set<string>(statuses);
-    return window.filter((w) => wanted.has(status.get(w.memoryId) ?? '')).slice(0, k).map((w) => ({ memory_id: w.memoryId, score: w.score }));
+    const kept: Row[] = [];
+    for (let from = 0, upto = k + Math.ceil(k / 8) + 2; from < window.length && kept.length < k; from = upto, upto = window.length) {
+      const batch = window.slice(from, upto);
+      const r = await this.db.query<{ ids: string[] | null; statuses: string[] | null }>(
+        `${GENERIC_PLAN}select array_agg(status) as statuses, array_agg(memory_id) as ids from memory_state where memory_id = any($1::text[])`,
+        [batch.map((w) => w.memoryId)],
+      );
+      const status = new Map((r.rows[0]?.ids ?? []).map((id, j) => [id, r.rows[0]!.statuses![j]!]));
+      for (const w of batch) if (kept.length < k && wanted.has(status.get(w.memoryId) ?? '')) kept.push({ memory_id: w.memoryId, score: w.score });
+    }
+    return kept;
   }
 
   async lexicalStats(spaceId: string, keys: string[], kinds: MemoryKind[], heard?: HeardQuery): Promise<Map<MemoryKind, LexicalStats>> {

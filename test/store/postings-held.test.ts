@@ -10,7 +10,7 @@ import { overriding } from '../helpers/override.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
-import { forget } from '../../src/memory/statuses.js';
+import { changeStatus, forget } from '../../src/memory/statuses.js';
 import { createSpace } from '../../src/memory/spaces.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
 import { bm25Window, rint, type TermPostings } from '../../src/store/postings-cache.js';
@@ -141,6 +141,20 @@ describe('postings held in the process (PGlite)', () => {
     expect(reads).toHaveLength(1);
     expect(reads[0]).toContain('d.term = any(');
     expect(r.held).toEqual(r.statement);
+  });
+
+  it('memories without a wanted status among the best: read further into the window, as the statement filters', async () => {
+    const { spaceId } = await spaceWith(sentences);
+    const q = 'my old apples kites and boats';
+    const first = await both(spaceId, q, 10);
+    // the best twelve muted: the first batch of statuses (k and an eighth) holds too few wanted ones
+    const best = (await both(spaceId, q, 40)).held.slice(0, 12).map((h) => h.memoryId);
+    await changeStatus(deps(), admin, spaceId, 'mute', best);
+    const r = await both(spaceId, q, 10);
+    expect(r.heldSql.filter((x) => x.includes('array_agg(status) as statuses'))).toHaveLength(2);
+    expect(r.held.map((h) => h.memoryId)).not.toContain(best[0]);
+    expect(r.held).toEqual(r.statement);
+    expect(r.held).not.toEqual(first.held);
   });
 
   it('a forget for good lets go of the space\'s postings at once; the next search reads them again without the memory', async () => {
