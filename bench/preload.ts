@@ -9,7 +9,7 @@
  */
 import type { Queryable } from '../src/store/sql-client.js';
 import type { IndexedVector } from '../src/ports/vector-index.js';
-import { toPgVectorText } from '../src/core/vectors.js';
+import { toPgVectorParam } from '../src/core/vectors.js';
 import type { MemoryDeps } from '../src/memory/deps.js';
 
 export interface PreloadRow { id: string; spaceId: string; type: string; quote: string; normalized: string; lexical: string; vector: Float32Array }
@@ -47,7 +47,7 @@ export async function insertBatch(deps: MemoryDeps, tx: Queryable, rows: Preload
   await tx.query(
     `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
      select id, sp, 'STATEMENT', $3, v::vector from unnest($1::text[], $2::text[], $4::text[]) as x(id, sp, v)`,
-    [ids, sp, deps.embedder.id, rows.map((r) => toPgVectorText(r.vector))],
+    [ids, sp, deps.embedder.id, rows.map((r) => toPgVectorParam(r.vector))],
   );
   await deps.outbox!.enqueue(tx, ids.map((memoryId) => ({ memoryId, op: 'upsert' as const })));
 }

@@ -3,7 +3,7 @@ import type {
 } from '../../src/ports/vector-index.js';
 import { VectorIndexError } from '../../src/ports/vector-index.js';
 import type { MemoryKind, MemoryStatus } from '../../src/core/types.js';
-import { toPgVectorText } from '../../src/core/vectors.js';
+import { toPgVectorParam } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { quantisedInSql, searchMirror, statusWindow, windowFor, type Row } from './pgvector-quantised.js';
 import { VectorMirror } from './vector-mirror.js';
@@ -216,7 +216,7 @@ export class PgvectorIndex implements VectorIndex {
            select id, sp, k, $4, v::vector from unnest($1::text[], $2::text[], $3::text[], $5::text[]) as x(id, sp, k, v)
            on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
           [chunk.map((i) => i.memoryId), chunk.map((i) => i.spaceId), chunk.map((i) => i.kind), this.opts.embedder,
-            chunk.map((i) => toPgVectorText(i.vector))],
+            chunk.map((i) => toPgVectorParam(i.vector))],
         );
       }
     } catch (e) {
@@ -338,7 +338,7 @@ export class PgvectorIndex implements VectorIndex {
    * muted, say) the scan runs again with the status joined.
    */
   private async scan(q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[]): Promise<Row[]> {
-    const vector = toPgVectorText(s.vector);
+    const vector = toPgVectorParam(s.vector);
     const window = statusWindow(s.k);
     const near = await q.query<{ memory_id: string; d: number; status: string }>(
       `select x.memory_id, x.d, st.status from (
@@ -379,7 +379,7 @@ export class PgvectorIndex implements VectorIndex {
          from memory_vectors v join memory_state st on st.memory_id = v.memory_id
          where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
          order by v.embedding ${op} $1::vector limit $5`,
-        [toPgVectorText(s.vector), s.spaceId, kind, statuses, s.k],
+        [toPgVectorParam(s.vector), s.spaceId, kind, statuses, s.k],
       );
       return r.rows;
     };

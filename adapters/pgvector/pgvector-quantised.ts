@@ -1,5 +1,5 @@
 import type { VectorSearch } from '../../src/ports/vector-index.js';
-import { toPgVectorText } from '../../src/core/vectors.js';
+import { toPgVectorParam } from '../../src/core/vectors.js';
 import { GENERIC_PLAN, type Queryable } from '../../src/store/sql-client.js';
 import type { VectorMirror } from './vector-mirror.js';
 
@@ -62,7 +62,7 @@ export async function quantisedInSql(
      ) c
      where (select st.status from memory_state st where st.memory_id = c.memory_id) = any($6::text[])
      order by c.d limit $7`,
-    [toPgVectorText(s.vector), s.spaceId, kind, signBits(s.vector), window, statuses, s.k],
+    [toPgVectorParam(s.vector), s.spaceId, kind, signBits(s.vector), window, statuses, s.k],
   );
   const seen = r.rows.length > 0 ? Number(r.rows[0].n) : 0;
   if (size !== null && seen < Math.min(window, size)) return null;

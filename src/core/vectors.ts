@@ -148,7 +148,7 @@ export function normalize(v: Vec): Float32Array {
   return out;
 }
 
-/** pgvector's text form "[0.1,0.2,...]", for SQL parameters. Refuses non-finite components. */
+/** pgvector's text form "[0.1,0.2,...]" in decimal, as people read it. Refuses non-finite components. */
 export function toPgVectorText(v: Vec): string {
   const parts = new Array<string>(v.length);
   for (let i = 0; i < v.length; i++) {
@@ -156,6 +156,37 @@ export function toPgVectorText(v: Vec): string {
       throw new VectorFormatError('not-finite', `vector component ${i} is not finite (${v[i]})`);
     }
     parts[i] = String(v[i]);
+  }
+  return `[${parts.join(',')}]`;
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/**
+ * A vector as an SQL parameter: pgvector's text form with each component as a C99 hexadecimal
+ * float of its float32 value ("0x1.99999ap-4"), which pgvector's `strtof` reads back to the very
+ * same bits (-0 included) and reads three times faster than decimal: 0.21 against 0.70 ms for a
+ * 512-d vector in PGlite's WebAssembly, where decimal parsing was most of a vector's write
+ * (docs/engines.md). Refuses non-finite components.
+ */
+export function toPgVectorParam(v: Vec): string {
+  const parts = new Array<string>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    if (!Number.isFinite(x)) throw new VectorFormatError('not-finite', `vector component ${i} is not finite (${x})`);
+    f32[0] = x;
+    const b = u32[0]!;
+    const sign = b >>> 31 ? '-' : '';
+    const e = (b >>> 23) & 0xff;
+    const m = b & 0x7fffff;
+    if (e === 0xff) throw new VectorFormatError('not-finite', `vector component ${i} is not finite as a float32 (${x})`);
+    if (e === 0 && m === 0) parts[i] = `${sign}0`;
+    else {
+      // 23 bits of fraction as 6 hex digits (shifted left by one); a subnormal has no leading 1
+      const frac = (m << 1).toString(16).padStart(6, '0');
+      parts[i] = e === 0 ? `${sign}0x0.${frac}p-126` : `${sign}0x1.${frac}p${e - 127}`;
+    }
   }
   return `[${parts.join(',')}]`;
 }

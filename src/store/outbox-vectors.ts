@@ -1,6 +1,6 @@
 import type { IndexedVector, VectorHit, VectorSearch } from '../ports/vector-index.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import { parseVector, toPgVectorText } from '../core/vectors.js';
+import { parseVector, toPgVectorParam } from '../core/vectors.js';
 import type { Queryable } from './sql-client.js';
 
 const METRIC_OP = { cosine: '<=>', l2: '<->' } as const;
@@ -14,7 +14,7 @@ export async function exactSearch(q: Queryable, s: VectorSearch, extra: string, 
      from memory_vectors v join memory_state st on st.memory_id = v.memory_id
      where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[]) and ${extra}
      order by (v.embedding ${op} $1::vector) + 0, v.memory_id limit $5`,
-    [toPgVectorText(s.vector), s.spaceId, s.kind ?? 'STATEMENT', s.statuses ?? ['ACTIVE'], s.k, ...extraParams],
+    [toPgVectorParam(s.vector), s.spaceId, s.kind ?? 'STATEMENT', s.statuses ?? ['ACTIVE'], s.k, ...extraParams],
   );
   return r.rows.map((x) => ({ memoryId: x.memory_id, score: metric === 'cosine' ? 1 - Number(x.d) : -Number(x.d) }));
 }

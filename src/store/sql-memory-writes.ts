@@ -1,6 +1,6 @@
 import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import { toPgVectorText } from '../core/vectors.js';
+import { toPgVectorParam } from '../core/vectors.js';
 import { setStatusLogged } from './bulk-sql.js';
 import { EVENTS_INSERT, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, fromJsonRows, jsonRows, toEvent, toMemory, type Row } from './sql-rows.js';
 import { SqlStoreBase } from './sql-store-base.js';
@@ -73,7 +73,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
     // The vector row as VectorIndex.upsert writes it (a new memory: nothing to conflict with).
     const vx = m.vector
       ? `, vx as (insert into memory_vectors (memory_id, space_id, kind, embedder, embedding)
-           values ($1, $2, $3, ${p(m.vector.embedder)}, ${p(toPgVectorText(m.vector.vector))}::vector))`
+           values ($1, $2, $3, ${p(m.vector.embedder)}, ${p(toPgVectorParam(m.vector.vector))}::vector))`
       : '';
     const events = m.events ?? [];
     const ev = events.length
@@ -105,7 +105,7 @@ export class SqlMemoryWrites extends SqlStoreBase {
     await this.q(tx).query(
       `insert into memory_vectors (memory_id, space_id, kind, embedder, embedding) values ($1, $2, $3, $4, $5::vector)
        on conflict (memory_id) do update set embedding = excluded.embedding, embedder = excluded.embedder`,
-      [v.memoryId, v.spaceId, v.kind, v.embedder, toPgVectorText(v.vector)],
+      [v.memoryId, v.spaceId, v.kind, v.embedder, toPgVectorParam(v.vector)],
     );
   }
 
