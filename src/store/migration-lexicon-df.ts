@@ -3,12 +3,15 @@
 /**
  * The lexicon's trigger function (migration 4's, with document frequencies). `versioned`
  * (migration 17): every df row a statement changes takes that statement's number from
- * `lexicon_df_ver` (one `nextval` per statement, not per row: ~0.4 ms less per remember on PGlite).
+ * `lexicon_df_ver` (one `nextval` per statement, not per row: ~0.4 ms less per remember on PGlite),
+ * through `engram_lexicon_ver()`, which runs as the migration's owner: a service role may write
+ * memories before the grants that follow the migration reach the new sequence (several instances,
+ * one upgraded first).
  */
 function postingsFunction(versioned: boolean): string {
   const bump = versioned ? ', ver = v' : '';
   return `create or replace function engram_lexicon_postings() returns trigger language plpgsql as $$
-${versioned ? "declare v bigint := nextval('lexicon_df_ver');\n" : ''}begin
+${versioned ? 'declare v bigint := engram_lexicon_ver();\n' : ''}begin
   if tg_op in ('UPDATE', 'DELETE') then
     with d as (
       delete from memory_terms t using gone g where t.memory_id = g.memory_id
@@ -94,5 +97,7 @@ insert into lexicon_df (space_id, kind, term, df)
  */
 export const LEXICON_VER_SQL = `
 create sequence if not exists lexicon_df_ver;
+create or replace function engram_lexicon_ver() returns bigint language sql security definer set search_path from current
+  as $$ select nextval('lexicon_df_ver') $$;
 alter table lexicon_df add column ver bigint not null default nextval('lexicon_df_ver');
 ${postingsFunction(true)}`;

@@ -23,10 +23,15 @@ export interface TermPostings {
 }
 
 /**
- * Postings held at most (LRU by term past it): 8 bytes each and a reference to their memory's id,
- * one string per memory (interned per space): ~10 MB for the 100K postings of 10K memories.
+ * Bytes held at most (LRU by term past it), counted as 16 a posting (a reference to its memory's
+ * id, one string per memory interned per space, and its tf and length) and `TERM_BYTES` a term
+ * (its key, version, arrays and entry: ~750 bytes measured in Node 20). A space of 10K memories
+ * (~100K postings, ~25K terms) holds ~20 MB.
  */
-export const MAX_HELD_POSTINGS = 1_000_000;
+export const MAX_HELD_BYTES = 48 * 1024 * 1024;
+const POSTING_BYTES = 16;
+const TERM_BYTES = 768;
+const bytesOf = (p: TermPostings) => TERM_BYTES + POSTING_BYTES * p.ids.length;
 
 const keyOf = (spaceId: string, kind: string, term: string) => `${spaceId}\u0000${kind}\u0000${term}`;
 
@@ -40,7 +45,7 @@ export class PostingsCache {
   /** Per space, one string per memory id however many terms it holds. */
   private readonly idStrings = new Map<string, Map<string, string>>();
 
-  constructor(private readonly maxPostings = MAX_HELD_POSTINGS) {}
+  constructor(private readonly maxBytes = MAX_HELD_BYTES) {}
 
   /** The term's postings if held as of `ver` (refreshed in the LRU order), else undefined. */
   get(spaceId: string, kind: string, term: string, ver: string): TermPostings | undefined {
@@ -70,16 +75,16 @@ export class PostingsCache {
     const key = keyOf(spaceId, kind, term);
     const old = this.terms.get(key);
     if (old) {
-      this.held -= old.ids.length;
+      this.held -= bytesOf(old);
       this.terms.delete(key);
     }
-    if (p.ids.length > this.maxPostings) return;
+    if (bytesOf(p) > this.maxBytes) return;
     this.terms.set(key, p);
-    this.held += p.ids.length;
+    this.held += bytesOf(p);
     for (const [k, q] of this.terms) {
-      if (this.held <= this.maxPostings) break;
+      if (this.held <= this.maxBytes) break;
       this.terms.delete(k);
-      this.held -= q.ids.length;
+      this.held -= bytesOf(q);
       this.whole.clear();
       this.idStrings.clear();
     }
@@ -95,9 +100,9 @@ export class PostingsCache {
     if (generation === this.generation(spaceId)) this.whole.add(keyOf(spaceId, kind, ''));
   }
 
-  /** Whether `n` more postings would fit without letting any go. */
-  fits(n: number): boolean {
-    return this.held + n <= this.maxPostings;
+  /** Whether `postings` more postings in `terms` more terms would fit without letting any go. */
+  fits(postings: number, terms: number): boolean {
+    return this.held + POSTING_BYTES * postings + TERM_BYTES * terms <= this.maxBytes;
   }
 
   /** Lets go of every term of the space (a forget: its words leave the process with it). */
@@ -109,15 +114,14 @@ export class PostingsCache {
     for (const [k, q] of this.terms) {
       if (!k.startsWith(prefix)) continue;
       this.terms.delete(k);
-      this.held -= q.ids.length;
+      this.held -= bytesOf(q);
     }
   }
 
   /** Postings held, in all or in one space (tests). */
   heldIn(spaceId?: string): number {
-    if (spaceId === undefined) return this.held;
     let n = 0;
-    for (const [k, q] of this.terms) if (k.startsWith(`${spaceId}\u0000`)) n += q.ids.length;
+    for (const [k, q] of this.terms) if (spaceId === undefined || k.startsWith(`${spaceId}\u0000`)) n += q.ids.length;
     return n;
   }
 }

@@ -72,7 +72,11 @@ export class SqlLexicalForget extends SqlMemoryReads {
     const window = Math.max(2 * k, 32);
     const scored = async (filtered: boolean, limit: number) => (await this.db.query<Row>(scoredSql(filtered), [...args, limit, statuses, k])).rows;
     // The postings held in the process, when every term's are current (the embedded store): the same window, scored here.
-    const held = await this.heldWindow(spaceId, kind, found, stats, idf, avgdl, window);
+    // (should reading them fail, the statement scores, as it did before they were held)
+    const held = await this.heldWindow(spaceId, kind, found, stats, idf, avgdl, window).catch((e: unknown) => {
+      this.log?.warn({ cause: String(e) }, 'lexical search: postings not read into the process; scored by the statement');
+      return null;
+    });
     let rows = held ? await this.withStatus(held, statuses, k) : await scored(false, window);
     // The memories scored are at most the terms' document frequencies summed: below the window, it cut nothing off.
     const scoredAtMost = found.reduce((sum, t) => sum + stats.df.get(t)!, 0);
@@ -94,8 +98,8 @@ export class SqlLexicalForget extends SqlMemoryReads {
     if (!cache || !ver || terms.some((t) => !ver.has(t))) return null;
     const held = () => terms.map((t) => cache.get(spaceId, kind, t, ver.get(t)!));
     let postings = held();
-    // The space's first search reads every term's postings (while they fit): a term missing after that was written since.
-    if (postings.some((p) => !p) && !cache.loadedAll(spaceId, kind) && cache.fits(stats.totalLen)) {
+    // The space's first search reads every term's postings (while they fit the bound): a term missing after that was written since.
+    if (postings.some((p) => !p) && !cache.loadedAll(spaceId, kind)) {
       await this.loadPostings(cache, spaceId, kind);
       postings = held();
     }
@@ -133,6 +137,8 @@ export class SqlLexicalForget extends SqlMemoryReads {
              group by d.term, d.ver order by d.term`,
             [spaceId, kind, after],
           );
+          // Past the bound, the space is not held whole: each search reads the terms it lacks.
+          if (!cache.fits(r.rows.reduce((n, x) => n + x.ids.length, 0), r.rows.length)) return;
           for (const x of r.rows) cache.put(spaceId, kind, x.term, termPostings(x), generation);
           if (r.rows.length < LOAD_TERMS) break;
           after = r.rows[r.rows.length - 1]!.term;
@@ -252,6 +258,13 @@ export class SqlLexicalForget extends SqlMemoryReads {
    * with nothing else is deleted) and the contexts of memories said in those messages.
    * The function refuses any rewrite that adds a word. Only this path deletes content.
    */
+  /** A sealed space dropped: its postings held leave the process with it, as a forget's do. */
+  override async dropSpace(id: string, tx: Tx): Promise<void> {
+    this.postings?.dropSpace(id);
+    await super.dropSpace(id, tx);
+    this.postings?.dropSpace(id);
+  }
+
   async forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites: ForgetRewrites = { messages: [], contexts: [] }): Promise<string[]> {
     // The words forgotten leave the process too: the space's postings held are let go (read again when asked).
     this.postings?.dropSpace(spaceId);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { literal, PreparedStatements } from '../../src/store/pglite-prepared.js';
+import { GENERIC_PLAN } from '../../src/store/sql-client.js';
 import { leanParsers } from '../../src/store/pglite-client.js';
 
 describe('PGlite prepared statements', () => {
@@ -52,6 +53,26 @@ describe('PGlite prepared statements', () => {
     })).rejects.toThrow('roll back');
     for (let i = 0; i < 5; i++) expect((await prepared.query<{ v: number }>(db, sql, [i])).rows[0].v).toBe(i + 1);
     expect(await count()).toBe(before + 1);
+  });
+
+  it('runs a GENERIC_PLAN statement with its generic plan, and leaves the session\'s setting as it was, even when it fails', async () => {
+    const prepared = new PreparedStatements();
+    const mode = async () => (await db.query<{ m: string }>(`select current_setting('plan_cache_mode') as m`)).rows[0].m;
+    await db.exec(`create table if not exists gp (id int primary key, v text); insert into gp select g, 'v' || g from generate_series(1, 50) g on conflict do nothing`);
+    const sql = `${GENERIC_PLAN}select v from gp where id = $1`;
+    for (let i = 1; i <= 3; i++) expect((await prepared.query<{ v: string }>(db, sql, [i])).rows[0].v).toBe(`v${i}`);
+    const plans = (await db.query<{ g: number; c: number }>(
+      `select generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where statement like '%from gp where id%'`,
+    )).rows[0];
+    // three runs, none planned for its parameter (PostgreSQL's own choice plans the first five)
+    expect(plans).toEqual({ g: 3, c: 0 });
+    expect(await mode()).toBe('auto');
+    await expect(prepared.query(db, `${GENERIC_PLAN}select 1 / $1::int as v`, [0])).rejects.toThrow(/division by zero/);
+    expect(await mode()).toBe('auto');
+    await expect(db.transaction(async (tx) => {
+      await prepared.query(tx, `${GENERIC_PLAN}select 1 / $1::int as v`, [0]);
+    })).rejects.toThrow(/division by zero/);
+    expect(await mode()).toBe('auto');
   });
 
   it('runs what it cannot write as a literal as a plain query', async () => {

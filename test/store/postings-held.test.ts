@@ -11,7 +11,7 @@ import { PgliteClient } from '../../src/store/pglite-client.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
 import { changeStatus, forget } from '../../src/memory/statuses.js';
-import { createSpace } from '../../src/memory/spaces.js';
+import { createSpace, dropSealedSpace } from '../../src/memory/spaces.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
 import { bm25Window, rint, type TermPostings } from '../../src/store/postings-cache.js';
 import type { Actor } from '../../src/memory/deps.js';
@@ -169,6 +169,21 @@ describe('postings held in the process (PGlite)', () => {
     const r = await both(spaceId, 'red apples', 10);
     expect(r.held.map((h) => h.memoryId)).not.toContain(gone);
     expect(r.held).toEqual(r.statement);
+  });
+
+  it('a sealed space dropped lets go of its postings too', async () => {
+    const space = await createSpace(deps(), { name: 'sealed postings', sealed: true });
+    const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
+    const c = await openConversation(deps(), space.id);
+    for (const s of sentences.slice(0, 6)) {
+      await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: s });
+      await remember(deps(), chat, { conversationId: c.id, quote: s, type: 'FACT' });
+    }
+    const held = () => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(space.id);
+    await both(space.id, 'red apples', 5);
+    expect(held()).toBeGreaterThan(0);
+    await dropSealedSpace(deps(), space.id, true);
+    expect(held()).toBe(0);
   });
 });
 
