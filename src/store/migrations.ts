@@ -21,6 +21,8 @@ export interface Migration {
 
 export interface MigrationOptions {
   dimensions: number;
+  /** Applies migrations up to this version only (tests of an upgrade: a database as an older Engram left it). */
+  upTo?: number;
 }
 
 /** Migration 10's notification of new events, one per space of the statement (migration 14 puts a guard before it). */
@@ -339,7 +341,7 @@ export async function migrate(db: SqlClient, opts: MigrationOptions): Promise<nu
       );
     }
     for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
+      if (done.has(m.version) || (opts.upTo !== undefined && m.version > opts.upTo)) continue;
       for (const stmt of splitStatements(m.sql(opts))) await tx.query(stmt);
       await tx.query(`insert into schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
       applied.push(m.version);
