@@ -23,7 +23,6 @@
  */
 import { GENERIC_PLAN } from './sql-client.js';
 
-
 /** A statement PREPARE takes: one query or data-modifying statement. */
 const PREPARABLE = /^\s*(select|with|insert|update|delete)\b/i;
 

@@ -64,6 +64,13 @@ export class PostingsCache {
 
   put(spaceId: string, kind: string, term: string, p: TermPostings, generation: number): void {
     if (generation !== this.generation(spaceId)) return;
+    const key = keyOf(spaceId, kind, term);
+    const old = this.terms.get(key);
+    if (old) {
+      this.held -= bytesOf(old);
+      this.terms.delete(key);
+    }
+    if (bytesOf(p) > this.maxBytes) return;
     let ids = this.idStrings.get(spaceId);
     if (!ids) this.idStrings.set(spaceId, (ids = new Map()));
     for (let j = 0; j < p.ids.length; j++) {
@@ -72,13 +79,6 @@ export class PostingsCache {
       if (held === undefined) ids.set(id, id);
       else p.ids[j] = held;
     }
-    const key = keyOf(spaceId, kind, term);
-    const old = this.terms.get(key);
-    if (old) {
-      this.held -= bytesOf(old);
-      this.terms.delete(key);
-    }
-    if (bytesOf(p) > this.maxBytes) return;
     this.terms.set(key, p);
     this.held += bytesOf(p);
     for (const [k, q] of this.terms) {

@@ -252,29 +252,35 @@ export class SqlLexicalForget extends SqlMemoryReads {
   }
 
   /**
+   * A statement that deletes a space's words (a forget, a sealed space's drop): the space's
+   * postings held in the process are let go before it and again after it (a search's postings
+   * read before it ran may have been put back meanwhile); read again when asked.
+   */
+  private async lettingGoOfPostings<T>(spaceId: string, write: () => Promise<T>): Promise<T> {
+    this.postings?.dropSpace(spaceId);
+    const done = await write();
+    this.postings?.dropSpace(spaceId);
+    return done;
+  }
+
+  /** A sealed space dropped: its postings held leave the process with it, as a forget's do. */
+  override async dropSpace(id: string, tx: Tx): Promise<void> {
+    await this.lettingGoOfPostings(id, () => super.dropSpace(id, tx));
+  }
+
+  /**
    * Forget for good, through the database's SECURITY DEFINER function (migration 5):
    * removes the memories (their mentions, state, vectors and lexicon rows go with them),
    * rewrites the messages they were said in (forgotten sentences redacted; a message
    * with nothing else is deleted) and the contexts of memories said in those messages.
    * The function refuses any rewrite that adds a word. Only this path deletes content.
    */
-  /** A sealed space dropped: its postings held leave the process with it, as a forget's do. */
-  override async dropSpace(id: string, tx: Tx): Promise<void> {
-    this.postings?.dropSpace(id);
-    await super.dropSpace(id, tx);
-    this.postings?.dropSpace(id);
-  }
-
   async forget(tx: Tx, spaceId: string, ids: readonly string[], rewrites: ForgetRewrites = { messages: [], contexts: [] }): Promise<string[]> {
-    // The words forgotten leave the process too: the space's postings held are let go (read again when asked).
-    this.postings?.dropSpace(spaceId);
-    const r = await this.q(tx).query<{ id: string }>(
+    const r = await this.lettingGoOfPostings(spaceId, () => this.q(tx).query<{ id: string }>(
       `select engram_forget($1, $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) as id`,
       [spaceId, ids, rewrites.messages.map((m) => m.id), rewrites.messages.map((m) => m.text),
         rewrites.contexts.map((c) => c.id), rewrites.contexts.map((c) => c.context)],
-    );
-    // (and again: a search's postings read before the forget ran may have been put back meanwhile)
-    this.postings?.dropSpace(spaceId);
+    ));
     return r.rows.map((x) => x.id);
   }
 }

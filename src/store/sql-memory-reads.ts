@@ -7,13 +7,13 @@ import { GENERIC_PLAN } from './sql-client.js';
 
 /** What `currentVersions` reads: the chain's root, then the memory. */
 const CURRENT_NAMES = ['chain_root', ...MEMORY_COLUMN_NAMES];
-/** The columns of a message `toMessage` reads. */
 /**
  * The space's last event id (null: none yet, read as 0), parameter `space`: what recognition
  * reads before it begins and the lock's check compares. Migration 16's `engram_unchanged_since`
  * computes the same, in SQL, for PGlite's unlocked writes.
  */
 const lastEventOf = (space: string) => `(select max(id) from memory_events where space_id = ${space})`;
+/** The columns of a message `toMessage` reads. */
 const MESSAGE_NAMES = ['id', 'conversation_id', 'space_id', 'role', 'text', 'at'];
 
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
