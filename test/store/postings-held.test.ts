@@ -8,10 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { overriding } from '../helpers/override.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
-import { openConversation, recordMessage } from '../../src/memory/conversations.js';
-import { remember } from '../../src/memory/remember.js';
 import { changeStatus, forget } from '../../src/memory/statuses.js';
-import { createSpace, dropSealedSpace } from '../../src/memory/spaces.js';
+import { Wall } from '../../src/eval/wall.js';
+import { keepSaid } from '../helpers/wall.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
 import { bm25Window, rint, type TermPostings } from '../../src/store/postings-cache.js';
 import type { Actor } from '../../src/memory/deps.js';
@@ -39,17 +38,13 @@ describe('postings held in the process (PGlite)', () => {
   // Equal lengths and words in many sentences: equal BM25 scores, whose order is the memory ids'.
   const sentences = colours.flatMap((c, i) => things.map((x, j) => (i + j) % 3 === 0 ? `I keep ${c} ${x} at home.` : `My ${c} ${x} are old and ${colours[(i + j) % 8]}.`));
 
+  /** A space (a Wall: sealed) where the person said `texts`, each kept. */
   async function spaceWith(texts: string[]) {
-    const space = await createSpace(deps(), { name: 'postings held' });
-    const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
-    const c = await openConversation(deps(), space.id);
-    const ids: string[] = [];
-    for (const s of texts) {
-      await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: s });
-      ids.push((await remember(deps(), chat, { conversationId: c.id, quote: s, type: 'FACT' })).memory.id);
-    }
-    return { spaceId: space.id, chat, conversationId: c.id, ids };
+    const wall = await Wall.open(deps(), 'postings held');
+    return { spaceId: wall.spaceId, wall, ids: await keepSaid(deps(), wall, texts) };
   }
+  /** Postings the store holds in the process for the space. */
+  const heldIn = (spaceId: string) => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(spaceId);
 
   const keysOf = (q: string) => [...new Set(lexicalKeys(q))];
   const stats = async (spaceId: string, keys: string[]) => (await deps().store.lexicalStats(spaceId, keys, ['STATEMENT'])).get('STATEMENT')!;
@@ -84,19 +79,17 @@ describe('postings held in the process (PGlite)', () => {
   });
 
   it('reads a term again once a memory holding it is written or reworded, and equals the statement after', async () => {
-    const { spaceId, chat, conversationId } = await spaceWith(sentences.slice(0, 12));
+    const { spaceId, wall } = await spaceWith(sentences.slice(0, 12));
     const q = 'Where are my silver kites?';
     expect((await both(spaceId, q, 10)).held.some((h) => h.rank > 0)).toBe(true);
-    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'My silver kites fly well.' });
-    const fresh = await remember(deps(), chat, { conversationId, quote: 'My silver kites fly well.', type: 'FACT' });
+    const [fresh] = await keepSaid(deps(), wall, ['My silver kites fly well.']);
     const r = await both(spaceId, q, 10);
     expect(r.heldSql.some((x) => x.includes('from lexicon_df d join memory_terms p'))).toBe(true);
-    expect(r.held[0]!.memoryId).toBe(fresh.memory.id);
+    expect(r.held[0]!.memoryId).toBe(fresh);
     expect(r.held).toEqual(r.statement);
     // a restatement adds its wording to the memory's lexicon: its length, so every one of its terms, changed
-    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'Silver kites: mine fly really well.' });
-    const again = await remember(deps(), chat, { conversationId, quote: 'Silver kites: mine fly really well.', type: 'FACT' });
-    expect(again.memory.id).toBe(fresh.memory.id);
+    const [again] = await keepSaid(deps(), wall, ['Silver kites: mine fly really well.']);
+    expect(again).toBe(fresh);
     const after = await both(spaceId, q, 10);
     expect(after.heldSql.some((x) => x.includes('from lexicon_df d join memory_terms p'))).toBe(true);
     expect(after.held).toEqual(after.statement);
@@ -109,33 +102,30 @@ describe('postings held in the process (PGlite)', () => {
     const q = 'my teal lamps';
     const old = await stats(a.spaceId, keysOf(q));
     const before = await both(a.spaceId, q, 10, old);
-    await recordMessage(deps(), a.chat, { conversationId: a.conversationId, role: 'USER', text: 'My teal lamps glow.' });
-    const fresh = await remember(deps(), a.chat, { conversationId: a.conversationId, quote: 'My teal lamps glow.', type: 'FACT' });
+    const [fresh] = await keepSaid(deps(), a.wall, ['My teal lamps glow.']);
     const r = await both(a.spaceId, q, 10, old);
     expect(r.scoredInSql).toBe(false);
     expect(r.held).toEqual(before.held);
     // statistics read now: the new memory first, held and statement alike
     const now = await both(a.spaceId, q, 10);
-    expect(now.held[0]!.memoryId).toBe(fresh.memory.id);
+    expect(now.held[0]!.memoryId).toBe(fresh);
     expect(now.held).toEqual(now.statement);
     // not held before the write (a space never searched): read now, newer than the statistics, so the statement scores
     const b = await spaceWith(sentences.slice(0, 12));
     const oldB = await stats(b.spaceId, keysOf(q));
-    await recordMessage(deps(), b.chat, { conversationId: b.conversationId, role: 'USER', text: 'My teal lamps glow.' });
-    await remember(deps(), b.chat, { conversationId: b.conversationId, quote: 'My teal lamps glow.', type: 'FACT' });
+    await keepSaid(deps(), b.wall, ['My teal lamps glow.']);
     const s2 = await both(b.spaceId, q, 10, oldB);
     expect(s2.scoredInSql).toBe(true);
     expect(s2.held).toEqual(s2.statement);
   });
 
   it('a space\'s first search reads every term\'s postings; after a write, only the terms written are read again', async () => {
-    const { spaceId, chat, conversationId } = await spaceWith(sentences.slice(0, 12));
-    const held = () => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(spaceId);
+    const { spaceId, wall } = await spaceWith(sentences.slice(0, 12));
+    const held = () => heldIn(spaceId);
     const [{ n }] = (await app().db.query<{ n: number }>(`select count(*)::int as n from memory_terms where space_id = $1`, [spaceId])).rows;
     await both(spaceId, 'red kites', 5);
     expect(held()).toBe(n);
-    await recordMessage(deps(), chat, { conversationId, role: 'USER', text: 'My red kites are new.' });
-    await remember(deps(), chat, { conversationId, quote: 'My red kites are new.', type: 'FACT' });
+    await keepSaid(deps(), wall, ['My red kites are new.']);
     const r = await both(spaceId, 'red kites', 5);
     const reads = r.heldSql.filter((x) => x.includes('join memory_terms p'));
     expect(reads).toHaveLength(1);
@@ -159,7 +149,7 @@ describe('postings held in the process (PGlite)', () => {
 
   it('a forget for good lets go of the space\'s postings at once; the next search reads them again without the memory', async () => {
     const { spaceId, ids } = await spaceWith(sentences.slice(0, 12));
-    const held = () => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(spaceId);
+    const held = () => heldIn(spaceId);
     const first = await both(spaceId, 'red apples', 10);
     expect(held()).toBeGreaterThan(0);
     const gone = first.held[0]!.memoryId;
@@ -172,17 +162,11 @@ describe('postings held in the process (PGlite)', () => {
   });
 
   it('a sealed space dropped lets go of its postings too', async () => {
-    const space = await createSpace(deps(), { name: 'sealed postings', sealed: true });
-    const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
-    const c = await openConversation(deps(), space.id);
-    for (const s of sentences.slice(0, 6)) {
-      await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: s });
-      await remember(deps(), chat, { conversationId: c.id, quote: s, type: 'FACT' });
-    }
-    const held = () => (deps().store as unknown as { postings: { heldIn(s: string): number } }).postings.heldIn(space.id);
-    await both(space.id, 'red apples', 5);
+    const { spaceId, wall } = await spaceWith(sentences.slice(0, 6));
+    const held = () => heldIn(spaceId);
+    await both(spaceId, 'red apples', 5);
     expect(held()).toBeGreaterThan(0);
-    await dropSealedSpace(deps(), space.id, true);
+    await wall.drop();
     expect(held()).toBe(0);
   });
 });
