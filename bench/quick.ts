@@ -36,7 +36,15 @@ export interface QuickResult {
   dim: number;
   floor_p50_ms: number;
   embed_p50_ms: number;
+  /** The embedder alone on questions of the form recall is asked here ("Who …?"; about other sentences: recall's own would then come from its cache). */
+  embed_question_p50_ms: number;
   remember_p50_ms: number;
+  /**
+   * From the quote's (the question's) embedding coming back to the use case's answer: what
+   * remember (recall) adds after the embedder, its work in the embedding's shadow left out.
+   */
+  remember_after_embed_p50_ms: number;
+  recall_after_embed_p50_ms: number;
   remember_client_vector_p50_ms: number;
   recall_p50_ms: number;
   duplicates_missed: number;
@@ -80,13 +88,18 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
   const inner = embedderFor(configFromEnv({}, {}));
   await inner.init();
   let prof: Profiled | null = null;
+  /** When the last embedding came back (`performance.now()`): the use cases' time after it. */
+  let embedded = Number.NaN;
+  const noted = (r: Promise<Float32Array[]>) => r.then((v) => { embedded = performance.now(); return v; });
   // The embedder as the use cases see it, its calls timed as a stage of their own.
   const embedder = Object.assign(Object.create(inner) as typeof inner, {
-    embed: (texts: string[]) => (prof ? prof.time('embed', () => inner.embed(texts)) : inner.embed(texts)),
+    embed: (texts: string[]) => noted(prof ? prof.time('embed', () => inner.embed(texts)) : inner.embed(texts)),
   });
   const dim = embedder.dimensions;
   const sif = new BuiltinEmbedder();
   const ds = await buildDataset(dim, { n: o.n, fresh: 3 * o.samples, queries: o.samples, planted: o.planted }, 42, sif);
+  /** A question of the form recall is asked here, about one of the space's sentences. */
+  const asked = (sentence: string) => `Who ${sentence.toLowerCase().replace(/\.$/, '')}?`;
   await sif.close();
 
   const { db, overrides, dir, cleanup } = await openBenchStore(o.server, 'engram-quick-');
@@ -131,19 +144,29 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       await embedder.embed([templateSentence(7_000_000 + j)]);
       embedMs.push(performance.now() - t);
     }
+    const embedQuestionMs: number[] = [];
+    for (let j = 0; j < o.samples; j++) {
+      const t = performance.now();
+      await embedder.embed([asked(templateSentence(7_500_000 + j))]);
+      embedQuestionMs.push(performance.now() - t);
+    }
 
     // remember(): with the client's vector, then with the default embedder (other sentences).
     const outcomes: Record<string, number> = {};
     let conv = { id: '', used: 20 };
+    const rememberAfterEmbed: number[] = [];
     const rememberOne = async (quote: string, vector: Float32Array | undefined, profiled = false) => {
       if (conv.used >= 20) conv = { id: (await openConversation(deps, spaceId)).id, used: 0 };
       conv.used++;
       await recordMessage(deps, admin, { conversationId: conv.id, role: 'USER', text: quote });
       const t = performance.now();
+      embedded = Number.NaN;
       prof!.on = profiled;
       const r = await remember(deps, admin, { conversationId: conv.id, quote, type: 'FACT', vector });
       prof!.on = false;
-      const ms = performance.now() - t;
+      const end = performance.now();
+      const ms = end - t;
+      if (!vector && embedded >= t) rememberAfterEmbed.push(end - embedded);
       outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
       return ms;
     };
@@ -165,12 +188,16 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
 
     // recall(): the whole use case, the question embedded by the default embedder.
     const recallMs: number[] = [];
+    const recallAfterEmbed: number[] = [];
     prof.on = true;
     await cpuProfiled('recall', async () => {
       for (let j = 0; j < o.samples; j++) {
         const t = performance.now();
-        await recall(deps, spaceId, `Who ${ds.queries[j].text.toLowerCase().replace(/\.$/, '')}?`, 10);
-        recallMs.push(performance.now() - t);
+        embedded = Number.NaN;
+        await recall(deps, spaceId, asked(ds.queries[j].text), 10);
+        const end = performance.now();
+        recallMs.push(end - t);
+        if (embedded >= t) recallAfterEmbed.push(end - embedded);
       }
     });
     prof.on = false;
@@ -214,7 +241,9 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     return {
       warm_start_ms: null, rss_after_start_mb: null, start: null,
       store: o.server ? 'pg' : 'pglite', n: o.n, dim,
-      floor_p50_ms: round(p50(floorMs)), embed_p50_ms: round(p50(embedMs)), remember_p50_ms: round(p50(embeddedMs)),
+      floor_p50_ms: round(p50(floorMs)), embed_p50_ms: round(p50(embedMs)), embed_question_p50_ms: round(p50(embedQuestionMs)),
+      remember_p50_ms: round(p50(embeddedMs)),
+      remember_after_embed_p50_ms: round(p50(rememberAfterEmbed)), recall_after_embed_p50_ms: round(p50(recallAfterEmbed)),
       remember_client_vector_p50_ms: round(p50(clientMs)), recall_p50_ms: round(p50(recallMs)),
       duplicates_missed: ds.planted.length ? missed / ds.planted.length : 0,
       bulk_mute_10k_ms: round(muteMs), raw_update_10k_ms: round(rawMs),
