@@ -183,6 +183,8 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       statistics.stop();
       await jobs.stop();
       await outbox?.stop();
+      // the recall counters issued after their answers, before the connection goes
+      await store.settled();
       await index.close();
       if (!opts.db) await db.close();
       await owner?.close();

@@ -105,6 +105,7 @@ export async function recall(
     return search(deps, spaceId, kind, read, vhits, first, tuning, h.stats, lhits, versions);
   };
   const [statements, inferences] = await Promise.all([searchKind('STATEMENT'), searchKind('INFERENCE')]);
+  // The counters are written after the answer (the store issues the write and does not wait for it).
   await deps.store.incrementRecall([...statements, ...inferences].map((h) => h.memory.id));
   return { statements, inferences };
 }

@@ -269,7 +269,14 @@ export interface MemoryStore {
   setReview(spaceId: string, id: string, review: 'ACCEPTED' | 'DISMISSED'): Promise<boolean>;
   setEmbeddingStatus(tx: Tx, id: string, status: EmbeddingStatus): Promise<void>;
   missingEmbeddings(spaceId: string | null, limit: number): Promise<MemoryRecord[]>;
+  /**
+   * Adds one to each memory's recall count, after the answer: issued at once, not waited for
+   * (unless many are pending), a failure logged and never thrown. A read that follows may see the
+   * count a moment later; `settled` waits for every such write.
+   */
   incrementRecall(ids: readonly string[]): Promise<void>;
+  /** Resolves once every write issued after its answer (`incrementRecall`) is done: the container waits for it before closing. */
+  settled(): Promise<void>;
   listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
   chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
   currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]>;

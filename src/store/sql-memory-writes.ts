@@ -29,6 +29,9 @@ function writtenRecord(row: Row, events: boolean): MemoryRecord & { events?: Mem
   return memory;
 }
 
+/** Writes after their answers that may be pending at once before a caller waits for its own (`incrementRecall`). */
+const AFTER_ANSWER_MAX = 64;
+
 /** The SqlStore's writes to memories: insert, vector copy, reinforcement, statuses, counters, events. */
 export class SqlMemoryWrites extends SqlStoreBase {
   /**
@@ -188,18 +191,38 @@ export class SqlMemoryWrites extends SqlStoreBase {
     await this.q(tx).query(`update memory_state set embedding_status = $2, updated_at = now() where memory_id = $1`, [id, status]);
   }
 
+  /** Writes issued after the caller's answer (the recall counters): `settled` waits for them. */
+  private readonly afterAnswer = new Set<Promise<void>>();
+
+  /**
+   * Adds one to each memory's recall count, after the answer: the write is issued now and not
+   * waited for (on PGlite statements run in the order issued; on a server it commits on a
+   * connection of its own), unless AFTER_ANSWER_MAX are pending already, when the caller waits
+   * for this one (a slow database does not gather writes without end). A failure is logged, never
+   * thrown: a recall count is not worth failing the answer that recalled.
+   */
   async incrementRecall(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     // Rows are locked in id order, so concurrent recalls over overlapping memories queue instead of
     // deadlocking (a plain UPDATE ... = any() locks them in scan order); the client retries a victim anyway.
     // PGlite runs one statement at a time on one connection: nothing to deadlock with, a plain UPDATE.
-    await this.db.query(
+    const write = this.db.query(
       this.db.driver === 'pglite'
         ? `update memory_state set recall_count = recall_count + 1 where memory_id = any($1::text[])`
         : `with locked as (select memory_id from memory_state where memory_id = any($1::text[]) order by memory_id for update)
        update memory_state s set recall_count = s.recall_count + 1 from locked where s.memory_id = locked.memory_id`,
       [[...new Set(ids)]],
-    );
+    ).then(
+      () => undefined,
+      (e: unknown) => this.log?.warn({ err: e instanceof Error ? e.message : String(e), memories: ids.length }, 'recall counters not written'),
+    ).finally(() => this.afterAnswer.delete(write));
+    this.afterAnswer.add(write);
+    if (this.afterAnswer.size > AFTER_ANSWER_MAX) await write;
+  }
+
+  /** Waits for the writes issued after their answers (`incrementRecall`): before the store closes, or a test reads them. */
+  async settled(): Promise<void> {
+    while (this.afterAnswer.size > 0) await Promise.all([...this.afterAnswer]);
   }
 
   async addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]> {

@@ -2,15 +2,16 @@
  * The store reads recall makes, on both databases: `lexicalStats` (BM25's statistics, the kinds a
  * space holds, and which of the question's named keys each kind has heard, with that kind's
  * statuses), `currentVersions` (the newest memory of each chain, the same record `getMemories`
- * reads) and `incrementRecall`.
+ * reads) and `incrementRecall`, written after recall's answer (a failure logged, never the answer's).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
 import { changeStatus } from '../../src/memory/statuses.js';
 import { createSpace } from '../../src/memory/spaces.js';
+import { recall } from '../../src/memory/recall.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
 import type { Actor } from '../../src/memory/deps.js';
 
@@ -58,11 +59,63 @@ for (const target of testDatabases()) {
       const { spaceId, ids } = await spaceWith(['I live in Manchester.', 'I moved to Leeds last month.', 'I am allergic to peanuts.']);
       await app.db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = $2 where memory_id = $1`, [ids[0], ids[1]]);
       await deps().store.incrementRecall([ids[1], ids[2], ids[2]]);
+      await deps().store.settled();
       const want = await deps().store.getMemories([ids[1], ids[2]], spaceId);
       expect(want.map((m) => m?.recallCount)).toEqual([1, 1]);
       const got = await deps().store.currentVersions([ids[0], ids[2], 'no-such-id', ids[1]]);
       expect(got).toEqual([want[0], want[1], null, want[0]]);
       expect(await deps().store.currentVersions([])).toEqual([]);
+    });
+
+    it('recall counts what it returned once its answer is out, and a counter that cannot be written fails nothing', async () => {
+      const { spaceId, ids } = await spaceWith(['My sister Ana lives in Lisbon.', 'I play the cello on Sundays.']);
+      const got = await recall(deps(), spaceId, 'Where does my sister live?', 5);
+      expect(got.statements.map((h) => h.memory.id)).toContain(ids[0]);
+      await deps().store.settled();
+      const [ana, cello] = await deps().store.getMemories(ids, spaceId);
+      expect(ana?.recallCount).toBe(got.statements.some((h) => h.memory.id === ids[0]) ? 1 : 0);
+      expect(cello?.recallCount).toBe(got.statements.some((h) => h.memory.id === ids[1]) ? 1 : 0);
+
+      // the counters' statement fails: the answer is the same, the failure a warning, the count unchanged
+      const db = (deps().store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
+      const query = db.query.bind(db);
+      const failing = vi.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) =>
+        (/recall_count \+ 1/.test(sql) ? Promise.reject(new Error('connection lost')) : query(sql, params)));
+      const warn = vi.spyOn(deps().log, 'warn');
+      try {
+        const again = await recall(deps(), spaceId, 'Where does my sister live?', 5);
+        expect(again.statements.map((h) => h.memory.id)).toEqual(got.statements.map((h) => h.memory.id));
+        await deps().store.settled();
+        expect(warn.mock.calls.some(([, msg]) => msg === 'recall counters not written')).toBe(true);
+      } finally {
+        failing.mockRestore();
+        warn.mockRestore();
+      }
+      expect((await deps().store.getMemories([ids[0]], spaceId))[0]?.recallCount).toBe(ana?.recallCount);
+    });
+
+    it('settled waits for a counter write still running', async () => {
+      const { spaceId, ids } = await spaceWith(['I am allergic to peanuts.']);
+      const db = (deps().store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
+      const query = db.query.bind(db);
+      let release = () => {};
+      const gate = new Promise<void>((r) => { release = r; });
+      const slow = vi.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
+        if (/recall_count \+ 1/.test(sql)) await gate;
+        return query(sql, params);
+      });
+      try {
+        await deps().store.incrementRecall([ids[0]]);
+        let done = false;
+        const settled = deps().store.settled().then(() => { done = true; });
+        await new Promise((r) => setTimeout(r, 20));
+        expect(done).toBe(false);
+        release();
+        await settled;
+      } finally {
+        slow.mockRestore();
+      }
+      expect((await deps().store.getMemories([ids[0]], spaceId))[0]?.recallCount).toBe(1);
     });
   });
 }
