@@ -19,7 +19,7 @@ import { MEMORY_TYPES } from '../src/core/types.js';
 import type { Actor, MemoryDeps } from '../src/memory/deps.js';
 import type { Dataset } from './workload.js';
 import { Floor } from './floor.js';
-import { ANN_INDEXES, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
+import { ANN_INDEXES, FLOAT_HNSW_INDEX, PgvectorIndex } from '../adapters/pgvector/pgvector-index.js';
 import { LookupEmbedder } from './lookup-embedder.js';
 import type { OpenEngine } from './engines.js';
 import { sample, summarize, timed, type LatencySummary } from './stats.js';
@@ -51,7 +51,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   // not part-way by the adapter's lazy build: row-by-row upkeep is what the sampled remember() calls measure.
   const pg = deps.index instanceof PgvectorIndex ? deps.index : null;
   pg?.holdAnnIndex(true);
-  for (const i of ANN_INDEXES) await e.engram.db.query(`drop index if exists ${i.name}`);
+  for (const i of [...ANN_INDEXES.map((x) => x.name), FLOAT_HNSW_INDEX]) await e.engram.db.query(`drop index if exists ${i}`);
   const t = performance.now();
   const BATCH = 1000;
   const saidAt = new Date('2025-01-01T00:00:00Z');
@@ -73,7 +73,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   const h = pg && opts.hnsw !== false ? await timed(() => e.engram.db.transaction(async (tx) => {
     await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
     // The float index only: the sign bits' index is built by the adapter if it is configured to use it.
-    await tx.query(`create index ${ANN_INDEXES[0].name} on ${ANN_INDEXES[0].table} using ${ANN_INDEXES[0].using}`);
+    await tx.query(`create index ${ANN_INDEXES[0].name} on ${ANN_INDEXES[0].table} using ${ANN_INDEXES[0].using(spec.dim)}`);
   })) : { ms: 0 };
   pg?.holdAnnIndex(false);
   await pg?.ensureAnnIndex();

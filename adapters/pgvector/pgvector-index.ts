@@ -7,6 +7,7 @@ import { toPgVectorParam } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { quantisedInSql, searchMirror, statusWindow, windowFor, type Row } from './pgvector-quantised.js';
 import { VectorMirror } from './vector-mirror.js';
+import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, halfOf, indexState, vectorDimensions } from './hnsw-indexes.js';
 
 export interface PgvectorOptions {
   /** Embedder id written with every vector. */
@@ -45,20 +46,7 @@ export interface PgvectorOptions {
 /** Vectors per upsert statement (see `upsert`). */
 const UPSERT_CHUNK = 100;
 
-/** Name of the HNSW index on memory_vectors (created lazily, see `ensureAnnIndex`). */
-export const HNSW_INDEX = 'memory_vectors_hnsw';
-
-/**
- * Name of the HNSW index on the vectors' sign bits (Hamming distance; created lazily with
- * HNSW_INDEX): the first pass of recognition in spaces past `exactScanBelow` vectors.
- */
-export const BITS_INDEX = 'memory_vector_bits_hnsw';
-
-/** The two HNSW indexes and their definitions (the bench drops and rebuilds them around a bulk load). */
-export const ANN_INDEXES: readonly { name: string; table: string; using: string }[] = [
-  { name: HNSW_INDEX, table: 'memory_vectors', using: 'hnsw (embedding vector_cosine_ops)' },
-  { name: BITS_INDEX, table: 'memory_vector_bits', using: 'hnsw (bq bit_hamming_ops)' },
-];
+export { ANN_INDEXES, BITS_INDEX, FLOAT_HNSW_INDEX, HNSW_INDEX, halfOf } from './hnsw-indexes.js';
 
 /** Spaces of at most this many vectors are scanned exactly by default. */
 export const EXACT_SCAN_BELOW = 20_000;
@@ -92,6 +80,7 @@ export class PgvectorIndex implements VectorIndex {
   private building: Promise<void> | null = null;
   private held = false;
   private readonly mirror: VectorMirror | null;
+  private dims: number | null = null;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
     this.exactBelow = opts.exactScanBelow ?? EXACT_SCAN_BELOW;
@@ -135,6 +124,7 @@ export class PgvectorIndex implements VectorIndex {
       const states = await Promise.all(wanted.map((i) => this.indexState(i.name)));
       if (states.every((x) => x === 'valid')) {
         this.annReady = this.bitsReady = true;
+        await this.dropFloatIndex();
         return;
       }
       this.annReady = states[0] === 'valid';
@@ -143,6 +133,7 @@ export class PgvectorIndex implements VectorIndex {
       const largest = Number((await this.db.query<{ n: number }>(
         `select coalesce(max(n), 0)::int as n from (select count(*) as n from memory_vectors group by space_id, kind) x`)).rows[0].n);
       if (!force && (this.held || largest <= this.annAbove)) return;
+      const dim = await this.dimensions();
       for (const [at, index] of wanted.entries()) {
         if (states[at] === 'valid') continue;
         // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K).
@@ -154,16 +145,17 @@ export class PgvectorIndex implements VectorIndex {
             `select count(*)::int as n from pg_stat_progress_create_index where relid = $1::regclass`, [index.table]);
           if (Number(building.rows[0].n) > 0) return;
           if (states[at] === 'invalid') await this.db.query(`drop index concurrently if exists ${index.name}`);
-          await this.db.query(`create index concurrently if not exists ${index.name} on ${index.table} using ${index.using}`);
+          await this.db.query(`create index concurrently if not exists ${index.name} on ${index.table} using ${index.using(dim)}`);
           if ((await this.indexState(index.name)) !== 'valid') return; // another process's build, still running
         } else {
-          await this.db.query(`create index if not exists ${index.name} on ${index.table} using ${index.using}`);
+          await this.db.query(`create index if not exists ${index.name} on ${index.table} using ${index.using(dim)}`);
         }
         // Fresh statistics, or the planner may keep scanning (PGlite never autovacuums).
         await this.db.query(`analyze ${index.table}`);
         if (at === 0) this.annReady = true;
         else this.bitsReady = true;
       }
+      if (this.annReady) await this.dropFloatIndex();
     })().finally(() => {
       this.building = null;
     });
@@ -171,16 +163,29 @@ export class PgvectorIndex implements VectorIndex {
     return this.annReady && (this.bitsReady || !this.opts.bitsIndex);
   }
 
-  /** Whether the float HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
+  /** Whether the HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
   async annIndexState(): Promise<'valid' | 'invalid' | 'none'> {
     return this.indexState(HNSW_INDEX);
   }
 
-  private async indexState(name: string): Promise<'valid' | 'invalid' | 'none'> {
-    const r = await this.db.query<{ valid: boolean }>(
-      `select x.indisvalid as valid from pg_class c join pg_index x on x.indexrelid = c.oid
-       where c.relname = $1 and c.relnamespace = current_schema()::regnamespace`, [name]);
-    return r.rows.length === 0 ? 'none' : r.rows[0].valid ? 'valid' : 'invalid';
+  /**
+   * The index on the float vectors that earlier versions built: once the half-precision one is
+   * valid, nothing walks it and every insert would still pay its upkeep (on a server, dropped
+   * CONCURRENTLY: writes go on). Until then it stays (searches scan exactly meanwhile).
+   */
+  private async dropFloatIndex(): Promise<void> {
+    if ((await this.indexState(FLOAT_HNSW_INDEX)) === 'none') return;
+    await this.db.query(`drop index ${this.opts.concurrentBuild ? 'concurrently ' : ''}if exists ${FLOAT_HNSW_INDEX}`);
+  }
+
+  /** The dimensions of `memory_vectors.embedding`, read once. */
+  private async dimensions(): Promise<number> {
+    this.dims ??= await vectorDimensions(this.db);
+    return this.dims;
+  }
+
+  private indexState(name: string): Promise<'valid' | 'invalid' | 'none'> {
+    return indexState(this.db, name);
   }
 
   async init(): Promise<void> {
@@ -374,11 +379,13 @@ export class PgvectorIndex implements VectorIndex {
     const run = async (t: Queryable) => {
       await t.query(`set local hnsw.iterative_scan = relaxed_order`);
       await t.query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
+      // The walk orders by the half-precision distance (the index's); each hit's distance is the float one.
+      const dim = s.vector.length;
       const r = await t.query<{ memory_id: string; d: number }>(
         `select v.memory_id, v.embedding ${op} $1::vector as d
          from memory_vectors v join memory_state st on st.memory_id = v.memory_id
          where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
-         order by v.embedding ${op} $1::vector limit $5`,
+         order by ${halfOf('v.embedding', dim)} ${op} ${halfOf('$1::vector', dim)} limit $5`,
         [toPgVectorParam(s.vector), s.spaceId, kind, statuses, s.k],
       );
       return r.rows;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../helpers/db.js';
-import { BITS_INDEX, HNSW_INDEX, PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { BITS_INDEX, FLOAT_HNSW_INDEX, HNSW_INDEX, PgvectorIndex, halfOf } from '../../adapters/pgvector/pgvector-index.js';
 import { migrate } from '../../src/store/migrations.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
@@ -85,6 +85,38 @@ for (const target of testDatabases()) {
       // and approximate searches go through it, within the space
       const hits = await low.search({ spaceId: 's1', vector: new Float32Array(DIM).fill(0.1), k: 5 });
       expect(hits).toHaveLength(5);
+    });
+
+    it('is built on the vectors in half precision, replaces an index on the float vectors, and its walk finds what the exact scan finds', async () => {
+      await db.query(`drop index if exists ${HNSW_INDEX}`);
+      // a store indexed by an earlier version: the float index
+      await db.query(`create index ${FLOAT_HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      const idx = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, concurrentBuild: target.name === 'pg', mirror: false });
+      expect(await idx.ensureAnnIndex()).toBe(true);
+      expect(await validIndex(db)).toBe(true);
+      expect(await validIndex(db, FLOAT_HNSW_INDEX)).toBe(false);
+      const def = await db.query<{ def: string }>(
+        `select pg_get_indexdef(c.oid) as def from pg_class c where c.relname = $1 and c.relnamespace = current_schema()::regnamespace`, [HNSW_INDEX]);
+      expect(def.rows[0].def).toMatch(/halfvec\(16\)\) halfvec_cosine_ops/);
+      // the walk's ordering (as `hnsw` writes it) matches the index's expression (300 rows: the planner would rather sort, unless told not to scan)
+      const plan = await db.transaction(async (tx) => {
+        await tx.query('set local enable_seqscan = off');
+        return tx.query<{ 'QUERY PLAN': string }>(
+          `explain select memory_id from memory_vectors v order by ${halfOf('v.embedding', DIM)} <=> ${halfOf('$1::vector', DIM)} limit 5`,
+          [`[${vectors[0].join(',')}]`]);
+      });
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(HNSW_INDEX);
+      const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, mirror: false });
+      const r = rng(13);
+      for (let j = 0; j < 10; j++) {
+        const of = j * 29;
+        const q = vectors[of].map((x) => x + (r() - 0.5) * 0.02);
+        const hits = await idx.search({ spaceId: 's1', vector: q, k: 5 });
+        const truth = await exact.search({ spaceId: 's1', vector: q, k: 5, exact: true });
+        expect(hits[0].memoryId).toBe(`m${of}`);
+        // the distances are the float ones, as the exact scan's
+        expect(hits[0].score).toBe(truth[0].score);
+      }
     });
 
     it('with bitsIndex, recognition in a space past exactScanBelow walks the sign bits\' HNSW index and returns what the exact scan returns', async () => {
