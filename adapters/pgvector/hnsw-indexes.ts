@@ -43,3 +43,13 @@ export async function vectorDimensions(db: Queryable): Promise<number> {
   if (!Number.isInteger(dim) || dim < 1) throw new Error('memory_vectors.embedding has no dimensions');
   return dim;
 }
+
+/**
+ * Drops the index on the float vectors that earlier versions built, if there is one: once the
+ * half-precision one is valid nothing walks it, and every insert would still pay its upkeep (on a
+ * server `concurrently`: writes go on).
+ */
+export async function dropFloatIndex(db: Queryable, concurrently: boolean): Promise<void> {
+  if ((await indexState(db, FLOAT_HNSW_INDEX)) === 'none') return;
+  await db.query(`drop index ${concurrently ? 'concurrently ' : ''}if exists ${FLOAT_HNSW_INDEX}`);
+}

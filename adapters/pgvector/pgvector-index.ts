@@ -7,7 +7,7 @@ import { toPgVectorParam } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { quantisedInSql, searchMirror, statusWindow, windowFor, type Row } from './pgvector-quantised.js';
 import { VectorMirror } from './vector-mirror.js';
-import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, halfOf, indexState, vectorDimensions } from './hnsw-indexes.js';
+import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, dropFloatIndex, halfOf, indexState, vectorDimensions } from './hnsw-indexes.js';
 
 export interface PgvectorOptions {
   /** Embedder id written with every vector. */
@@ -76,6 +76,13 @@ export class PgvectorIndex implements VectorIndex {
   private readonly window: number;
   private annReady = false;
   private bitsReady = false;
+  /**
+   * Which index the approximate walk reads: the half-precision one, or, until it exists, the float
+   * one an earlier version built (a store upgraded keeps its walk; on PGlite, until `reindex`).
+   */
+  private walk: 'half' | 'float' | null = null;
+  /** When the indexes' states were last read (a large space's searches ask at most once a minute). */
+  private checkedAt = Number.NEGATIVE_INFINITY;
   private upsertsSinceCheck = 0;
   private building: Promise<void> | null = null;
   private held = false;
@@ -103,6 +110,11 @@ export class PgvectorIndex implements VectorIndex {
     return this.annReady;
   }
 
+  /** Which index approximate searches walk (null: none, they scan exactly). */
+  get annWalk(): 'half' | 'float' | null {
+    return this.walk;
+  }
+
   /**
    * Holds back the lazy HNSW build while a bulk load runs: building it part-way
    * would make every later row of the load pay for graph upkeep (on PGlite, one
@@ -121,14 +133,17 @@ export class PgvectorIndex implements VectorIndex {
     const wanted = this.opts.bitsIndex ? ANN_INDEXES : ANN_INDEXES.slice(0, 1);
     if (this.annReady && (this.bitsReady || !this.opts.bitsIndex)) return true;
     this.building ??= (async () => {
+      this.checkedAt = Date.now();
       const states = await Promise.all(wanted.map((i) => this.indexState(i.name)));
       if (states.every((x) => x === 'valid')) {
         this.annReady = this.bitsReady = true;
-        await this.dropFloatIndex();
+        this.walk = 'half';
+        await dropFloatIndex(this.db, this.opts.concurrentBuild === true);
         return;
       }
       this.annReady = states[0] === 'valid';
       this.bitsReady = states[1] === 'valid'; // undefined (not wanted): false
+      this.walk = this.annReady ? 'half' : (await this.indexState(FLOAT_HNSW_INDEX)) === 'valid' ? 'float' : null;
       // For the largest space (of one kind), not the table: only a space past exactScanBelow is searched through it.
       const largest = Number((await this.db.query<{ n: number }>(
         `select coalesce(max(n), 0)::int as n from (select count(*) as n from memory_vectors group by space_id, kind) x`)).rows[0].n);
@@ -155,7 +170,10 @@ export class PgvectorIndex implements VectorIndex {
         if (at === 0) this.annReady = true;
         else this.bitsReady = true;
       }
-      if (this.annReady) await this.dropFloatIndex();
+      if (this.annReady) {
+        this.walk = 'half';
+        await dropFloatIndex(this.db, this.opts.concurrentBuild === true);
+      }
     })().finally(() => {
       this.building = null;
     });
@@ -166,16 +184,6 @@ export class PgvectorIndex implements VectorIndex {
   /** Whether the HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
   async annIndexState(): Promise<'valid' | 'invalid' | 'none'> {
     return this.indexState(HNSW_INDEX);
-  }
-
-  /**
-   * The index on the float vectors that earlier versions built: once the half-precision one is
-   * valid, nothing walks it and every insert would still pay its upkeep (on a server, dropped
-   * CONCURRENTLY: writes go on). Until then it stays (searches scan exactly meanwhile).
-   */
-  private async dropFloatIndex(): Promise<void> {
-    if ((await this.indexState(FLOAT_HNSW_INDEX)) === 'none') return;
-    await this.db.query(`drop index ${this.opts.concurrentBuild ? 'concurrently ' : ''}if exists ${FLOAT_HNSW_INDEX}`);
   }
 
   /** The dimensions of `memory_vectors.embedding`, read once. */
@@ -308,9 +316,11 @@ export class PgvectorIndex implements VectorIndex {
       const size = await this.kindSize(s.spaceId, kind, q);
       const small = size <= this.exactBelow;
       // A large space without the HNSW index yet: build it in the background (after this
-      // transaction), and scan meanwhile.
-      if (!small && !this.annReady) void this.ensureAnnIndex().catch(() => {});
-      const exact = s.exact === true || metric !== 'cosine' || !this.annReady || small;
+      // transaction), and scan meanwhile (or walk the float index of an earlier version). Its
+      // state is read at most once a minute: on PGlite, where the service builds no index, the
+      // check (a count of every space's vectors) would otherwise run with each search.
+      if (!small && !this.annReady && Date.now() - this.checkedAt > 60_000) void this.ensureAnnIndex().catch(() => {});
+      const exact = s.exact === true || metric !== 'cosine' || this.walk === null || small;
       if (!exact) return toHits(await this.hnsw(s, op, kind, statuses, tx));
       // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
@@ -379,13 +389,15 @@ export class PgvectorIndex implements VectorIndex {
     const run = async (t: Queryable) => {
       await t.query(`set local hnsw.iterative_scan = relaxed_order`);
       await t.query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
-      // The walk orders by the half-precision distance (the index's); each hit's distance is the float one.
+      // The walk orders by the index's distance (half precision; the float index's, until it is
+      // replaced); each hit's distance is the float one.
       const dim = s.vector.length;
+      const order = this.walk === 'float' ? `v.embedding ${op} $1::vector` : `${halfOf('v.embedding', dim)} ${op} ${halfOf('$1::vector', dim)}`;
       const r = await t.query<{ memory_id: string; d: number }>(
         `select v.memory_id, v.embedding ${op} $1::vector as d
          from memory_vectors v join memory_state st on st.memory_id = v.memory_id
          where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
-         order by ${halfOf('v.embedding', dim)} ${op} ${halfOf('$1::vector', dim)} limit $5`,
+         order by ${order} limit $5`,
         [toPgVectorParam(s.vector), s.spaceId, kind, statuses, s.k],
       );
       return r.rows;

@@ -119,6 +119,27 @@ for (const target of testDatabases()) {
       }
     });
 
+    it('a store with only the float index of an earlier version keeps walking it until the new one is built', async () => {
+      await db.query(`drop index if exists ${HNSW_INDEX}`);
+      await db.query(`create index if not exists ${FLOAT_HNSW_INDEX} on memory_vectors using hnsw (embedding vector_cosine_ops)`);
+      // PGlite's default: the service builds no index itself
+      const off = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, exactScanBelow: 100, mirror: false });
+      expect(await off.ensureAnnIndex()).toBe(false);
+      expect(off.annWalk).toBe('float');
+      expect(await validIndex(db, FLOAT_HNSW_INDEX)).toBe(true);
+      const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, mirror: false });
+      const q = vectors[58].map((x) => x + 0.005);
+      const hits = await off.search({ spaceId: 's1', vector: q, k: 5 });
+      const truth = await exact.search({ spaceId: 's1', vector: q, k: 5, exact: true });
+      expect(hits[0]).toEqual(truth[0]);
+      // `engram reindex` (forced): the new index, the float one dropped, the walk moved
+      expect(await off.ensureAnnIndex(true)).toBe(true);
+      expect(off.annWalk).toBe('half');
+      expect(await validIndex(db)).toBe(true);
+      expect(await validIndex(db, FLOAT_HNSW_INDEX)).toBe(false);
+      expect((await off.search({ spaceId: 's1', vector: q, k: 5 }))[0]).toEqual(truth[0]);
+    });
+
     it('with bitsIndex, recognition in a space past exactScanBelow walks the sign bits\' HNSW index and returns what the exact scan returns', async () => {
       // The triggers of migration 11 keep one row of sign bits per vector.
       const bits = await db.query<{ n: number }>(`select count(*)::int as n from memory_vector_bits`);
