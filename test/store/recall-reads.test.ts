@@ -22,6 +22,12 @@ for (const target of testDatabases()) {
     const app = testAppOn(target);
     const deps = () => app.deps;
 
+    /** The store's SQL client (its statements are spied on below) and its own `query`. */
+    function storeClient() {
+      const db = (deps().store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
+      return { db, query: db.query.bind(db) };
+    }
+
     async function spaceWith(sentences: string[]) {
       const space = await createSpace(deps(), { name: 'recall reads' });
       const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
@@ -77,8 +83,7 @@ for (const target of testDatabases()) {
       expect(cello?.recallCount).toBe(got.statements.some((h) => h.memory.id === ids[1]) ? 1 : 0);
 
       // the counters' statement fails: the answer is the same, the failure a warning, the count unchanged
-      const db = (deps().store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
-      const query = db.query.bind(db);
+      const { db, query } = storeClient();
       const failing = vi.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) =>
         (/recall_count \+ 1/.test(sql) ? Promise.reject(new Error('connection lost')) : query(sql, params)));
       const warn = vi.spyOn(deps().log, 'warn');
@@ -96,8 +101,7 @@ for (const target of testDatabases()) {
 
     it('settled waits for a counter write still running', async () => {
       const { spaceId, ids } = await spaceWith(['I am allergic to peanuts.']);
-      const db = (deps().store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
-      const query = db.query.bind(db);
+      const { db, query } = storeClient();
       let release = () => {};
       const gate = new Promise<void>((r) => { release = r; });
       const slow = vi.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
