@@ -295,11 +295,12 @@ export class PgvectorIndex implements VectorIndex {
   /**
    * Read ahead (the use cases call it while the text is embedded): the space's size for the
    * thresholds and, on PGlite, the vector mirror brought up to date, so the search that
-   * follows reads only what was written since.
+   * follows reads only what was written since; with `statuses`, also the rows of other statuses,
+   * so that search reads no status (`VectorMirror.refresh`).
    */
-  async prepare(spaceId: string, kind: MemoryKind): Promise<void> {
+  async prepare(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void> {
     await this.kindSize(spaceId, kind, this.db);
-    await this.mirror?.refresh(this.db, spaceId, kind);
+    await this.mirror?.refresh(this.db, spaceId, kind, statuses);
   }
 
   async search(s: VectorSearch, tx?: TxHandle): Promise<VectorHit[]> {

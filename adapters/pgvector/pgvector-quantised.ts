@@ -2,6 +2,7 @@ import type { VectorSearch } from '../../src/ports/vector-index.js';
 import { toPgVectorParam } from '../../src/core/vectors.js';
 import { GENERIC_PLAN, type Queryable } from '../../src/store/sql-client.js';
 import type { VectorMirror } from './vector-mirror.js';
+import type { Nearest } from './mirror-slots.js';
 
 /** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
 export function signBits(v: Float32Array | number[]): string {
@@ -130,6 +131,11 @@ export async function searchMirror(
         return ids.map((id, j) => ({ memory_id: id, d: d[j]! }));
       }
     }
+    // Read ahead with the statuses this search wants (recall: `prepare` in the question's shadow):
+    // the rows of other statuses are known, every other row of the copy is wanted. No statement.
+    if (minScore === undefined && held?.others && held.others.wanted === [...wanted].sort().join()) {
+      return keptOf(ranked, n, s.k, (id) => !held.others!.ids.has(id));
+    }
     const kept: Row[] = [];
     let gone: string[] = [];
     // Batches of growing size (k and an eighth more, then 4 times as many rows each): a space where
@@ -178,4 +184,17 @@ export async function searchMirror(
     return kept;
   }
   return null;
+}
+
+/**
+ * The first k wanted rows of `ranked`'s first n, nearest first, read in the batches `searchMirror`
+ * reads statuses in; null where that search gives null (a full window short of k, or none).
+ */
+function keptOf(ranked: Nearest, n: number, k: number, isWanted: (id: string) => boolean): Row[] | null {
+  const kept: Row[] = [];
+  for (let from = 0, upto = k + Math.ceil(k / 8) + 2; from < n && kept.length < k; from = upto, upto *= 4) {
+    const { ids, d } = ranked.upTo(Math.min(n, upto));
+    for (let j = from; j < ids.length && kept.length < k; j++) if (isWanted(ids[j]!)) kept.push({ memory_id: ids[j]!, d: d[j]! });
+  }
+  return kept.length < k && (ranked.windowFull || kept.length === 0) ? null : kept;
 }

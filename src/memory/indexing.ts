@@ -62,9 +62,9 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
  * thread, or by a remote service): the engine reads ahead meanwhile (`VectorIndex.prepare`;
  * pgvector on PGlite: its vector mirror caught up). A hint: a failure here is the search's to report.
  */
-export async function prepareSearch(deps: MemoryDeps, spaceId: string, kind: MemoryKind): Promise<void> {
+export async function prepareSearch(deps: MemoryDeps, spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void> {
   try {
-    await deps.index.prepare?.(spaceId, kind);
+    await deps.index.prepare?.(spaceId, kind, statuses);
   } catch {
     // the search that follows reads what it needs, and reports what fails
   }

@@ -83,11 +83,12 @@ export async function recall(
   const held = KINDS.flatMap((kind) => { const s = stats.get(kind); return s?.present ? [{ kind, stats: s }] : []; });
   // Per held kind, two sides that need nothing of each other run side by side (on a server, on two
   // connections): its vector neighbours, searched once the question is embedded (the engine's
-  // read-ahead first: what was remembered since its last search), and its BM25 postings, then the
+  // read-ahead first: what was remembered since its last search, and which rows have a status
+  // this search does not want; recall is answered as of then, after its request came), and its BM25 postings, then the
   // current versions of those hits (most kept hits are among them) and, while the embedder may still
   // work, those memories read for the ranking's cues (cached by text; a reading that fails here
   // fails again where the ranking asks for it).
-  const neighbours = (kind: MemoryKind) => prepareSearch(deps, spaceId, kind)
+  const neighbours = (kind: MemoryKind) => prepareSearch(deps, spaceId, kind, STATUSES[kind])
     .then(() => embedding)
     .then(({ vector }) => (vector ? searchVectors(deps, { spaceId, vector, k: tuning.pool, statuses: STATUSES[kind], kind }) : []));
   const postings = async (h: (typeof held)[number]) => {

@@ -78,9 +78,11 @@ export interface VectorIndex {
   /**
    * A search of this space and kind is coming (its vector is being embedded): an engine may read
    * ahead what that search needs. A hint only: the search is as correct without it, and a
-   * failure here is the search's to report.
+   * failure here is the search's to report. `statuses`: those that search will ask for, when the
+   * caller may be answered as of this call (recall: it comes after the request). An engine may
+   * then read ahead which rows have other statuses and not read statuses again after the embedding.
    */
-  prepare?(spaceId: string, kind: MemoryKind): Promise<void>;
+  prepare?(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void>;
   close(): Promise<void>;
   /**
    * Engines outside PostgreSQL: the epoch marker written with the store when the engine

@@ -11,6 +11,7 @@ import { migrate } from '../../src/store/migrations.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
+import type { MemoryStatus } from '../../src/core/types.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { pgCosineDistance, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
@@ -182,6 +183,71 @@ describe('pgvector vector mirror (pglite)', () => {
         expect(active, `size ${size}, k ${ask.k}`).toEqual(truth);
       }
     }
+  }, 120_000);
+
+  it('a search read ahead with its statuses reads no status after: the rows of other statuses known, the answer SQL gives', async () => {
+    const space = await seed.space();
+    const base = unitVectors(300, 180, DIM);
+    await seed.put(space, base);
+    const queries = [0, 1, 2].map((j) => near(base[j * 50], 0.3, 190 + j));
+    // Near each query, rows of every status a recall meets.
+    for (const [j, q] of queries.entries()) {
+      for (const [i, st] of (['MUTED', 'SUPERSEDED', 'MERGED', 'ERRONEOUS', 'RETRACTED', 'ACTIVE'] as const).entries()) {
+        await seed.put(space, [near(q, 0.05 + 0.01 * i, 200 + 10 * j + i)], { status: st });
+      }
+    }
+    const recallStatuses: MemoryStatus[][] = [['ACTIVE', 'SUPERSEDED', 'ERRONEOUS'], ['ACTIVE']];
+    const ask = (q: Float32Array, k: number, statuses: MemoryStatus[]): VectorSearch => ({ spaceId: space, vector: q, k, statuses, kind: 'STATEMENT' });
+    const statementsOf = async (prepared: MemoryStatus[] | undefined, a: VectorSearch) => {
+      await mirrored.prepare(space, 'STATEMENT', prepared);
+      const before = db.statementCount;
+      const hits = await mirrored.search(a);
+      return { hits, statements: db.statementCount - before };
+    };
+    for (const q of queries) {
+      for (const statuses of recallStatuses) {
+        for (const k of [3, 100]) {
+          const a = ask(q, k, statuses);
+          const truth = await sql.search(a);
+          const read = await statementsOf(statuses, a);
+          expect(read.hits, `k ${k} ${statuses.join('+')}`).toEqual(truth);
+          expect(read.statements, 'no statement once the vector is known').toBe(0);
+          // Read ahead without them, or with others: the statuses are read after, as before.
+          for (const other of [undefined, statuses.length === 1 ? recallStatuses[0] : ['ACTIVE' as const]]) {
+            const plain = await statementsOf(other, a);
+            expect(plain.hits).toEqual(truth);
+            expect(plain.statements).toBeGreaterThan(0);
+          }
+        }
+      }
+    }
+    // A status changed: the next read-ahead knows it.
+    const a = ask(queries[0], 5, ['ACTIVE']);
+    const [top] = await sql.search(a);
+    await seed.setStatus([top.memoryId], 'MUTED');
+    const afterMute = await statementsOf(['ACTIVE'], a);
+    expect(afterMute.hits.map((h) => h.memoryId)).not.toContain(top.memoryId);
+    expect(afterMute.hits).toEqual(await sql.search(a));
+    // A row written between the read-ahead and the search: that search answers as of its read-ahead
+    // (the copy and the statuses read then); the next one finds the row.
+    await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+    const [late] = await seed.put(space, [near(queries[1], 0.01, 260)]);
+    const then = await mirrored.search(ask(queries[1], 3, ['ACTIVE']));
+    expect(then.map((h) => h.memoryId)).not.toContain(late.memoryId);
+    expect((await statementsOf(['ACTIVE'], ask(queries[1], 3, ['ACTIVE']))).hits[0].memoryId).toBe(late.memoryId);
+  }, 120_000);
+
+  it('reads statuses after the vector as before where more than a thousand rows have other statuses', async () => {
+    const space = await seed.space();
+    const base = unitVectors(1_050, 270, DIM);
+    await seed.put(space, base.slice(0, 1_001), { status: 'MUTED' });
+    await seed.put(space, base.slice(1_001));
+    const a: VectorSearch = { spaceId: space, vector: near(base[1_010], 0.2, 280), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT' };
+    await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+    const before = db.statementCount;
+    const hits = await mirrored.search(a);
+    expect(db.statementCount).toBeGreaterThan(before);
+    expect(hits).toEqual(await sql.search(a));
   }, 120_000);
 
   it('finds the m-th smallest distance as a sort would, NaN last (PostgreSQL\'s order)', () => {

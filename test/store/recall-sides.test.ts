@@ -5,13 +5,14 @@
  * engine is asked: if the vector search waited for them, neither would ever move and the test
  * would fail at its timeout.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Wall } from '../../src/eval/wall.js';
 import { keepSaid } from '../helpers/wall.js';
 import { recall } from '../../src/memory/recall.js';
 import type { MemoryDeps } from '../../src/memory/deps.js';
 import { overriding } from '../helpers/override.js';
+import { changeStatus } from '../../src/memory/statuses.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); }, 120_000);
@@ -44,6 +45,49 @@ describe('recall: vector and lexical sides side by side', () => {
       const plain = await recall(deps, wall.spaceId, 'Where does my sister live?', 5);
       expect(r.statements.map((h) => h.memory.quote)).toEqual(plain.statements.map((h) => h.memory.quote));
       expect(r.statements[0]?.memory.quote).toBe('My sister lives in Lisbon.');
+    } finally {
+      await wall.drop();
+    }
+  }, 120_000);
+
+  it('reads no status once the question is embedded: the embedded store read the rows of other statuses meanwhile', async () => {
+    const deps = t.app.engram.deps;
+    const wall = await Wall.open(deps, 'recall-statuses');
+    try {
+      const [lisbon, porto] = await keepSaid(deps, wall, ['My sister lives in Lisbon.', 'My sister lives in Porto.', 'I keep bees in the back garden.']);
+      await changeStatus(deps, wall.assistant, wall.spaceId, 'mute', [lisbon!]);
+      const db = (deps.store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
+      const query = db.query.bind(db);
+      /** The statements each recall ran after its question's embedding came back. */
+      const asked = async (index: MemoryDeps['index']) => {
+        let embedded = false;
+        const after: string[] = [];
+        const spy = vi.spyOn(db, 'query').mockImplementation((sql, params) => {
+          if (embedded) after.push(sql);
+          return query(sql, params);
+        });
+        const embedder = overriding(deps.embedder, { embed: async (texts: string[]) => {
+          const v = await deps.embedder.embed(texts);
+          embedded = true;
+          return v;
+        } });
+        try {
+          return { r: await recall({ ...deps, embedder, index }, wall.spaceId, 'Where does my sister live?', 5), after };
+        } finally {
+          spy.mockRestore();
+        }
+      };
+      // The vector search's status read (adapters/pgvector/pgvector-quantised.ts); the lexical side's own may still run.
+      const statusRead = (sqls: string[]) => sqls.filter((x) => /array_agg\(memory_id\) as ids, array_agg\(status\) as statuses[\s\S]*from memory_state where memory_id = any/.test(x));
+      const ahead = await asked(deps.index);
+      expect(statusRead(ahead.after)).toEqual([]);
+      // The engine read ahead without the statuses: it reads them after the embedding, and answers the same.
+      const plainIndex = overriding(deps.index, { prepare: (spaceId: string, kind: 'STATEMENT' | 'INFERENCE') => deps.index.prepare!(spaceId, kind) });
+      const plain = await asked(plainIndex);
+      expect(statusRead(plain.after).length).toBeGreaterThan(0);
+      expect(ahead.r.statements.map((h) => h.memory.id)).toEqual(plain.r.statements.map((h) => h.memory.id));
+      expect(ahead.r.statements[0]?.memory.id).toBe(porto);
+      expect(ahead.r.statements.map((h) => h.memory.id)).not.toContain(lisbon);
     } finally {
       await wall.drop();
     }
