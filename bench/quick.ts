@@ -45,6 +45,10 @@ export interface QuickResult {
    */
   remember_after_embed_p50_ms: number;
   recall_after_embed_p50_ms: number;
+  /** From remember's call to its quote's embedding coming back (the embedding as remember waits for it). */
+  remember_until_embedded_p50_ms: number;
+  /** The embedder alone on a sentence 10 ms after its last call, as a use case's embedding comes. */
+  embed_after_pause_p50_ms: number;
   remember_client_vector_p50_ms: number;
   recall_p50_ms: number;
   duplicates_missed: number;
@@ -139,20 +143,28 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
 
     // The embedder alone, one text at a time (texts nobody embeds again here): a sentence, then a
     // question of the form recall is asked, in turns (neither measured while the other warms up).
+    // And a sentence after a pause as long as a remember's work after its embedding (10 ms): the
+    // embedding a use case waits for follows such a pause, never another embedding.
     const embedMs: number[] = [];
     const embedQuestionMs: number[] = [];
+    const embedAfterPauseMs: number[] = [];
     for (let j = 0; j < o.samples; j++) {
       for (const [text, into] of [[templateSentence(7_000_000 + j), embedMs], [asked(templateSentence(7_500_000 + j)), embedQuestionMs]] as const) {
         const t = performance.now();
         await embedder.embed([text]);
         into.push(performance.now() - t);
       }
+      await new Promise((r) => setTimeout(r, 10));
+      const t = performance.now();
+      await embedder.embed([templateSentence(7_250_000 + j)]);
+      embedAfterPauseMs.push(performance.now() - t);
     }
 
     // remember(): with the client's vector, then with the default embedder (other sentences).
     const outcomes: Record<string, number> = {};
     let conv = { id: '', used: 20 };
     const rememberAfterEmbed: number[] = [];
+    const rememberUntilEmbedded: number[] = [];
     const rememberOne = async (quote: string, vector: Float32Array | undefined, profiled = false) => {
       if (conv.used >= 20) conv = { id: (await openConversation(deps, spaceId)).id, used: 0 };
       conv.used++;
@@ -164,7 +176,10 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       prof!.on = false;
       const end = performance.now();
       const ms = end - t;
-      if (!vector && embedded >= t) rememberAfterEmbed.push(end - embedded);
+      if (!vector && embedded >= t) {
+        rememberAfterEmbed.push(end - embedded);
+        rememberUntilEmbedded.push(embedded - t);
+      }
       outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
       return ms;
     };
@@ -242,6 +257,7 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       floor_p50_ms: round(p50(floorMs)), embed_p50_ms: round(p50(embedMs)), embed_question_p50_ms: round(p50(embedQuestionMs)),
       remember_p50_ms: round(p50(embeddedMs)),
       remember_after_embed_p50_ms: round(p50(rememberAfterEmbed)), recall_after_embed_p50_ms: round(p50(recallAfterEmbed)),
+      remember_until_embedded_p50_ms: round(p50(rememberUntilEmbedded)), embed_after_pause_p50_ms: round(p50(embedAfterPauseMs)),
       remember_client_vector_p50_ms: round(p50(clientMs)), recall_p50_ms: round(p50(recallMs)),
       duplicates_missed: ds.planted.length ? missed / ds.planted.length : 0,
       bulk_mute_10k_ms: round(muteMs), raw_update_10k_ms: round(rawMs),

@@ -203,6 +203,8 @@ export class VectorMirror {
     for (const [other, held] of this.spaces) {
       if (this.bytes <= this.maxBytes || held === slots) break;
       this.spaces.delete(other);
+      this.readAhead.delete(other);
+      this.othersAhead.delete(other);
     }
     return slots;
   }
