@@ -299,8 +299,11 @@ export class PgvectorIndex implements VectorIndex {
    * so that search reads no status (`VectorMirror.refresh`).
    */
   async prepare(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void> {
-    await this.kindSize(spaceId, kind, this.db);
-    await this.mirror?.refresh(this.db, spaceId, kind, statuses);
+    this.mirror?.dropOthers(spaceId, kind);
+    const size = await this.kindSize(spaceId, kind, this.db);
+    // A space the search walks through the HNSW index (past exactBelow, its index built): no status read ahead.
+    const walked = this.walk !== null && size > this.exactBelow;
+    await this.mirror?.refresh(this.db, spaceId, kind, walked ? undefined : statuses);
   }
 
   async search(s: VectorSearch, tx?: TxHandle): Promise<VectorHit[]> {

@@ -97,7 +97,9 @@ const PRELIMINARY_MAX = 4;
  * rows past it may too: null, the caller scans exactly. Without it: the exact top k of the
  * window, null when a full window holds fewer than k rows of the wanted statuses (as
  * `quantisedInSql`). Ids the status read no longer finds (deleted without the adapter knowing)
- * leave the copy and the search runs again.
+ * leave the copy and the search runs again. Without `minScore`, just after a read-ahead with the
+ * statuses it asks for (`VectorMirror.refresh`): the same first k, the rows of other statuses
+ * known, and no statement.
  */
 export async function searchMirror(
   mirror: VectorMirror, q: Queryable, s: VectorSearch, kind: string, statuses: string[], window: number, minScore?: number,

@@ -11,7 +11,8 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  * the first pass is a popcount over a typed array (16 words a row at 512-d) and the rerank of
  * its window is computed in float32 exactly as pgvector computes `<=>` (same order of float
  * operations: the same distance to the last bit, checked by test/store/pgvector-mirror.test.ts);
- * only the statuses of the nearest rows are read from SQL.
+ * only the statuses of the nearest rows are read from SQL, or, for a search read ahead with its
+ * statuses (recall), the rows of the space with other statuses while its vector is embedded.
  *
  * Kept current without trusting any write path to report itself:
  * - every insert or update of a vector bumps its row's `seq` (migration 12, a sequence written
@@ -19,8 +20,13 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  *   `seq` seen (an index range scan on (space_id, kind, seq), empty when nothing changed), or,
  *   just after a read-ahead (`refresh`), ranks the copy as held and asks in its first statement
  *   for the space's highest `seq` (`nearestHeld`; catching up and ranking again if it moved);
+ *   a search read ahead with its statuses runs no statement: it is answered as of the read-ahead
+ *   (the rows of other statuses and the table's highest `seq` read in one statement, used only
+ *   while the copy holds exactly that `seq`);
  * - deletes leave a stale slot, harmless but for the window place it may take: the status read
- *   reports which ids no longer exist (`drop`), and the search runs again without them;
+ *   reports which ids no longer exist (`drop`), and the search runs again without them (a search
+ *   read ahead with its statuses reads none: recall, its one user, reads each hit's current
+ *   version and skips one that no longer exists);
  *   deletes through the adapter (`remove`, `removeSpace`) drop their slots at once;
  * - a rolled-back transaction may have been read half-way (an insert seen, a delete applied):
  *   the client counts rollbacks, and a different count empties the mirror (reloaded on use).
@@ -77,16 +83,32 @@ export class VectorMirror {
    */
   nearestHeld(spaceId: string, kind: string, vector: Float32Array | number[], window: number): HeldNearest | null {
     const k = key(spaceId, kind);
-    const others = this.othersAhead.get(k);
-    this.othersAhead.delete(k);
+    const others = this.takeOthers(k);
     // Only just after a read-ahead (`refresh`): a copy not read ahead is likely behind (another
     // search's writes), and ranking it first would rank twice.
     if (!this.readAhead.delete(k) || this.epochOf() !== this.epoch) return null;
     const slots = this.spaces.get(k);
     if (!slots) return null;
     this.use(k, slots);
-    // The rows of other statuses describe the copy as it was read ahead: not one another search caught up since.
+    // The rows of other statuses describe the copy only if the table's highest seq when they were
+    // read is the copy's: no vector written between the catch-up and that read, none caught up since.
     return { ranked: rankIn(slots, vector, window), seq: slots.seq, others: others?.seq === slots.seq ? others : null };
+  }
+
+  /**
+   * The space and kind's rows of other statuses read ahead, taken: a read-ahead serves the one
+   * search that follows it, and only within OTHERS_TTL_MS (one whose search never came, its
+   * embedding failed, is not a later search's).
+   */
+  private takeOthers(k: string): OthersAhead | undefined {
+    const others = this.othersAhead.get(k);
+    this.othersAhead.delete(k);
+    return others && performance.now() - others.at <= OTHERS_TTL_MS ? others : undefined;
+  }
+
+  /** Forgets the rows of other statuses read ahead for the space and kind (a new read-ahead begins). */
+  dropOthers(spaceId: string, kind: string): void {
+    this.othersAhead.delete(key(spaceId, kind));
   }
 
   /**
@@ -99,22 +121,21 @@ export class VectorMirror {
   async refresh(q: Queryable, spaceId: string, kind: string, statuses?: readonly string[]): Promise<void> {
     const k = key(spaceId, kind);
     this.othersAhead.delete(k);
-    const { seq } = await this.current(q, spaceId, kind);
+    await this.current(q, spaceId, kind);
     if (statuses) {
       const wanted = new Set(statuses);
       // The other statuses written out (the domain's own names, never a caller's text): a plan made
-      // once for `= any($3)` of unknown length scanned the space's rows (2.5 ms at 10K, against 0.15).
+      // once for `status = any($n)` of unknown length scanned the space's rows (2.5 ms at 10K, against 0.15).
       const others = MEMORY_STATUSES.filter((st) => !wanted.has(st)).map((st) => `'${st}'`).join(', ') || 'null';
-      const r = await q.query<{ ids: string[] | null; statuses: string[] | null; n: number }>(
-        `${GENERIC_PLAN}select array_agg(memory_id) as ids, array_agg(status) as statuses, count(*)::int as n
-         from (select memory_id, status from memory_state where space_id = $1 and kind = $2 and status in (${others}) limit ${OTHERS_MAX + 1}) x`,
+      // With the table's highest seq at this read (`nearestHeld` compares it with the copy's).
+      const r = await q.query<{ ids: string[] | null; n: number; top: string }>(
+        `${GENERIC_PLAN}select array_agg(memory_id) as ids, count(*)::int as n,
+                coalesce((select max(seq) from memory_vector_bits where space_id = $1 and kind = $2), 0)::text as top
+         from (select memory_id from memory_state where space_id = $1 and kind = $2 and status in (${others}) limit ${OTHERS_MAX + 1}) x`,
         [spaceId, kind],
       );
       const row = r.rows[0];
-      if (row && row.n <= OTHERS_MAX) {
-        const ids = row.ids ?? [];
-        this.othersAhead.set(k, { seq, wanted: [...wanted].sort().join(), ids: new Map(ids.map((id, j) => [id, row.statuses![j]!])) });
-      }
+      if (row && row.n <= OTHERS_MAX) this.othersAhead.set(k, { at: performance.now(), seq: row.top, wanted: [...wanted].sort().join(), ids: new Set(row.ids ?? []) });
     }
     this.readAhead.add(k);
   }
@@ -168,6 +189,8 @@ export class VectorMirror {
     const epoch = this.epochOf();
     if (epoch !== this.epoch) {
       this.spaces.clear();
+      this.readAhead.clear();
+      this.othersAhead.clear();
       this.epoch = epoch;
     }
     const k = key(spaceId, kind);
@@ -230,19 +253,22 @@ const LOAD_CHUNK = 1_000;
 
 /**
  * The rows of a space and kind whose status is not one a coming search wants, read ahead with
- * its copy: `seq`, the copy's highest then; `wanted`, those statuses (sorted, joined); `ids`,
- * each such row's status.
+ * its copy: `at`, when (`performance.now()`); `seq`, the table's highest when they were read; `wanted`, those statuses (sorted,
+ * joined); `ids`, those rows.
  */
-export interface OthersAhead { seq: string; wanted: string; ids: Map<string, string> }
+export interface OthersAhead { at: number; seq: string; wanted: string; ids: Set<string> }
 
 /** A copy ranked as held just after a read-ahead, with the rows of other statuses read then (null: not read). */
 export interface HeldNearest { ranked: Nearest; seq: string; others: OthersAhead | null }
 
 /**
- * At most this many rows of unwanted statuses are read ahead (one statement, ~0.4 ms for a
- * handful on PGlite; 1,000 ids are ~40 KB of text). Past it the search reads statuses as before.
+ * At most this many rows of unwanted statuses are read ahead (one statement, 0.15 ms for a
+ * handful on PGlite at 10K; 1,000 ids are ~40 KB of text). Past it the search reads statuses as before.
  */
 const OTHERS_MAX = 1_000;
+
+/** A read-ahead of other statuses older than this is not used (its search is seconds late: not the one it was read for). */
+const OTHERS_TTL_MS = 5_000;
 
 const key = (spaceId: string, kind: string) => `${spaceId}\u0000${kind}`;
 

@@ -13,6 +13,7 @@ import { PgClient } from '../../src/store/pg-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import type { MemoryStatus } from '../../src/core/types.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import type { VectorMirror } from '../../adapters/pgvector/vector-mirror.js';
 import { pgCosineDistance, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
@@ -235,6 +236,66 @@ describe('pgvector vector mirror (pglite)', () => {
     const then = await mirrored.search(ask(queries[1], 3, ['ACTIVE']));
     expect(then.map((h) => h.memoryId)).not.toContain(late.memoryId);
     expect((await statementsOf(['ACTIVE'], ask(queries[1], 3, ['ACTIVE']))).hits[0].memoryId).toBe(late.memoryId);
+  }, 120_000);
+
+  it('reads statuses after the vector where the copy moved past its read-ahead, or the read-ahead is stale', async () => {
+    const space = await seed.space();
+    const base = unitVectors(200, 300, DIM);
+    await seed.put(space, base);
+    const q = near(base[7], 0.3, 310);
+    const a: VectorSearch = { spaceId: space, vector: q, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT' };
+    const searched = async () => {
+      const before = db.statementCount;
+      const hits = await mirrored.search(a);
+      return { hits, statements: db.statementCount - before };
+    };
+    const mirror = (mirrored as unknown as { mirror: VectorMirror }).mirror;
+
+    // Another search caught the copy up after the read-ahead (a MUTED row written meanwhile):
+    // the rows of other statuses read ahead do not know it.
+    await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+    const [muted] = await seed.put(space, [near(q, 0.01, 311)], { status: 'MUTED' });
+    await mirror.nearest(db, space, 'STATEMENT', q, Number.POSITIVE_INFINITY);
+    const caughtUp = await searched();
+    expect(caughtUp.statements).toBeGreaterThan(0);
+    expect(caughtUp.hits.map((h) => h.memoryId)).not.toContain(muted.memoryId);
+    expect(caughtUp.hits).toEqual(await sql.search(a));
+
+    // A row written between the read-ahead's catch-up and its status read (a transaction queued
+    // between the two): the status read's seq is past the copy's, and the search reads as before.
+    const query = db.query.bind(db);
+    let late: IndexedVector | undefined;
+    const spy = vi.spyOn(db, 'query').mockImplementation(async (text: string, params?: unknown[]) => {
+      if (!late && /status in \(/.test(text)) [late] = await seed.put(space, [near(q, 0.01, 312)], { status: 'MUTED' });
+      return query(text, params);
+    });
+    try {
+      await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(late).toBeDefined();
+    const between = await searched();
+    expect(between.statements).toBeGreaterThan(0);
+    expect(between.hits.map((h) => h.memoryId)).not.toContain(late!.memoryId);
+    expect(between.hits).toEqual(await sql.search(a));
+
+    // A read-ahead whose search comes more than 5 s later serves it no more.
+    await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+    const now = performance.now.bind(performance);
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now() + 6_000);
+    try {
+      const stale = await searched();
+      expect(stale.statements).toBeGreaterThan(0);
+      expect(stale.hits).toEqual(await sql.search(a));
+    } finally {
+      clock.mockRestore();
+    }
+    // And within them, it does (the same search, no statement).
+    await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+    const fresh = await searched();
+    expect(fresh.statements).toBe(0);
+    expect(fresh.hits).toEqual(await sql.search(a));
   }, 120_000);
 
   it('reads statuses after the vector as before where more than a thousand rows have other statuses', async () => {
