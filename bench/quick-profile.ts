@@ -16,6 +16,7 @@ export function stageOf(sql: string): string {
     [/order by b\.bq <~>/, 'vector search (sign bits + rerank)'],
     [/string_agg\(varbit_send\(bq\)/, 'vector search (mirror catch-up)'],
     [/^select array_agg\(memory_id\) as ids, array_agg\(status\)/, 'vector search (mirror: statuses of the nearest)'],
+    [/^select array_agg\(memory_id\) as ids, count\(\*\)::int as n,/, 'vector search (mirror: other statuses read ahead)'],
     [/^select \(select max\(seq\) from memory_vector_bits/, 'vector search (mirror: anything newer)'],
     [/^set local hnsw\./, 'vector search (HNSW settings)'],
     [/from memory_vectors v join memory_state st/, 'vector search (exact scan, statuses joined)'],
