@@ -13,6 +13,7 @@
 import winkNLP, { type ItemToken } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { STOP_WORDS } from './words.js';
+import { registerSentenceCache } from './memo.js';
 
 /** The most text read per call: derivation is synchronous, so it never runs over unbounded input. */
 export const DERIVE_MAX_CHARS = 2000;
@@ -35,6 +36,7 @@ const KEPT_TYPES = new Set(['DATE', 'TIME', 'MONEY', 'PERCENT', 'CARDINAL', 'ORD
 
 interface Derived { all: string[]; names: string[]; nouns: string[]; times: string[] }
 const cache = new Map<string, Derived>();
+registerSentenceCache(cache);
 const CACHE_MAX = 5000;
 
 /**

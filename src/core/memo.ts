@@ -9,8 +9,11 @@
  * or set it got never changes what the next caller sees. Bounded: the oldest entry goes
  * first; long texts are not kept (computed each time, as before).
  */
-export function memoByText<R>(fn: (text: string) => R, copy: (r: R) => R, max = 2_000, maxChars = 2_000): (text: string) => R {
+export function memoByText<R>(
+  fn: (text: string) => R, copy: (r: R) => R, max = 2_000, maxChars = 2_000, scope: 'sentence' | 'token' = 'sentence',
+): (text: string) => R {
   const cache = new Map<string, R>();
+  if (scope === 'sentence') sentenceCaches.add(cache);
   return (text: string): R => {
     let r = cache.get(text);
     if (r === undefined) {
@@ -26,3 +29,20 @@ export function memoByText<R>(fn: (text: string) => R, copy: (r: R) => R, max = 
 export const copyArray = <T>(xs: T[]): T[] => xs.slice();
 export const copySet = <T>(s: Set<T>): Set<T> => new Set(s);
 export const copyObjects = <T extends object>(xs: T[]): T[] => xs.map((x) => ({ ...x }));
+
+/** Every cache keyed by a whole sentence (`memoByText`'s, and `registerSentenceCache`'s). */
+const sentenceCaches = new Set<Map<string, unknown>>();
+
+/** A cache keyed by whole sentences, kept elsewhere (derive.ts), emptied with the others. */
+export function registerSentenceCache(cache: Map<string, unknown>): void {
+  sentenceCaches.add(cache);
+}
+
+/**
+ * Forgets every sentence's readings (the token caches stay: a vocabulary is warm in any running
+ * service). For the bench: a space's older memories, and every memory after a restart, are read
+ * afresh the first time they come up as candidates; the quick bench measures remember that way too.
+ */
+export function forgetSentenceReadings(): void {
+  for (const c of sentenceCaches) c.clear();
+}

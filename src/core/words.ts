@@ -59,7 +59,7 @@ export const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'no
  * A pure function of one token, cached (`memoByText`): a vocabulary's worth of tokens (200,000);
  * longer tokens (a pasted hash, a run of letters) are computed each time, not kept.
  */
-const byToken = (fn: (tok: string) => string) => memoByText(fn, (x) => x, 200_000, 64);
+const byToken = (fn: (tok: string) => string) => memoByText(fn, (x) => x, 200_000, 64, 'token');
 
 const lemmaCached = byToken(lemmaOf);
 
