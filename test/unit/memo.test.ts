@@ -3,7 +3,7 @@
  * what the function computes, and what one caller does to its answer never reaches the next.
  */
 import { describe, expect, it } from 'vitest';
-import { memoByText, copyArray, copySet } from '../../src/core/memo.js';
+import { memoByText, copyArray, copySet, forgetSentenceReadings } from '../../src/core/memo.js';
 import { extractValues } from '../../src/core/values.js';
 import { contentKeys, toks } from '../../src/core/conflict-words.js';
 import { valuesOf } from '../../src/core/slots.js';
@@ -19,6 +19,20 @@ describe('memoByText', () => {
     const s = memoByText((t: string) => new Set(t.split(' ')), copySet);
     s('x y').add('z');
     expect([...s('x y')]).toEqual(['x', 'y']);
+  });
+
+  it('forgets every sentence\'s readings on demand (the bench\'s readings afresh), keeping the token caches', () => {
+    let sentences = 0;
+    let tokens = 0;
+    const bySentence = memoByText((t: string) => { sentences++; return [t]; }, copyArray);
+    const byToken = memoByText((t: string) => { tokens++; return [t]; }, copyArray, 100, 64, 'token');
+    bySentence('My sister lives in Lisbon.');
+    byToken('lisbon');
+    forgetSentenceReadings();
+    bySentence('My sister lives in Lisbon.');
+    byToken('lisbon');
+    expect(sentences).toBe(2);
+    expect(tokens).toBe(1);
   });
 
   it('keeps at most `max` texts, dropping the oldest, and never keeps a long text', () => {
