@@ -12,3 +12,14 @@ export function overriding<T extends object>(target: T, replaced: Record<string,
     },
   });
 }
+
+/**
+ * The store's SQL client, for tests that spy on its statements, and its own `query` (bound, so a
+ * spy can pass a statement on to it).
+ */
+export function storeClient(store: object): { db: { query: Query }; query: Query } {
+  const db = (store as { db: { query: Query } }).db;
+  return { db, query: db.query.bind(db) };
+}
+
+type Query = (sql: string, params?: unknown[]) => Promise<unknown>;

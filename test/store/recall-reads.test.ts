@@ -7,6 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
+import { storeClient } from '../helpers/override.js';
 import { openConversation, recordMessage } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
 import { changeStatus } from '../../src/memory/statuses.js';
@@ -21,12 +22,6 @@ for (const target of testDatabases()) {
   describe(`recall's store reads (${target.name})`, () => {
     const app = testAppOn(target);
     const deps = () => app.deps;
-
-    /** The store's SQL client (its statements are spied on below) and its own `query`. */
-    function storeClient() {
-      const db = (deps().store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
-      return { db, query: db.query.bind(db) };
-    }
 
     async function spaceWith(sentences: string[]) {
       const space = await createSpace(deps(), { name: 'recall reads' });
@@ -83,7 +78,7 @@ for (const target of testDatabases()) {
       expect(cello?.recallCount).toBe(got.statements.some((h) => h.memory.id === ids[1]) ? 1 : 0);
 
       // the counters' statement fails: the answer is the same, the failure a warning, the count unchanged
-      const { db, query } = storeClient();
+      const { db, query } = storeClient(deps().store);
       const failing = vi.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) =>
         (/recall_count \+ 1/.test(sql) ? Promise.reject(new Error('connection lost')) : query(sql, params)));
       const warn = vi.spyOn(deps().log, 'warn');
@@ -101,7 +96,7 @@ for (const target of testDatabases()) {
 
     it('settled waits for a counter write still running', async () => {
       const { spaceId, ids } = await spaceWith(['I am allergic to peanuts.']);
-      const { db, query } = storeClient();
+      const { db, query } = storeClient(deps().store);
       let release = () => {};
       const gate = new Promise<void>((r) => { release = r; });
       const slow = vi.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {

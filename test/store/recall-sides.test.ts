@@ -11,7 +11,7 @@ import { Wall } from '../../src/eval/wall.js';
 import { keepSaid } from '../helpers/wall.js';
 import { recall } from '../../src/memory/recall.js';
 import type { MemoryDeps } from '../../src/memory/deps.js';
-import { overriding } from '../helpers/override.js';
+import { overriding, storeClient } from '../helpers/override.js';
 import { changeStatus } from '../../src/memory/statuses.js';
 
 let t: TestApp;
@@ -56,8 +56,7 @@ describe('recall: vector and lexical sides side by side', () => {
     try {
       const [lisbon, porto] = await keepSaid(deps, wall, ['My sister lives in Lisbon.', 'My sister lives in Porto.', 'I keep bees in the back garden.']);
       await changeStatus(deps, wall.assistant, wall.spaceId, 'mute', [lisbon!]);
-      const db = (deps.store as unknown as { db: { query: (sql: string, params?: unknown[]) => Promise<unknown> } }).db;
-      const query = db.query.bind(db);
+      const { db, query } = storeClient(deps.store);
       /** The statements each recall ran after its question's embedding came back, and its vector search's hits. */
       const asked = async (engine: MemoryDeps['index']) => {
         let embedded = false;
