@@ -1,7 +1,7 @@
 import type { VectorSearch } from '../../src/ports/vector-index.js';
 import { toPgVectorParam } from '../../src/core/vectors.js';
 import { GENERIC_PLAN, type Queryable } from '../../src/store/sql-client.js';
-import type { VectorMirror } from './vector-mirror.js';
+import { statusesKey, type VectorMirror } from './vector-mirror.js';
 import type { Nearest } from './mirror-slots.js';
 
 /** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
@@ -135,7 +135,7 @@ export async function searchMirror(
     }
     // Read ahead with the statuses this search wants (recall: `prepare` in the question's shadow):
     // the rows of other statuses are known, every other row of the copy is wanted. No statement.
-    if (minScore === undefined && held?.others && held.others.wanted === [...wanted].sort().join()) {
+    if (minScore === undefined && held?.others && held.others.wanted === statusesKey(statuses)) {
       return keptOf(ranked, n, s.k, (id) => !held.others!.ids.has(id));
     }
     const kept: Row[] = [];
@@ -143,7 +143,7 @@ export async function searchMirror(
     // Batches of growing size (k and an eighth more, then 4 times as many rows each): a space where
     // the wanted statuses are rare is read further only as far as it has to be; where most rows have
     // them (recall's statuses), one batch barely larger than k.
-    for (let from = 0, upto = s.k + Math.ceil(s.k / 8) + 2; from < n && kept.length < s.k; from = upto, upto *= 4) {
+    for (let from = 0, upto = firstBatch(s.k); from < n && kept.length < s.k; from = upto, upto *= 4) {
       const { ids: all, d } = ranked.upTo(Math.min(n, upto));
       const ids = all.slice(from);
       // A memory's state row goes with it (forget for good, a space dropped): a row missing here
@@ -182,7 +182,7 @@ export async function searchMirror(
       mirror.drop(s.spaceId, kind, gone);
       continue;
     }
-    if (minScore === undefined && kept.length < s.k && (ranked.windowFull || kept.length === 0)) return null;
+    if (minScore === undefined && shortOfK(kept, s.k, ranked)) return null;
     return kept;
   }
   return null;
@@ -194,9 +194,15 @@ export async function searchMirror(
  */
 function keptOf(ranked: Nearest, n: number, k: number, isWanted: (id: string) => boolean): Row[] | null {
   const kept: Row[] = [];
-  for (let from = 0, upto = k + Math.ceil(k / 8) + 2; from < n && kept.length < k; from = upto, upto *= 4) {
+  for (let from = 0, upto = firstBatch(k); from < n && kept.length < k; from = upto, upto *= 4) {
     const { ids, d } = ranked.upTo(Math.min(n, upto));
     for (let j = from; j < ids.length && kept.length < k; j++) if (isWanted(ids[j]!)) kept.push({ memory_id: ids[j]!, d: d[j]! });
   }
-  return kept.length < k && (ranked.windowFull || kept.length === 0) ? null : kept;
+  return shortOfK(kept, k, ranked) ? null : kept;
 }
+
+/** The rows `searchMirror` reads statuses of first: k and an eighth more (then 4 times as many each time). */
+const firstBatch = (k: number) => k + Math.ceil(k / 8) + 2;
+
+/** Fewer than k kept where a full window (rows past it may be nearer) or nothing was read: the caller scans exactly. */
+const shortOfK = (kept: Row[], k: number, ranked: Nearest) => kept.length < k && (ranked.windowFull || kept.length === 0);

@@ -135,7 +135,7 @@ export class VectorMirror {
         [spaceId, kind],
       );
       const row = r.rows[0];
-      if (row && row.n <= OTHERS_MAX) this.othersAhead.set(k, { at: performance.now(), seq: row.top, wanted: [...wanted].sort().join(), ids: new Set(row.ids ?? []) });
+      if (row && row.n <= OTHERS_MAX) this.othersAhead.set(k, { at: performance.now(), seq: row.top, wanted: statusesKey(statuses), ids: new Set(row.ids ?? []) });
     }
     this.readAhead.add(k);
   }
@@ -253,8 +253,8 @@ const LOAD_CHUNK = 1_000;
 
 /**
  * The rows of a space and kind whose status is not one a coming search wants, read ahead with
- * its copy: `at`, when (`performance.now()`); `seq`, the table's highest when they were read; `wanted`, those statuses (sorted,
- * joined); `ids`, those rows.
+ * its copy: `at`, when (`performance.now()`); `seq`, the table's highest when they were read;
+ * `wanted`, those statuses (`statusesKey`); `ids`, those rows.
  */
 export interface OthersAhead { at: number; seq: string; wanted: string; ids: Set<string> }
 
@@ -269,6 +269,9 @@ const OTHERS_MAX = 1_000;
 
 /** A read-ahead of other statuses older than this is not used (its search is seconds late: not the one it was read for). */
 const OTHERS_TTL_MS = 5_000;
+
+/** A set of statuses as one string, whatever their order or repeats (what a read-ahead was made for). */
+export const statusesKey = (statuses: readonly string[]) => [...new Set(statuses)].sort().join();
 
 const key = (spaceId: string, kind: string) => `${spaceId}\u0000${kind}`;
 
