@@ -72,7 +72,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   const ms = performance.now() - t;
   const h = pg && opts.hnsw !== false ? await timed(() => e.engram.db.transaction(async (tx) => {
     await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
-    // The float index only: the sign bits' index is built by the adapter if it is configured to use it.
+    // The vectors' index only (half precision): the sign bits' index is built by the adapter if it is configured to use it.
     await tx.query(`create index ${ANN_INDEXES[0].name} on ${ANN_INDEXES[0].table} using ${ANN_INDEXES[0].using(spec.dim)}`);
   })) : { ms: 0 };
   pg?.holdAnnIndex(false);

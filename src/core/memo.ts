@@ -1,3 +1,6 @@
+/** Every cache keyed by a whole sentence (`memoByText`'s, and `registerSentenceCache`'s). */
+const sentenceCaches = new Set<Map<string, unknown>>();
+
 /**
  * Per-text caches for the recognition rules' pure text functions (tokens, values, cues,
  * content keys): one remember runs the rules on the new statement against each of its
@@ -29,9 +32,6 @@ export function memoByText<R>(
 export const copyArray = <T>(xs: T[]): T[] => xs.slice();
 export const copySet = <T>(s: Set<T>): Set<T> => new Set(s);
 export const copyObjects = <T extends object>(xs: T[]): T[] => xs.map((x) => ({ ...x }));
-
-/** Every cache keyed by a whole sentence (`memoByText`'s, and `registerSentenceCache`'s). */
-const sentenceCaches = new Set<Map<string, unknown>>();
 
 /** A cache keyed by whole sentences, kept elsewhere (derive.ts), emptied with the others. */
 export function registerSentenceCache(cache: Map<string, unknown>): void {
