@@ -41,8 +41,13 @@ export function pgCosineDistance(a: Float32Array, b: Float32Array, at = 0): numb
  */
 const DOUBLE_DRIFT = 5e-4;
 
-/** Above this many rows a ranking starts with a cheaper distance: native (`NativeRanked`), else double precision (`Ranked`). */
-const EXACT_ALL_BELOW = 1_000;
+/**
+ * Above this many rows a ranking starts with a cheaper distance: native (`NativeRanked`), else
+ * double precision (`Ranked`, ~a third of the exact one's cost a row), and computes the exact one
+ * only for the rows that could be among those asked for. Recognition's window of ~200 rows:
+ * 0.22 ms against 0.39 ranked exactly throughout (its first 12 rows read).
+ */
+const EXACT_ALL_BELOW = 64;
 
 /** Bits set in a 32-bit word. */
 function popcount(x: number): number {

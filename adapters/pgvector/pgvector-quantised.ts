@@ -126,17 +126,17 @@ export async function searchMirror(
         }
       }
       if (ranked.windowFull && n === ranked.size) return null;
-      // A preliminary search (the port's `preliminary`): the caller reads each hit's record and its
-      // status there, and checks under its lock that the space did not change: no statement.
-      if (s.preliminary && n <= PRELIMINARY_MAX * s.k) {
-        const { ids, d } = ranked.upTo(n);
-        return ids.map((id, j) => ({ memory_id: id, d: d[j]! }));
-      }
     }
-    // Read ahead with the statuses this search wants (recall: `prepare` in the question's shadow):
-    // the rows of other statuses are known, every other row of the copy is wanted. No statement.
-    if (minScore === undefined && held?.others && held.others.wanted === statusesKey(statuses)) {
-      return keptOf(ranked, n, s.k, (id) => !held.others!.ids.has(id));
+    // Read ahead with the statuses this search wants (`prepare` in the quote's or question's
+    // shadow): the rows of other statuses are known, every other row of the copy is wanted. No statement.
+    if (held?.others && held.others.wanted === statusesKey(statuses)) {
+      return keptOf(ranked, n, s.k, (id) => !held.others!.ids.has(id), minScore === undefined);
+    }
+    // A preliminary search (the port's `preliminary`): the caller reads each hit's record and its
+    // status there, and checks under its lock that the space did not change: no statement.
+    if (minScore !== undefined && s.preliminary && n <= PRELIMINARY_MAX * s.k) {
+      const { ids, d } = ranked.upTo(n);
+      return ids.map((id, j) => ({ memory_id: id, d: d[j]! }));
     }
     const kept: Row[] = [];
     let gone: string[] = [];
@@ -190,15 +190,16 @@ export async function searchMirror(
 
 /**
  * The first k wanted rows of `ranked`'s first n, nearest first, read in the batches `searchMirror`
- * reads statuses in; null where that search gives null (a full window short of k, or none).
+ * reads statuses in; null where that search gives null (without minScore, `orNull`: a full window
+ * short of k, or none).
  */
-function keptOf(ranked: Nearest, n: number, k: number, isWanted: (id: string) => boolean): Row[] | null {
+function keptOf(ranked: Nearest, n: number, k: number, isWanted: (id: string) => boolean, orNull: boolean): Row[] | null {
   const kept: Row[] = [];
   for (let from = 0, upto = firstBatch(k); from < n && kept.length < k; from = upto, upto *= 4) {
     const { ids, d } = ranked.upTo(Math.min(n, upto));
     for (let j = from; j < ids.length && kept.length < k; j++) if (isWanted(ids[j]!)) kept.push({ memory_id: ids[j]!, d: d[j]! });
   }
-  return shortOfK(kept, k, ranked) ? null : kept;
+  return orNull && shortOfK(kept, k, ranked) ? null : kept;
 }
 
 /** The rows `searchMirror` reads statuses of first: k and an eighth more (then 4 times as many each time). */

@@ -115,7 +115,9 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     // (with a client's vector too: a search finding its copy behind would catch up and rank again)
     // and, while the embedder works, the quote read as the rules will read it (not with a client's vector: nothing to wait for)
     deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => {
-      await prepareSearch(deps, spaceId, 'STATEMENT');
+      // While the embedder works, also the statuses the search will not want (the engine may read
+      // them ahead, then the search reads none); with a client's vector nothing is waited for.
+      await prepareSearch(deps, spaceId, 'STATEMENT', clientVector ? undefined : ['ACTIVE']);
       // (a reading that fails here fails again where the rules ask for it, as it did before)
       if (!clientVector) try { readIncoming(check.quote); } catch { /* read by the rules */ }
       return st;

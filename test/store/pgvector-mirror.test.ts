@@ -186,6 +186,35 @@ describe('pgvector vector mirror (pglite)', () => {
     }
   }, 120_000);
 
+  it('recognition\'s search read ahead with its statuses reads no status after, however many rows reach minScore', async () => {
+    // Past the sign-bit threshold (minScore applies); near each query more rows than a preliminary
+    // search hands back unread (4k), of every status, so without the read-ahead statuses are read.
+    const space = await seed.space();
+    const base = unitVectors(1_200, 270, DIM);
+    for (let i = 0; i < base.length; i += 300) await seed.put(space, base.slice(i, i + 300));
+    const queries = [0, 1].map((j) => near(base[j * 97], 0.3, 280 + j));
+    const statuses = ['ACTIVE', 'MUTED', 'SUPERSEDED', 'MERGED'] as const;
+    for (const [j, q] of queries.entries()) {
+      for (let i = 0; i < 16; i++) await seed.put(space, [near(q, 0.05 + 0.01 * i, 300 + 20 * j + i)], { status: statuses[i % 4] });
+    }
+    for (const q of queries) {
+      for (const preliminary of [true, false]) {
+        const ask: VectorSearch = { spaceId: space, vector: q, k: 2, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.4, preliminary };
+        const truth = (await sql.search(ask)).filter((h) => h.score >= 0.4);
+        expect(truth.length).toBe(2);
+        await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+        const before = db.statementCount;
+        expect(await mirrored.search(ask), `preliminary ${preliminary}`).toEqual(truth);
+        expect(db.statementCount - before, 'no statement once the vector is known').toBe(0);
+        // Without the read-ahead's statuses: the same answer, the statuses read after the vector.
+        await mirrored.prepare(space, 'STATEMENT');
+        const plain = db.statementCount;
+        expect(await mirrored.search(ask)).toEqual(truth);
+        expect(db.statementCount - plain).toBeGreaterThan(0);
+      }
+    }
+  }, 120_000);
+
   it('a search read ahead with its statuses reads no status after: the rows of other statuses known, the answer SQL gives', async () => {
     const space = await seed.space();
     const base = unitVectors(300, 180, DIM);

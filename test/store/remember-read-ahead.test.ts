@@ -1,0 +1,43 @@
+/**
+ * Remember asks the vector engine to read ahead while its quote is embedded, with the statuses its
+ * recognition search will want (ACTIVE): the embedded store then reads the rows of other statuses
+ * in the embedding's shadow, and the search after it reads none (test/store/pgvector-mirror.test.ts,
+ * "recognition's search read ahead"). With a client's vector nothing is waited for: the engine
+ * reads ahead only the copy, and the statuses are read, if at all, with the search.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { Wall } from '../../src/eval/wall.js';
+import { remember } from '../../src/memory/remember.js';
+import { overriding } from '../helpers/override.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); }, 120_000);
+afterAll(async () => { await t?.close(); });
+
+describe('remember: the vector engine read ahead in the quote\'s shadow', () => {
+  it('asks for ACTIVE statements ahead when it embeds the quote, for nothing more with a client\'s vector', async () => {
+    const deps = t.app.engram.deps;
+    const wall = await Wall.open(deps, 'remember-read-ahead');
+    try {
+      const asked: unknown[][] = [];
+      const index = overriding(deps.index, { prepare: async (...args: unknown[]) => {
+        asked.push(args);
+        return (deps.index.prepare as (...a: unknown[]) => Promise<void>)(...args);
+      } });
+      const said = async (text: string, vector?: number[]) => {
+        const conv = await wall.say(`c-${text}`, 'USER', text);
+        return remember({ ...deps, index }, wall.assistant, { conversationId: conv.id, quote: text, type: 'FACT', vector });
+      };
+      await said('My sister lives in Lisbon.');
+      expect(asked).toEqual([[wall.spaceId, 'STATEMENT', ['ACTIVE']]]);
+      asked.length = 0;
+      const [v] = await deps.embedder.embed(['I keep bees in the back garden.']);
+      const kept = await said('I keep bees in the back garden.', Array.from(v!));
+      expect(kept.outcome).toBe('CREATED');
+      expect(asked).toEqual([[wall.spaceId, 'STATEMENT', undefined]]);
+    } finally {
+      await wall.drop();
+    }
+  }, 120_000);
+});
