@@ -14,7 +14,7 @@ import type { GraphQLContext } from './context.js';
  * the declared limits before a resolver runs, and failures the client can act on come
  * back typed instead of as "Unexpected error.":
  * - a string or id with a NUL character, or longer than its bound (quote, query, message
- *   text, anything else), a `first` outside 0..its maximum, a float too small for the store
+ *   text, anything else), a `first` outside its field's bounds, a float too small for the store
  *   (5e-324), a date outside the years 1-9999: InvalidInput naming the field;
  * - the database lost, refused or timed out: Unavailable (retry);
  * - a value the database still refused (a foreign key, a check): InvalidInput naming the
@@ -29,6 +29,9 @@ const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
 export const FIRST_MAX: Readonly<Record<string, number>> = {
   recall: 100, recallSpace: 100, profile: 200, memories: 500, inferences: 500,
 };
+
+/** Smallest `first` per root field whose use case asks for at least one (any other: 0, an empty page). */
+const FIRST_MIN: Readonly<Record<string, number>> = { recall: 1, recallSpace: 1, memories: 1 };
 
 /** Characters per string argument, by argument name; any other string by `limits.stringChars`. */
 function textBound(arg: string, limits: Limits): number {
@@ -101,7 +104,8 @@ export function checkArgs(fieldName: string, defs: readonly GraphQLArgument[], a
     if (v == null) continue;
     if (def.name === 'first' && typeof v === 'number') {
       const max = Math.min(FIRST_MAX[fieldName] ?? limits.first, limits.first);
-      if (v < 0 || v > max) return new InvalidInputError('first', `must be between 0 and ${max}`);
+      const min = FIRST_MIN[fieldName] ?? 0;
+      if (v < min || v > max) return new InvalidInputError('first', `must be between ${min} and ${max}`);
       continue;
     }
     const fault = checkValue(def.name, def.type, v, limits);

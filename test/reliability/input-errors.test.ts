@@ -44,6 +44,26 @@ for (const target of testDatabases()) {
       expect(list.nodes ?? list.edges ?? []).toHaveLength(0);
     });
 
+    it('a first out of bounds names the field\'s own bounds, on either side', async () => {
+      const { t } = h;
+      const s = await t.space({ name: 'first bounds' });
+      const c = await actors(t.gql, s).open();
+      const messages = async (field: string, args: string, values: number[]) => {
+        const out: string[] = [];
+        for (const v of values) {
+          const r = await t.gql(s.assistant, `query($c: ID!) { ${field}(${args}first: ${v}) { __typename ${ERROR_FIELDS} } }`, { c });
+          expect(r.errors).toBeUndefined();
+          expect([v, r.data[field].__typename, r.data[field].field]).toEqual([v, 'InvalidInput', 'first']);
+          out.push(r.data[field].message);
+        }
+        return out;
+      };
+      // recall asks for at least one: -1 and 0 are refused alike, and so is one past the maximum.
+      const recall = await messages('recall', 'conversationId: $c, query: "cats", ', [-1, 0, 101]);
+      expect(new Set(recall).size).toBe(1);
+      expect(recall[0]).toMatch(/between 1 and 100/);
+    });
+
     it('a quote of over 8,500 characters is stored and recognised again', async () => {
       const { t } = h;
       const s = await t.space({ name: 'long quote' });
