@@ -34,7 +34,20 @@ export abstract class NearestRows {
     return { ids: take.map((j) => this.ids[j]), d: take.map((j) => this.d(j)) };
   }
 
-  private d(j: number): number {
+  /**
+   * How many rows, nearest first, score at least `minScore` (1 − distance; a NaN distance is never
+   * below it): those before the first row that scores below it, or all. Here: the exact first
+   * `first` rows, then 4 times as many each time, until one scores below.
+   */
+  reaching(minScore: number, first: number): number {
+    for (let m = first; ; m *= 4) {
+      const { d } = this.upTo(m);
+      const below = d.findIndex((x) => 1 - x < minScore);
+      if (below >= 0 || d.length === this.size) return below >= 0 ? below : d.length;
+    }
+  }
+
+  protected d(j: number): number {
     let x = this.exactOf.get(j);
     if (x === undefined) this.exactOf.set(j, (x = this.exact(j)));
     return x;

@@ -116,15 +116,8 @@ export async function searchMirror(
     let behind = false;
     let n = ranked.size;
     if (minScore !== undefined) {
-      // Rows scoring at least minScore, nearest first: ranked in growing prefixes until one ends below it.
-      for (let m = first; ; m *= 4) {
-        const { d } = ranked.upTo(m);
-        const below = d.findIndex((x) => 1 - x < minScore);
-        if (below >= 0 || d.length === ranked.size) {
-          n = below >= 0 ? below : d.length;
-          break;
-        }
-      }
+      // Rows scoring at least minScore, nearest first (`reaching`).
+      n = ranked.reaching(minScore, first);
       if (ranked.windowFull && n === ranked.size) return null;
     }
     // Read ahead with the statuses this search wants (`prepare` in the quote's or question's

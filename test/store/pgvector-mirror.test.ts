@@ -14,7 +14,7 @@ import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.j
 import type { MemoryStatus } from '../../src/core/types.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import type { VectorMirror } from '../../adapters/pgvector/vector-mirror.js';
-import { pgCosineDistance, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
+import { pgCosineDistance, Ranked, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import { near, Seeder, unitVectors } from '../contract/harness.js';
@@ -347,6 +347,30 @@ describe('pgvector vector mirror (pglite)', () => {
     xs[11] = xs[12] = xs[13] = 0.5; // ties
     const sorted = Float64Array.from(xs, (x) => (Number.isNaN(x) ? Number.POSITIVE_INFINITY : x)).sort();
     for (const m of [1, 2, 50, 200, 1_999, 2_000]) expect(smallest(xs, m)).toBe(sorted[m - 1]);
+  });
+
+  it('counts the rows reaching minScore as the exact ranking does, computing exactly only those near the boundary', () => {
+    const r = rng(9);
+    const n = 400;
+    const drift = 5e-4;
+    const ids = Array.from({ length: n }, (_, i) => `m${i}`);
+    for (let trial = 0; trial < 30; trial++) {
+      const exact = Float64Array.from({ length: n }, () => 1.3 * r());
+      for (let i = 0; i < 30; i++) exact[Math.floor(r() * n)] = exact[Math.floor(r() * n)]; // ties
+      // Within drift of the exact distance, either side (Ranked's contract for its cheaper pass).
+      const approx = exact.map((x) => x + (2 * r() - 1) * drift);
+      let computed = 0;
+      const ranked = new Ranked(ids, approx, (j) => { computed++; return exact[j]!; }, drift, true, () => false);
+      // The reference: every distance exact, ranked in growing prefixes (NearestRows.reaching).
+      const plain = new Ranked(ids, exact, (j) => exact[j]!, 0, true, () => false);
+      const at = Math.floor(r() * n);
+      // A boundary on a row's own score, a hair either side of it, and bounds no row or every row reaches.
+      for (const minScore of [0.4, 1 - exact[at]!, 1 - exact[at]! + 1e-12, 1 - exact[at]! - 1e-12, -0.5, 1.5]) {
+        computed = 0;
+        expect(ranked.reaching(minScore, 12), `trial ${trial}, minScore ${minScore}`).toBe(plain.reaching(minScore, 12));
+        expect(computed).toBeLessThan(n / 10);
+      }
+    }
   });
 
   it('lets the least recently searched spaces go past its memory bound, and reads them again when searched', async () => {
