@@ -122,6 +122,8 @@ export class VectorMirror {
     const k = key(spaceId, kind);
     this.othersAhead.delete(k);
     await this.current(q, spaceId, kind);
+    // Caught up: the next search ranks the copy as held, whether or not the statuses below are read.
+    this.readAhead.add(k);
     if (statuses) {
       const wanted = new Set(statuses);
       // The other statuses written out (the domain's own names, never a caller's text): a plan made
@@ -137,7 +139,6 @@ export class VectorMirror {
       const row = r.rows[0];
       if (row && row.n <= OTHERS_MAX) this.othersAhead.set(k, { at: performance.now(), seq: row.top, wanted: statusesKey(statuses), ids: new Set(row.ids ?? []) });
     }
-    this.readAhead.add(k);
   }
 
   /**

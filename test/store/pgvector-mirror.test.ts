@@ -325,6 +325,23 @@ describe('pgvector vector mirror (pglite)', () => {
     const fresh = await searched();
     expect(fresh.statements).toBe(0);
     expect(fresh.hits).toEqual(await sql.search(a));
+
+    // A read-ahead whose status read fails still caught the copy up: the search runs its status
+    // read (with the copy's check), not a catch-up before it.
+    await mirrored.prepare(space, 'STATEMENT');
+    const plain = await searched();
+    const failing = vi.spyOn(db, 'query').mockImplementation(async (text: string, params?: unknown[]) => {
+      if (/status in \(/.test(text)) throw new Error('status read lost');
+      return query(text, params);
+    });
+    try {
+      await expect(mirrored.prepare(space, 'STATEMENT', ['ACTIVE'])).rejects.toThrow('status read lost');
+    } finally {
+      failing.mockRestore();
+    }
+    const afterFailure = await searched();
+    expect(afterFailure.statements).toBe(plain.statements);
+    expect(afterFailure.hits).toEqual(await sql.search(a));
   }, 120_000);
 
   it('reads statuses after the vector as before where more than a thousand rows have other statuses', async () => {
