@@ -334,7 +334,7 @@ export class PgvectorIndex implements VectorIndex {
       if (this.mirror && metric === 'cosine') {
         // Every cosine search: the sign-bit window for recognition past quantisedAbove, else an exact scan of the copy.
         const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? window : Number.POSITIVE_INFINITY,
-          quantised ? s.minScore : undefined);
+          quantised ? s.minScore : undefined, tx === undefined);
         if (hits) return toHits(hits);
       } else if (quantised) {
         const hits = !small && this.bitsReady

@@ -97,12 +97,17 @@ const PRELIMINARY_MAX = 4;
  * rows past it may too: null, the caller scans exactly. Without it: the exact top k of the
  * window, null when a full window holds fewer than k rows of the wanted statuses (as
  * `quantisedInSql`). Ids the status read no longer finds (deleted without the adapter knowing)
- * leave the copy and the search runs again. Without `minScore`, just after a read-ahead with the
- * statuses it asks for (`VectorMirror.refresh`): the same first k, the rows of other statuses
- * known, and no statement.
+ * leave the copy and the search runs again. Just after a read-ahead with the statuses it asks for
+ * (`VectorMirror.refresh`): the same rows, the rows of other statuses known, and no statement.
+ *
+ * `ahead`: whether a read-ahead may serve this search. A search in a transaction (recognition
+ * again under the space's lock, consolidation) takes none: a read-ahead is not its own (another
+ * remember's, or one whose search never came), and nothing compares the space's last event id
+ * after it. It reads its space caught up and the statuses it wants, as every search once did.
  */
 export async function searchMirror(
-  mirror: VectorMirror, q: Queryable, s: VectorSearch, kind: string, statuses: string[], window: number, minScore?: number,
+  mirror: VectorMirror, q: Queryable, s: VectorSearch, kind: string, statuses: string[], window: number, minScore: number | undefined,
+  ahead: boolean,
 ): Promise<Row[] | null> {
   const wanted = new Set(statuses);
   const first = statusWindow(s.k);
@@ -110,7 +115,7 @@ export async function searchMirror(
     // First from the copy as held (read ahead by `prepare`, or by the last search): the first
     // statement the search runs anyway says whether a row was written since (then: caught up,
     // and again); a space not held is read first.
-    const held = pass === 0 ? mirror.nearestHeld(s.spaceId, kind, s.vector, window) : null;
+    const held = pass === 0 && ahead ? mirror.nearestHeld(s.spaceId, kind, s.vector, window) : null;
     let since = held?.seq ?? null;
     const ranked = held?.ranked ?? await mirror.nearest(q, s.spaceId, kind, s.vector, window);
     let behind = false;

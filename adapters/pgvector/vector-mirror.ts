@@ -12,7 +12,8 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  * its window is computed in float32 exactly as pgvector computes `<=>` (same order of float
  * operations: the same distance to the last bit, checked by test/store/pgvector-mirror.test.ts);
  * only the statuses of the nearest rows are read from SQL, or, for a search read ahead with its
- * statuses (recall), the rows of the space with other statuses while its vector is embedded.
+ * statuses (recall, and remember's recognition before its lock), the rows of the space with other
+ * statuses while its vector is embedded. A search in a transaction takes nothing read ahead.
  *
  * Kept current without trusting any write path to report itself:
  * - every insert or update of a vector bumps its row's `seq` (migration 12, a sequence written
@@ -25,8 +26,8 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  *   while the copy holds exactly that `seq`);
  * - deletes leave a stale slot, harmless but for the window place it may take: the status read
  *   reports which ids no longer exist (`drop`), and the search runs again without them (a search
- *   read ahead with its statuses reads none: recall, its one user, reads each hit's current
- *   version and skips one that no longer exists);
+ *   read ahead with its statuses reads none: recall and remember, its users, read each hit's
+ *   current version or record and skip one that no longer exists);
  *   deletes through the adapter (`remove`, `removeSpace`) drop their slots at once;
  * - a rolled-back transaction may have been read half-way (an insert seen, a delete applied):
  *   the client counts rollbacks, and a different count empties the mirror (reloaded on use).

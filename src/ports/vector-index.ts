@@ -79,8 +79,10 @@ export interface VectorIndex {
    * A search of this space and kind is coming (its vector is being embedded): an engine may read
    * ahead what that search needs. A hint only: the search is as correct without it, and a
    * failure here is the search's to report. `statuses`: those that search will ask for, when the
-   * caller may be answered as of this call (recall: it comes after the request). An engine may
-   * then read ahead which rows have other statuses and not read statuses again after the embedding.
+   * caller may be answered as of this call (recall: it comes after the request; recognition before
+   * its lock: the space's last event id, read before this call, is checked before its write). An
+   * engine may then read ahead which rows have other statuses and not read statuses again after
+   * the embedding. A search in a transaction is never answered from a read-ahead.
    */
   prepare?(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void>;
   close(): Promise<void>;

@@ -48,10 +48,10 @@ for (const target of testDatabases()) {
       const { t } = h;
       const s = await t.space({ name: 'first bounds' });
       const c = await actors(t.gql, s).open();
-      const messages = async (field: string, args: string, values: number[]) => {
+      const messages = async (field: string, args: string, values: number[], token = s.assistant) => {
         const out: string[] = [];
         for (const v of values) {
-          const r = await t.gql(s.assistant, `query($c: ID!) { ${field}(${args}first: ${v}) { __typename ${ERROR_FIELDS} } }`, { c });
+          const r = await t.gql(token, `query${args.includes('$c') ? '($c: ID!)' : ''} { ${field}(${args}first: ${v}) { __typename ${ERROR_FIELDS} } }`, args.includes('$c') ? { c } : {});
           expect(r.errors).toBeUndefined();
           expect([v, r.data[field].__typename, r.data[field].field]).toEqual([v, 'InvalidInput', 'first']);
           out.push(r.data[field].message);
@@ -62,6 +62,11 @@ for (const target of testDatabases()) {
       const recall = await messages('recall', 'conversationId: $c, query: "cats", ', [-1, 0, 101]);
       expect(new Set(recall).size).toBe(1);
       expect(recall[0]).toMatch(/between 1 and 100/);
+      const space = await messages('recallSpace', 'query: "cats", ', [-1, 0, 101]);
+      expect(new Set(space)).toEqual(new Set(recall));
+      const memories = await messages('memories', '', [-1, 0, 501], s.operator);
+      expect(new Set(memories).size).toBe(1);
+      expect(memories[0]).toMatch(/between 1 and 500/);
     });
 
     it('a quote of over 8,500 characters is stored and recognised again', async () => {

@@ -215,6 +215,29 @@ describe('pgvector vector mirror (pglite)', () => {
     }
   }, 120_000);
 
+  it('a search in a transaction takes nothing read ahead: a status changed after the read-ahead is seen', async () => {
+    // Another remember's read-ahead (or one whose search never came) must not answer recognition
+    // under the space's lock or consolidation: nothing compares the space's last event id after them.
+    const space = await seed.space();
+    const base = unitVectors(1_200, 330, DIM);
+    for (let i = 0; i < base.length; i += 300) await seed.put(space, base.slice(i, i + 300));
+    const q = near(base[3], 0.3, 340);
+    const [muted] = await seed.put(space, [near(q, 0.02, 341)], { status: 'MUTED' });
+    for (const minScore of [0.4, undefined]) {
+      const ask: VectorSearch = { spaceId: space, vector: q, k: 3, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore };
+      await seed.setStatus([muted.memoryId], 'MUTED');
+      await mirrored.prepare(space, 'STATEMENT', ['ACTIVE']);
+      // Unmuted after the read-ahead (an event, no vector written: the copy's seq does not move).
+      await db.query(`update memory_state set status = 'ACTIVE' where memory_id = $1`, [muted.memoryId]);
+      // (SQL may add rows below minScore, which recognition does not weigh: the port's contract)
+      const reaching = <H extends { score: number }>(hits: H[]) => hits.filter((h) => minScore === undefined || h.score >= minScore);
+      const truth = reaching(await sql.search(ask));
+      expect(truth[0]?.memoryId).toBe(muted.memoryId);
+      const inTx = await db.transaction((tx) => mirrored.search(ask, tx));
+      expect(reaching(inTx), `minScore ${minScore}`).toEqual(truth);
+    }
+  }, 120_000);
+
   it('a search read ahead with its statuses reads no status after: the rows of other statuses known, the answer SQL gives', async () => {
     const space = await seed.space();
     const base = unitVectors(300, 180, DIM);
