@@ -118,9 +118,12 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
       // While the embedder works, also the statuses the search will not want (the engine may read
       // them ahead, then the search reads none); with a client's vector nothing is waited for.
       await prepareSearch(deps, spaceId, 'STATEMENT', clientVector ? undefined : ['ACTIVE']);
+      // The statements kept from the quote's own message (a sentence after another: the next-sentence
+      // correction's candidates), which need no vector: read here too, after the last event id as the rest.
+      const sameMessage = check.previousSentence ? await deps.store.activeOfMessage(undefined, spaceId, check.messageId) : [];
       // (a reading that fails here fails again where the rules ask for it, as it did before)
       if (!clientVector) try { readIncoming(check.quote); } catch { /* read by the rules */ }
-      return st;
+      return { ...st, sameMessage };
     }),
   ]);
   const vector = embedded.vector;
@@ -142,12 +145,12 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     get derivedNames() { return deriveNames(quote); },
     previousSentence: check.previousSentence, messageId: check.messageId,
   };
-  const recognise = async (tx: Tx | undefined, exact?: MemoryRecord[]): Promise<{ decision: Decision; records: Map<string, MemoryRecord> }> => {
-    const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, exact);
+  const recognise = async (tx: Tx | undefined, first?: { exact: MemoryRecord[]; sameMessage: MemoryRecord[] }): Promise<{ decision: Decision; records: Map<string, MemoryRecord> }> => {
+    const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, first);
     return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
   const seen = start.lastEventId;
-  const early = await recognise(undefined, start.exact);
+  const early = await recognise(undefined, start);
 
   const actorName = actorLabel(actor);
   /** What each write's events say of the decision: the first candidates it weighed. */
@@ -220,13 +223,15 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
  * statements kept from the same message (next-sentence corrections). A neighbour out of
  * the rules' reach (`withinReach`: below every threshold) is only recorded as considered
  * (`far`, in score order after the others): its record is not read, unless the quote has a
- * sentence before it in its message, whose memory may be any neighbour.
+ * sentence before it in its message, whose memory may be any neighbour. `early`: the exact-text
+ * matches and the same message's statements as recognition's first read gave them (read while the
+ * quote is embedded); without it, read here.
  */
 export async function gatherCandidates(
   deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
-  messageId: string | null, previousSentence: string | null, exactRead?: MemoryRecord[],
+  messageId: string | null, previousSentence: string | null, early?: { exact: MemoryRecord[]; sameMessage: MemoryRecord[] },
 ): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryRecord> }> {
-  const exact = exactRead ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
+  const exact = early?.exact ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   // Before the lock (no tx), the search is preliminary (the port's `preliminary`): the engine may
   // return rows of any status at or above minScore; their records, read here, say which are ACTIVE
@@ -238,7 +243,7 @@ export async function gatherCandidates(
     const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
     hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
   }
-  const sameMessage = previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : [];
+  const sameMessage = early?.sameMessage ?? (previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : []);
   const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
   const lowest = reachFloor(deps.thresholds);
   if (preliminary && hits.length > 0) {

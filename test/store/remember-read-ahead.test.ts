@@ -3,7 +3,9 @@
  * recognition search will want (ACTIVE): the embedded store then reads the rows of other statuses
  * in the embedding's shadow, and the search after it reads none (test/store/pgvector-mirror.test.ts,
  * "recognition's search read ahead"). With a client's vector nothing is waited for: the engine
- * reads ahead only the copy, and the statuses are read, if at all, with the search.
+ * reads ahead only the copy, and the statuses are read, if at all, with the search. The statements
+ * kept from the quote's own message (a next-sentence correction's candidates) need no vector and are
+ * read in the embedding's shadow as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -36,6 +38,33 @@ describe('remember: the vector engine read ahead in the quote\'s shadow', () => 
       const kept = await said('I keep bees in the back garden.', Array.from(v!));
       expect(kept.outcome).toBe('CREATED');
       expect(asked).toEqual([[wall.spaceId, 'STATEMENT', undefined]]);
+    } finally {
+      await wall.drop();
+    }
+  }, 120_000);
+
+  it('reads the statements of the quote\'s own message while the quote is embedded: a next-sentence correction still corrects', async () => {
+    const deps = t.app.engram.deps;
+    const wall = await Wall.open(deps, 'remember-same-message');
+    try {
+      const text = 'My anniversary is June 3. Actually, scratch that, it is June 13.';
+      const conv = await wall.say('c-anniversary', 'USER', text);
+      const first = await remember(deps, wall.assistant, { conversationId: conv.id, quote: 'My anniversary is June 3.', type: 'FACT' });
+      let embedded = false;
+      const reads: boolean[] = [];
+      const store = overriding(deps.store, { activeOfMessage: (...args: unknown[]) => {
+        reads.push(embedded);
+        return (deps.store.activeOfMessage as (...a: unknown[]) => Promise<unknown>)(...args);
+      } });
+      const embedder = overriding(deps.embedder, { embed: async (texts: string[]) => {
+        const v = await deps.embedder.embed(texts);
+        embedded = true;
+        return v;
+      } });
+      const second = await remember({ ...deps, store, embedder }, wall.assistant, { conversationId: conv.id, quote: 'Actually, scratch that, it is June 13.', type: 'FACT' });
+      expect(second).toMatchObject({ outcome: 'CORRECTED', superseded: { id: first.memory.id }, rule: 'next-sentence' });
+      // The same message's statements were read once, before the embedding came back.
+      expect(reads).toEqual([false]);
     } finally {
       await wall.drop();
     }
