@@ -1,7 +1,7 @@
 /**
  * Remember asks the vector engine to read ahead while its quote is embedded, with the statuses its
  * recognition search will want (ACTIVE): the embedded store then reads the rows of other statuses
- * in the embedding's shadow, and the search after it reads none (test/store/pgvector-mirror.test.ts,
+ * in the embedding's shadow, and the search after it reads none (test/store/pgvector-mirror-statuses.test.ts,
  * "recognition's search read ahead"). With a client's vector nothing is waited for: the engine
  * reads ahead only the copy, and the statuses are read, if at all, with the search. The statements
  * kept from the quote's own message (a next-sentence correction's candidates) need no vector and are
