@@ -1,7 +1,7 @@
 import type { VectorSearch } from '../../src/ports/vector-index.js';
 import { toPgVectorParam } from '../../src/core/vectors.js';
 import { GENERIC_PLAN, type Queryable } from '../../src/store/sql-client.js';
-import { statusesKey, type VectorMirror } from './vector-mirror.js';
+import { statusesKey, topSeq, type VectorMirror } from './vector-mirror.js';
 import type { Nearest } from './mirror-slots.js';
 
 /** The sign bits of a vector as bit-string text (pgvector's binary_quantize: 1 where the component is > 0). */
@@ -72,12 +72,6 @@ export async function quantisedInSql(
   return r.rows;
 }
 
-/**
- * The highest `seq` of the space and kind (parameters $a, $a+1), as text: written past the copy's
- * when greater. A max, not `exists (… seq > $since)`: PGlite's prepared statements run a generic
- * plan, which for `seq > $n` guessed a third of the rows and scanned them all to find none.
- */
-const topSeq = (a: number) => `(select max(seq) from memory_vector_bits where space_id = $${a} and kind = $${a + 1})::text`;
 const newer = (top: string | null | undefined, since: string) => top != null && BigInt(top) > BigInt(since);
 
 /** Searches of the mirror before giving up on a space whose deletes keep turning up (then: exact scan). */

@@ -132,8 +132,7 @@ export class VectorMirror {
       const others = MEMORY_STATUSES.filter((st) => !wanted.has(st)).map((st) => `'${st}'`).join(', ') || 'null';
       // With the table's highest seq at this read (`nearestHeld` compares it with the copy's).
       const r = await q.query<{ ids: string[] | null; n: number; top: string }>(
-        `${GENERIC_PLAN}select array_agg(memory_id) as ids, count(*)::int as n,
-                coalesce((select max(seq) from memory_vector_bits where space_id = $1 and kind = $2), 0)::text as top
+        `${GENERIC_PLAN}select array_agg(memory_id) as ids, count(*)::int as n, ${topSeq(1)} as top
          from (select memory_id from memory_state where space_id = $1 and kind = $2 and status in (${others}) limit ${OTHERS_MAX + 1}) x`,
         [spaceId, kind],
       );
@@ -271,6 +270,14 @@ const OTHERS_MAX = 1_000;
 
 /** A read-ahead of other statuses older than this is not used (its search is seconds late: not the one it was read for). */
 const OTHERS_TTL_MS = 5_000;
+
+/**
+ * The highest `seq` of the space and kind (parameters $a, $a+1), as text ('0' for none, as an
+ * empty copy's): written past the copy's when greater. A max, not `exists (… seq > $since)`:
+ * PGlite's prepared statements run a generic plan, which for `seq > $n` guessed a third of the
+ * rows and scanned them all to find none.
+ */
+export const topSeq = (a: number) => `coalesce((select max(seq) from memory_vector_bits where space_id = $${a} and kind = $${a + 1}), 0)::text`;
 
 /** A set of statuses as one string, whatever their order or repeats (what a read-ahead was made for). */
 export const statusesKey = (statuses: readonly string[]) => [...new Set(statuses)].sort().join();
