@@ -145,8 +145,8 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     get derivedNames() { return deriveNames(quote); },
     previousSentence: check.previousSentence, messageId: check.messageId,
   };
-  const recognise = async (tx: Tx | undefined, first?: { exact: MemoryRecord[]; sameMessage: MemoryRecord[] }): Promise<{ decision: Decision; records: Map<string, MemoryRecord> }> => {
-    const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, first);
+  const recognise = async (tx: Tx | undefined, firstRead?: FirstRead): Promise<{ decision: Decision; records: Map<string, MemoryRecord> }> => {
+    const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, firstRead);
     return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
   const seen = start.lastEventId;
@@ -218,20 +218,25 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
 }
 
 /**
+ * Recognition's candidates read while the quote is embedded, after the space's last event id: the
+ * exact-text matches and the statements kept from the quote's own message.
+ */
+export interface FirstRead { exact: MemoryRecord[]; sameMessage: MemoryRecord[] }
+
+/**
  * Candidates for recognition: active statements with the same normalised text,
  * the nearest neighbours by vector (plus outbox rows not applied yet), and the
  * statements kept from the same message (next-sentence corrections). A neighbour out of
  * the rules' reach (`withinReach`: below every threshold) is only recorded as considered
  * (`far`, in score order after the others): its record is not read, unless the quote has a
- * sentence before it in its message, whose memory may be any neighbour. `early`: the exact-text
- * matches and the same message's statements as recognition's first read gave them (read while the
- * quote is embedded); without it, read here.
+ * sentence before it in its message, whose memory may be any neighbour. `firstRead`: what
+ * recognition's first read gave (`FirstRead`); without it, read here.
  */
 export async function gatherCandidates(
   deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
-  messageId: string | null, previousSentence: string | null, early?: { exact: MemoryRecord[]; sameMessage: MemoryRecord[] },
+  messageId: string | null, previousSentence: string | null, firstRead?: FirstRead,
 ): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryRecord> }> {
-  const exact = early?.exact ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
+  const exact = firstRead?.exact ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   // Before the lock (no tx), the search is preliminary (the port's `preliminary`): the engine may
   // return rows of any status at or above minScore; their records, read here, say which are ACTIVE
@@ -243,7 +248,7 @@ export async function gatherCandidates(
     const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
     hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
   }
-  const sameMessage = early?.sameMessage ?? (previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : []);
+  const sameMessage = firstRead?.sameMessage ?? (previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : []);
   const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
   const lowest = reachFloor(deps.thresholds);
   if (preliminary && hits.length > 0) {
