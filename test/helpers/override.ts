@@ -23,3 +23,14 @@ export function storeClient(store: object): { db: { query: Query }; query: Query
 }
 
 type Query = (sql: string, params?: unknown[]) => Promise<unknown>;
+
+/** `embedder` with its embeddings watched: `embedded()` says whether one has come back yet (a use case's statements after it are its tail). */
+export function watchedEmbedder<E extends { embed(texts: string[]): Promise<unknown> }>(embedder: E): { embedder: E; embedded: () => boolean } {
+  let came = false;
+  const watched = overriding(embedder, { embed: async (texts: string[]) => {
+    const v = await embedder.embed(texts);
+    came = true;
+    return v;
+  } });
+  return { embedder: watched, embedded: () => came };
+}

@@ -7,15 +7,15 @@
  * then rolled back. The reference is the same PGlite store searched in SQL (mirror: false).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrate } from '../../src/store/migrations.js';
-import { PgliteClient } from '../../src/store/pglite-client.js';
+import type { PgliteClient } from '../../src/store/pglite-client.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { pgCosineDistance, Ranked, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
-import { near, Seeder, unitVectors } from '../contract/harness.js';
+import { near, type Seeder, unitVectors } from '../contract/harness.js';
+import { openMirrorStore } from '../helpers/mirror.js';
 
 const DIM = 512;
 
@@ -26,12 +26,7 @@ describe('pgvector vector mirror (pglite)', () => {
   let seed: Seeder;
 
   beforeAll(async () => {
-    db = await PgliteClient.open(':memory:');
-    await migrate(db, { dimensions: DIM });
-    // Recognition's window from 1,000 rows (the default), so a space of 1,200 takes the sign-bit first pass.
-    mirrored = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY });
-    sql = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, mirror: false });
-    seed = new Seeder(db, mirrored);
+    ({ db, mirrored, sql, seed } = await openMirrorStore(DIM));
   }, 120_000);
   afterAll(async () => {
     await db?.close();

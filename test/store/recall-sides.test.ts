@@ -11,7 +11,7 @@ import { Wall } from '../../src/eval/wall.js';
 import { keepSaid } from '../helpers/wall.js';
 import { recall } from '../../src/memory/recall.js';
 import type { MemoryDeps } from '../../src/memory/deps.js';
-import { overriding, storeClient } from '../helpers/override.js';
+import { overriding, storeClient, watchedEmbedder } from '../helpers/override.js';
 import { changeStatus } from '../../src/memory/statuses.js';
 
 let t: TestApp;
@@ -59,7 +59,7 @@ describe('recall: vector and lexical sides side by side', () => {
       const { db, query } = storeClient(deps.store);
       /** The statements each recall ran after its question's embedding came back, and its vector search's hits. */
       const asked = async (engine: MemoryDeps['index']) => {
-        let embedded = false;
+        const { embedder, embedded } = watchedEmbedder(deps.embedder);
         const after: string[] = [];
         const hits: string[] = [];
         const index = overriding(engine, { search: async (...args: unknown[]) => {
@@ -68,14 +68,9 @@ describe('recall: vector and lexical sides side by side', () => {
           return found;
         } });
         const spy = vi.spyOn(db, 'query').mockImplementation((sql, params) => {
-          if (embedded) after.push(sql);
+          if (embedded()) after.push(sql);
           return query(sql, params);
         });
-        const embedder = overriding(deps.embedder, { embed: async (texts: string[]) => {
-          const v = await deps.embedder.embed(texts);
-          embedded = true;
-          return v;
-        } });
         try {
           return { r: await recall({ ...deps, embedder, index }, wall.spaceId, 'Where does my sister live?', 5), after, hits };
         } finally {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Wall } from '../../src/eval/wall.js';
 import { remember } from '../../src/memory/remember.js';
-import { overriding } from '../helpers/override.js';
+import { overriding, watchedEmbedder } from '../helpers/override.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); }, 120_000);
@@ -50,16 +50,11 @@ describe('remember: the vector engine read ahead in the quote\'s shadow', () => 
       const text = 'My anniversary is June 3. Actually, scratch that, it is June 13.';
       const conv = await wall.say('c-anniversary', 'USER', text);
       const first = await remember(deps, wall.assistant, { conversationId: conv.id, quote: 'My anniversary is June 3.', type: 'FACT' });
-      let embedded = false;
+      const { embedder, embedded } = watchedEmbedder(deps.embedder);
       const reads: boolean[] = [];
       const store = overriding(deps.store, { activeOfMessage: (...args: unknown[]) => {
-        reads.push(embedded);
+        reads.push(embedded());
         return (deps.store.activeOfMessage as (...a: unknown[]) => Promise<unknown>)(...args);
-      } });
-      const embedder = overriding(deps.embedder, { embed: async (texts: string[]) => {
-        const v = await deps.embedder.embed(texts);
-        embedded = true;
-        return v;
       } });
       const second = await remember({ ...deps, store, embedder }, wall.assistant, { conversationId: conv.id, quote: 'Actually, scratch that, it is June 13.', type: 'FACT' });
       expect(second).toMatchObject({ outcome: 'CORRECTED', superseded: { id: first.memory.id }, rule: 'next-sentence' });
