@@ -50,15 +50,28 @@ describe('remember: the vector engine read ahead in the quote\'s shadow', () => 
       const text = 'My anniversary is June 3. Actually, scratch that, it is June 13.';
       const conv = await wall.say('c-anniversary', 'USER', text);
       const first = await remember(deps, wall.assistant, { conversationId: conv.id, quote: 'My anniversary is June 3.', type: 'FACT' });
-      const { embedder, embedded } = watchedEmbedder(deps.embedder);
+      // The embedding is held back until the same message's statements are asked for: a read made
+      // in its shadow comes first whatever the machine's load. A read made only after the embedding
+      // (as before) would never come, so the hold ends after 10 s and the read is then seen after it.
+      let asked!: () => void;
+      const askedFor = new Promise<void>((r) => { asked = r; });
+      let bound: NodeJS.Timeout | undefined;
+      const held = overriding(deps.embedder, { embed: async (texts: string[]) => {
+        const v = await deps.embedder.embed(texts);
+        await Promise.race([askedFor, new Promise((r) => { bound = setTimeout(r, 10_000); })]);
+        clearTimeout(bound);
+        return v;
+      } });
+      const { embedder, embedded } = watchedEmbedder(held);
       const reads: boolean[] = [];
       const store = overriding(deps.store, { activeOfMessage: (...args: unknown[]) => {
         reads.push(embedded());
+        asked();
         return (deps.store.activeOfMessage as (...a: unknown[]) => Promise<unknown>)(...args);
       } });
       const second = await remember({ ...deps, store, embedder }, wall.assistant, { conversationId: conv.id, quote: 'Actually, scratch that, it is June 13.', type: 'FACT' });
       expect(second).toMatchObject({ outcome: 'CORRECTED', superseded: { id: first.memory.id }, rule: 'next-sentence' });
-      // The same message's statements were read once, before the embedding came back.
+      // The same message's statements were read once, while the quote was being embedded.
       expect(reads).toEqual([false]);
     } finally {
       await wall.drop();
