@@ -28,7 +28,7 @@ describe('migration 17 on a store written before it', () => {
       await db.query(`insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status) values ($1, 's1', 'STATEMENT', 'FACT', now(), 'MISSING')`, [`m${i}`]);
       await db.query(`insert into memory_lexicon (memory_id, space_id, doc) values ($1, 's1', to_tsvector('simple', $2))`, [`m${i}`, d]);
     }
-    expect(await migrate(db, { dimensions: 512 })).toEqual([17]);
+    expect(await migrate(db, { dimensions: 512, upTo: 17 })).toEqual([17]);
     const vers = async () => new Map((await db.query<{ term: string; ver: string }>(`select term, ver::text as ver from lexicon_df where space_id = 's1'`)).rows.map((r) => [r.term, r.ver]));
     const before = await vers();
     expect(before.size).toBeGreaterThan(10);

@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
+import { migrate } from '../../src/store/migrations.js';
+import { PgliteClient } from '../../src/store/pglite-client.js';
+import { SqlStore } from '../../src/store/sql-store.js';
 
 for (const target of testDatabases()) {
   describe(`indexes a write maintains (${target.name})`, () => {
@@ -46,3 +49,27 @@ for (const target of testDatabases()) {
     });
   });
 }
+
+describe('migration 18 on a store written before it', () => {
+  it('keeps every link it finds: a corrected memory\'s predecessor is found through the new index', async () => {
+    const db = await PgliteClient.open(':memory:');
+    try {
+      await migrate(db, { dimensions: 512, upTo: 17 });
+      await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
+      for (const id of ['old', 'new', 'other']) {
+        await db.query(`insert into memories (id, space_id, kind, type, quote, normalized, said_at) values ($1, 's1', 'STATEMENT', 'FACT', $1, $1, now())`, [id]);
+        await db.query(`insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status) values ($1, 's1', 'STATEMENT', 'FACT', now(), 'MISSING')`, [id]);
+      }
+      await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'new' where memory_id = 'old'`);
+      await db.query(`update memory_state set corrected_by = 'old' where memory_id = 'new'`);
+      expect(await migrate(db, { dimensions: 512 })).toEqual([18]);
+      const store = new SqlStore(db);
+      const [ofNew, ofOld, ofOther] = await store.predecessors(['new', 'old', 'other']);
+      expect(ofNew.map((m) => m.id)).toEqual(['old']);
+      expect(ofOld.map((m) => m.id)).toEqual(['new']);
+      expect(ofOther).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
