@@ -79,6 +79,13 @@ export interface QuickResult {
    * samples then measure the steady state.
    */
   first_search_ms: number;
+  /**
+   * One small read (ten memories' records by id, as recognition reads its candidates) right after
+   * another, and after a 10 ms pause (as a use case's first statement after its embedding): what
+   * the machine's caches add to a statement that follows a wait (docs/bench.md, fourteenth round).
+   */
+  statement_hot_p50_ms: number;
+  statement_after_pause_p50_ms: number;
   total_s: number;
   /**
    * Mean ms per call by stage: statements by purpose, BEGIN/COMMIT, the embedder, the use cases'
@@ -166,6 +173,22 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       const t = performance.now();
       await embedder.embed([templateSentence(7_250_000 + j)]);
       embedAfterPauseMs.push(performance.now() - t);
+    }
+
+    // The same small read right after another, and after a pause as long as an embedding: a
+    // statement after a wait finds less of PGlite's working set in the processor's caches.
+    const someIds = Array.from({ length: 10 }, (_, i) => `bench-m${(i * 997) % o.n}`);
+    const hotMs: number[] = [];
+    const afterPauseMs: number[] = [];
+    for (let j = 0; j < o.samples; j++) {
+      await deps.store.getMemories(someIds, spaceId);
+      let t = performance.now();
+      await deps.store.getMemories(someIds, spaceId);
+      hotMs.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+      t = performance.now();
+      await deps.store.getMemories(someIds, spaceId);
+      afterPauseMs.push(performance.now() - t);
     }
 
     // remember(): with the client's vector, then with the default embedder (other sentences).
@@ -286,7 +309,8 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
       remember_client_vector_p50_ms: round(p50(clientMs)), recall_p50_ms: round(p50(recallMs)),
       duplicates_missed: ds.planted.length ? missed / ds.planted.length : 0,
       bulk_mute_10k_ms: round(muteMs), raw_update_10k_ms: round(rawMs),
-      samples: o.samples, outcomes, preload_s: round(pre.ms / 1000), first_search_ms: round(firstSearchMs), total_s: round((performance.now() - started) / 1000),
+      samples: o.samples, outcomes, preload_s: round(pre.ms / 1000), first_search_ms: round(firstSearchMs),
+      statement_hot_p50_ms: round(p50(hotMs)), statement_after_pause_p50_ms: round(p50(afterPauseMs)), total_s: round((performance.now() - started) / 1000),
       stages: { remember_client_vector: rememberStages, remember: embeddedStages, recall: recallStages, bulk_mute: muteStages },
       stage_groups: {
         remember_client_vector: groupStages(rememberStages), remember: groupStages(embeddedStages), recall: groupStages(recallStages), bulk_mute: groupStages(muteStages),
