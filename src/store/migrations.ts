@@ -324,16 +324,19 @@ end $$;`,
     // memory_lexicon.doc serves no query since BM25 reads memory_terms (migration 4), yet each insert
     // added an entry per term to it (and forget's VACUUM FULL rebuilt it). The three links to
     // another memory are null in nearly every row: indexed only where set, they still serve every
-    // lookup by them (`= $1`, `= any($1)`, a join, the foreign keys' `on delete set null`), and a
-    // new memory or a status change writes no entry for them.
+    // lookup by them (`= $1`, `= any($1)`, a join, the foreign keys' `on delete set null`, "is
+    // not null"), and a new memory or a status change writes no entry for them. memory_state is
+    // taken before memory_lexicon, the order every writer takes them in (an instance still on the
+    // previous version may be writing), so the migration never waits in a cycle with one; reads of
+    // memory_state wait for the three builds (a pass over the table's rows each).
     sql: () => `
-drop index if exists memory_lexicon_doc;
 drop index if exists memory_state_superseded_by;
 create index memory_state_superseded_by on memory_state(superseded_by) where superseded_by is not null;
 drop index if exists memory_state_corrected_by;
 create index memory_state_corrected_by on memory_state(corrected_by) where corrected_by is not null;
 drop index if exists memory_state_merged_into;
 create index memory_state_merged_into on memory_state(merged_into) where merged_into is not null;
+drop index if exists memory_lexicon_doc;
 `,
   },
 ];

@@ -137,13 +137,15 @@ export class SqlMemoryReads extends SqlMemoryWrites {
 
   /**
    * The whole correction chain of each memory (every memory linked to it through
-   * supersededBy / correctedBy, in either direction), oldest first, one query per batch.
+   * supersededBy / correctedBy, in either direction), oldest first, one query per batch. The
+   * links are read through the two links' indexes, which hold only the rows that have one
+   * (migration 18): the filter is written as their two conditions, not a coalesce.
    */
   async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
     const r = await this.db.query<Row>(
       `with recursive links(a, b) as (
          select memory_id, coalesce(superseded_by, corrected_by) from memory_state
-         where coalesce(superseded_by, corrected_by) is not null
+         where superseded_by is not null or corrected_by is not null
        ), walk(root, id) as (
          select x, x from unnest($1::text[]) as x
          union
