@@ -137,20 +137,25 @@ export class SqlMemoryReads extends SqlMemoryWrites {
 
   /**
    * The whole correction chain of each memory (every memory linked to it through
-   * supersededBy / correctedBy, in either direction), oldest first, one query per batch. The
-   * links are read through the two links' indexes, which hold only the rows that have one
-   * (migration 18): the filter is written as their two conditions, not a coalesce.
+   * supersededBy / correctedBy, in either direction), oldest first, one query per batch. A
+   * memory's link is its supersededBy, else its correctedBy; the walk takes, from each memory
+   * reached, the one its link names and the ones whose link names it, each step an index lookup
+   * (the key; the two links' partial indexes, migration 18; LATERAL … OFFSET 0 as in
+   * `currentVersions`, so that the planner probes, never hashes the table): it reads the chains
+   * asked for, not every link of every space.
    */
   async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
     const r = await this.db.query<Row>(
-      `with recursive links(a, b) as (
-         select memory_id, coalesce(superseded_by, corrected_by) from memory_state
-         where superseded_by is not null or corrected_by is not null
-       ), walk(root, id) as (
+      `with recursive walk(root, id) as (
          select x, x from unnest($1::text[]) as x
          union
-         select w.root, case when l.a = w.id then l.b else l.a end
-         from walk w join links l on l.a = w.id or l.b = w.id
+         select w.root, n.id from walk w cross join lateral (
+           select coalesce(s.superseded_by, s.corrected_by) as id from memory_state s where s.memory_id = w.id
+           union all
+           select s.memory_id from memory_state s
+           where (s.superseded_by = w.id or s.corrected_by = w.id) and coalesce(s.superseded_by, s.corrected_by) = w.id
+           offset 0
+         ) n where n.id is not null
        )
        select w.root as chain_root, ${MEMORY_COLUMNS} from walk w join memories m on m.id = w.id
          join memory_state s on s.memory_id = m.id

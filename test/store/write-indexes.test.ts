@@ -85,24 +85,27 @@ for (const target of testDatabases()) {
 }
 
 describe('migration 18 on a store written before it', () => {
-  it('applies over existing links: a corrected memory\'s predecessor and successor are still found', async () => {
+  it('applies over existing links: predecessors and whole correction chains are still found, both ways, over both kinds of link', async () => {
     const db = await PgliteClient.open(':memory:');
     try {
       await migrate(db, { dimensions: 512, upTo: 17 });
       await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
-      for (const id of ['old', 'new', 'other']) {
-        await db.query(`insert into memories (id, space_id, kind, type, quote, normalized, said_at) values ($1, 's1', 'STATEMENT', 'FACT', $1, $1, now())`, [id]);
+      // old -> new (superseded), wrong -> new (marked erroneous, corrected by new), other: no link
+      for (const [i, id] of ['old', 'wrong', 'new', 'other'].entries()) {
+        await db.query(`insert into memories (id, space_id, kind, type, quote, normalized, said_at) values ($1, 's1', 'STATEMENT', 'FACT', $1, $1, now() + $2 * interval '1 second')`, [id, i]);
         await db.query(`insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status) values ($1, 's1', 'STATEMENT', 'FACT', now(), 'MISSING')`, [id]);
       }
       await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'new' where memory_id = 'old'`);
-      await db.query(`update memory_state set corrected_by = 'old' where memory_id = 'new'`);
+      await db.query(`update memory_state set status = 'ERRONEOUS', corrected_by = 'new' where memory_id = 'wrong'`);
       expect(await migrate(db, { dimensions: 512 })).toEqual([18]);
       const store = new SqlStore(db);
       const [ofNew, ofOld, ofOther] = await store.predecessors(['new', 'old', 'other']);
-      expect(ofNew.map((m) => m.id)).toEqual(['old']);
-      expect(ofOld.map((m) => m.id)).toEqual(['new']);
+      expect(ofNew.map((m) => m.id)).toEqual(['old', 'wrong']);
+      expect(ofOld).toEqual([]);
       expect(ofOther).toEqual([]);
-      expect((await store.chains(['new']))[0]!.map((m) => m.id).sort()).toEqual(['new', 'old']);
+      const chains = await store.chains(['wrong', 'old', 'new', 'other']);
+      for (const chain of chains.slice(0, 3)) expect(chain.map((m) => m.id)).toEqual(['old', 'wrong', 'new']);
+      expect(chains[3]!.map((m) => m.id)).toEqual(['other']);
     } finally {
       await db.close();
     }
