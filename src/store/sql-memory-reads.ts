@@ -140,9 +140,10 @@ export class SqlMemoryReads extends SqlMemoryWrites {
    * supersededBy / correctedBy, in either direction), oldest first, one query per batch. A
    * memory's link is its supersededBy, else its correctedBy; the walk takes, from each memory
    * reached, the one its link names and the ones whose link names it, each step an index lookup
-   * (the key; the two links' partial indexes, migration 18; LATERAL … OFFSET 0 as in
-   * `currentVersions`, so that the planner probes, never hashes the table): it reads the chains
-   * asked for, not every link of every space.
+   * (the key; the two links' partial indexes, migration 18), and the records of the memories
+   * reached by key too (LATERAL … OFFSET 0 as in `currentVersions`: for a recursive result the
+   * planner's estimate had it hash the whole of memories and memory_state): it reads the chains
+   * asked for, not every link and record of every space.
    */
   async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
     const r = await this.db.query<Row>(
@@ -157,9 +158,10 @@ export class SqlMemoryReads extends SqlMemoryWrites {
            offset 0
          ) n where n.id is not null
        )
-       select w.root as chain_root, ${MEMORY_COLUMNS} from walk w join memories m on m.id = w.id
-         join memory_state s on s.memory_id = m.id
-       order by m.said_at, m.seq`,
+       select w.root as chain_root, x.* from walk w cross join lateral (
+         select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = w.id offset 0
+       ) x
+       order by x.said_at, x.seq`,
       [ids],
     );
     return groupInOrder(ids, r.rows, (x) => x.chain_root as string).map((rows) => rows.map(toMemory));

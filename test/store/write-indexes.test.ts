@@ -111,3 +111,41 @@ describe('migration 18 on a store written before it', () => {
     }
   });
 });
+
+describe('correction chains read their own links only', () => {
+  it('reads as many rows of memories and memory_state for a chain whatever the number of other chains', async () => {
+    const db = await PgliteClient.open(':memory:');
+    try {
+      await migrate(db, { dimensions: 512 });
+      await db.query(`insert into spaces (id, name) values ('s1', 'one'), ('s2', 'other')`);
+      const add = (ids: string[], space: string) => db.query(
+        `insert into memories (id, space_id, kind, type, quote, normalized, said_at) select x, $2, 'STATEMENT', 'FACT', x, x, now() from unnest($1::text[]) x;
+         `.trim(), [ids, space]).then(() => db.query(
+        `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status) select x, $2, 'STATEMENT', 'FACT', now(), 'MISSING' from unnest($1::text[]) x`, [ids, space]));
+      await add(['a', 'b', 'c'], 's1');
+      await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'b' where memory_id = 'a'`);
+      await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'c' where memory_id = 'b'`);
+      // 400 other chains of two in another space
+      const olds = Array.from({ length: 400 }, (_, i) => `o${i}`);
+      const news = Array.from({ length: 400 }, (_, i) => `n${i}`);
+      await add([...olds, ...news], 's2');
+      await db.query(`update memory_state s set status = 'SUPERSEDED', superseded_by = 'n' || substr(s.memory_id, 2) where s.memory_id like 'o%'`);
+      await db.query('analyze memory_state');
+
+      const seen: Array<{ sql: string; params: unknown[] }> = [];
+      const watching: SqlClient = Object.assign(Object.create(db) as SqlClient, {
+        query: (sql: string, params: unknown[] = []) => { seen.push({ sql, params }); return db.query(sql, params); },
+      });
+      const [chain] = await new SqlStore(watching).chains(['b']);
+      expect(chain!.map((m) => m.id)).toEqual(['a', 'b', 'c']);
+      // the statement as sent, run again under EXPLAIN ANALYZE: the rows each scan of memory_state gave
+      const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off) ${seen[0]!.sql.replace('$1::text[]', `'{b}'::text[]`)}`))
+        .rows.map((r) => r['QUERY PLAN']);
+      const scans = plan.filter((l) => /Scan .*on (memory_state|memories)\b/.test(l));
+      expect(scans.length).toBeGreaterThan(0);
+      for (const line of scans) expect(Number(/rows=(\d+)/.exec(line)![1]), line).toBeLessThanOrEqual(3);
+    } finally {
+      await db.close();
+    }
+  });
+});
