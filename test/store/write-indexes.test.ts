@@ -10,6 +10,33 @@ import { migrate } from '../../src/store/migrations.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { SqlStore } from '../../src/store/sql-store.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
+import type { MemoryRecord } from '../../src/ports/memory-store.js';
+
+type Sent = Array<{ sql: string; params: unknown[] }>;
+
+/** The statements `run` sends through a store on `db` (their text and parameters, as sent). */
+async function statementsOf(db: SqlClient, run: (store: SqlStore) => Promise<unknown>): Promise<Sent> {
+  const seen: Sent = [];
+  const watching: SqlClient = Object.assign(Object.create(db) as SqlClient, {
+    query: (sql: string, params: unknown[] = []) => { seen.push({ sql, params }); return db.query(sql, params); },
+  });
+  await run(new SqlStore(watching));
+  return seen;
+}
+
+/** Statements of `space` written as an older Engram did (row by row in SQL), said a second apart in `ids`' order, each quoting its id. */
+async function addStatements(db: SqlClient, space: string, ids: string[]): Promise<void> {
+  await db.query(
+    `insert into memories (id, space_id, kind, type, quote, normalized, said_at)
+     select x, $2, 'STATEMENT', 'FACT', x, x, now() + i * interval '1 second' from unnest($1::text[]) with ordinality as u(x, i)`,
+    [ids, space],
+  );
+  await db.query(
+    `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
+     select x, $2, 'STATEMENT', 'FACT', now(), 'MISSING' from unnest($1::text[]) x`,
+    [ids, space],
+  );
+}
 
 for (const target of testDatabases()) {
   describe(`indexes a write maintains (${target.name})`, () => {
@@ -37,17 +64,6 @@ for (const target of testDatabases()) {
       }
     });
 
-    /** The statements `run` sends through a store on the app's database (their text and parameters). */
-    async function statementsOf(run: (store: SqlStore) => Promise<unknown>): Promise<Array<{ sql: string; params: unknown[] }>> {
-      const seen: Array<{ sql: string; params: unknown[] }> = [];
-      const db = app.db;
-      const watching: SqlClient = Object.assign(Object.create(db) as SqlClient, {
-        query: (sql: string, params: unknown[] = []) => { seen.push({ sql, params }); return db.query(sql, params); },
-      });
-      await run(new SqlStore(watching));
-      return seen;
-    }
-
     it('keeps no GIN index on the lexicon, and indexes each link only where it is set', async () => {
       const lexicon = await indexes('memory_lexicon');
       expect([...lexicon.values()].some((d) => /using gin/i.test(d))).toBe(false);
@@ -67,7 +83,7 @@ for (const target of testDatabases()) {
         ['mentionsOf', (s) => s.mentionsOf(['a']), [/memory_state_(merged_into|space)/]],
       ];
       for (const [name, run, uses] of cases) {
-        const [st] = await statementsOf(run);
+        const [st] = await statementsOf(app.db, run);
         const shown = await plan(st!.sql, st!.params);
         for (const index of uses) expect(shown, `${name}:\n${shown}`).toMatch(index);
         expect(shown, `${name}:\n${shown}`).not.toMatch(/Seq Scan on memory_state/);
@@ -91,10 +107,7 @@ describe('migration 18 on a store written before it', () => {
       await migrate(db, { dimensions: 512, upTo: 17 });
       await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
       // old -> new (superseded), wrong -> new (marked erroneous, corrected by new), other: no link
-      for (const [i, id] of ['old', 'wrong', 'new', 'other'].entries()) {
-        await db.query(`insert into memories (id, space_id, kind, type, quote, normalized, said_at) values ($1, 's1', 'STATEMENT', 'FACT', $1, $1, now() + $2 * interval '1 second')`, [id, i]);
-        await db.query(`insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status) values ($1, 's1', 'STATEMENT', 'FACT', now(), 'MISSING')`, [id]);
-      }
+      await addStatements(db, 's1', ['old', 'wrong', 'new', 'other']);
       await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'new' where memory_id = 'old'`);
       await db.query(`update memory_state set status = 'ERRONEOUS', corrected_by = 'new' where memory_id = 'wrong'`);
       expect(await migrate(db, { dimensions: 512 })).toEqual([18]);
@@ -118,28 +131,21 @@ describe('correction chains read their own links only', () => {
     try {
       await migrate(db, { dimensions: 512 });
       await db.query(`insert into spaces (id, name) values ('s1', 'one'), ('s2', 'other')`);
-      const add = (ids: string[], space: string) => db.query(
-        `insert into memories (id, space_id, kind, type, quote, normalized, said_at) select x, $2, 'STATEMENT', 'FACT', x, x, now() from unnest($1::text[]) x;
-         `.trim(), [ids, space]).then(() => db.query(
-        `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status) select x, $2, 'STATEMENT', 'FACT', now(), 'MISSING' from unnest($1::text[]) x`, [ids, space]));
-      await add(['a', 'b', 'c'], 's1');
+      await addStatements(db, 's1', ['a', 'b', 'c']);
       await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'b' where memory_id = 'a'`);
       await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'c' where memory_id = 'b'`);
       // 400 other chains of two in another space
       const olds = Array.from({ length: 400 }, (_, i) => `o${i}`);
       const news = Array.from({ length: 400 }, (_, i) => `n${i}`);
-      await add([...olds, ...news], 's2');
+      await addStatements(db, 's2', [...olds, ...news]);
       await db.query(`update memory_state s set status = 'SUPERSEDED', superseded_by = 'n' || substr(s.memory_id, 2) where s.memory_id like 'o%'`);
       await db.query('analyze memory_state');
 
-      const seen: Array<{ sql: string; params: unknown[] }> = [];
-      const watching: SqlClient = Object.assign(Object.create(db) as SqlClient, {
-        query: (sql: string, params: unknown[] = []) => { seen.push({ sql, params }); return db.query(sql, params); },
-      });
-      const [chain] = await new SqlStore(watching).chains(['b']);
+      let chain: MemoryRecord[] | undefined;
+      const [sent] = await statementsOf(db, async (store) => { [chain] = await store.chains(['b']); });
       expect(chain!.map((m) => m.id)).toEqual(['a', 'b', 'c']);
       // the statement as sent, run again under EXPLAIN ANALYZE: the rows each scan of memory_state gave
-      const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off) ${seen[0]!.sql.replace('$1::text[]', `'{b}'::text[]`)}`))
+      const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off) ${sent!.sql.replace('$1::text[]', `'{b}'::text[]`)}`))
         .rows.map((r) => r['QUERY PLAN']);
       const scans = plan.filter((l) => /Scan .*on (memory_state|memories)\b/.test(l));
       expect(scans.length).toBeGreaterThan(0);
