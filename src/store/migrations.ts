@@ -324,10 +324,10 @@ end $$;`,
     // memory_lexicon.doc serves no query since BM25 reads memory_terms (migration 4), yet each insert
     // added an entry per term to it (and forget's VACUUM FULL rebuilt it). The three links to
     // another memory are null in nearly every row: indexed only where set, they still serve every
-    // lookup by them (`= $1`, `= any($1)`, a join, the foreign keys' `on delete set null`, "is
-    // not null"), and a new memory or a status change writes no entry for them. memory_state is
-    // taken before memory_lexicon, the order every writer takes them in (an instance still on the
-    // previous version may be writing), so the migration never waits in a cycle with one; reads of
+    // lookup by them (`= $1`, `= any($1)`, a join, the foreign keys' `on delete set null`), and a
+    // new memory or a status change writes no entry for them. memory_state is taken before
+    // memory_lexicon, the order every writer takes them in (an instance still on the previous
+    // version may be writing), so the migration never waits in a cycle with one; reads of
     // memory_state wait for the three builds (a pass over the table's rows each).
     sql: () => `
 drop index if exists memory_state_superseded_by;
