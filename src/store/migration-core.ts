@@ -188,3 +188,22 @@ create trigger messages_no_update before update on messages for each row execute
 create trigger messages_no_delete before delete on messages for each row execute function engram_refuse_delete();
 create trigger messages_no_truncate before truncate on messages for each statement execute function engram_refuse_truncate();
 `;
+
+/** Splits a migration into statements, keeping `$$ ... $$` bodies whole. */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inDollar = false;
+  for (const line of sql.split('\n')) {
+    if (!inDollar && (line.trim().startsWith('--') || line.trim() === '')) continue;
+    cur += line + '\n';
+    const marks = line.match(/\$\$/g)?.length ?? 0;
+    if (marks % 2 === 1) inDollar = !inDollar;
+    if (!inDollar && line.trimEnd().endsWith(';')) {
+      out.push(cur.trim());
+      cur = '';
+    }
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}

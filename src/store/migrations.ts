@@ -1,8 +1,9 @@
 import type { SqlClient } from './sql-client.js';
 import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
-import { CORE_SQL } from './migration-core.js';
+import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
+import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL } from './migration-indexes.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -17,6 +18,12 @@ export interface Migration {
   version: number;
   name: string;
   sql: (opts: MigrationOptions) => string;
+  /**
+   * Tables the migration locks that writers take before the ones earlier migrations lock (a
+   * write under a space's lock reads memory_events first): locked before any migration of the
+   * run, so that a run of several never waits in a cycle with a writer on the previous version.
+   */
+  lockFirst?: string[];
 }
 
 export interface MigrationOptions {
@@ -320,24 +327,15 @@ end $$;`,
   {
     version: 18,
     name: 'lean-write-indexes',
-    // Fewer index entries per memory written (docs/bench.md, "Fourteenth round"). The GIN index on
-    // memory_lexicon.doc serves no query since BM25 reads memory_terms (migration 4), yet each insert
-    // added an entry per term to it (and forget's VACUUM FULL rebuilt it). The three links to
-    // another memory are null in nearly every row: indexed only where set, they still serve every
-    // lookup by them (`= $1`, `= any($1)`, a join, the foreign keys' `on delete set null`), and a
-    // new memory or a status change writes no entry for them. memory_state is taken before
-    // memory_lexicon, the order every writer takes them in (an instance still on the previous
-    // version may be writing), so the migration never waits in a cycle with one; reads of
-    // memory_state wait for the three builds (a pass over the table's rows each).
-    sql: () => `
-drop index if exists memory_state_superseded_by;
-create index memory_state_superseded_by on memory_state(superseded_by) where superseded_by is not null;
-drop index if exists memory_state_corrected_by;
-create index memory_state_corrected_by on memory_state(corrected_by) where corrected_by is not null;
-drop index if exists memory_state_merged_into;
-create index memory_state_merged_into on memory_state(merged_into) where merged_into is not null;
-drop index if exists memory_lexicon_doc;
-`,
+    // Fewer index entries per memory written (src/store/migration-indexes.ts).
+    sql: () => LEAN_WRITE_INDEXES_SQL,
+  },
+  {
+    version: 19,
+    name: 'events-by-memory-hash',
+    // The events' lookup by memory as a hash index (src/store/migration-indexes.ts).
+    sql: () => EVENTS_BY_MEMORY_HASH_SQL,
+    lockFirst: ['memory_events'],
   },
 ];
 
@@ -362,8 +360,15 @@ export async function migrate(db: SqlClient, opts: MigrationOptions): Promise<nu
           `use a new data directory or database, or re-embed (engram reembed --all) after changing it`,
       );
     }
-    for (const m of MIGRATIONS) {
-      if (done.has(m.version) || (opts.upTo !== undefined && m.version > opts.upTo)) continue;
+    const pending = MIGRATIONS.filter((m) => !done.has(m.version) && (opts.upTo === undefined || m.version <= opts.upTo));
+    // (the store's own tables, in the schema the migrations write to, and only those that exist:
+    // one a migration of this run creates has no writer yet)
+    const first = (await tx.query<{ t: string }>(
+      `select format('%I.%I', current_schema(), t) as t from unnest($1::text[]) t
+       where to_regclass(format('%I.%I', current_schema(), t)) is not null`,
+      [[...new Set(pending.flatMap((m) => m.lockFirst ?? []))]])).rows.map((r) => r.t);
+    if (first.length) await tx.query(`lock table ${first.join(', ')} in access exclusive mode`);
+    for (const m of pending) {
       for (const stmt of splitStatements(m.sql(opts))) await tx.query(stmt);
       await tx.query(`insert into schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
       applied.push(m.version);
@@ -387,23 +392,4 @@ export async function grantServiceRole(owner: SqlClient, service: SqlClient): Pr
   if (role === me.u) return role;
   for (const stmt of splitStatements(serviceGrantsSql(role, me.s))) await owner.query(stmt);
   return role;
-}
-
-/** Splits a migration into statements, keeping `$$ ... $$` bodies whole. */
-export function splitStatements(sql: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let inDollar = false;
-  for (const line of sql.split('\n')) {
-    if (!inDollar && (line.trim().startsWith('--') || line.trim() === '')) continue;
-    cur += line + '\n';
-    const marks = line.match(/\$\$/g)?.length ?? 0;
-    if (marks % 2 === 1) inDollar = !inDollar;
-    if (!inDollar && line.trimEnd().endsWith(';')) {
-      out.push(cur.trim());
-      cur = '';
-    }
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
 }

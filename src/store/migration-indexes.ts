@@ -1,0 +1,38 @@
+// Migrations 18 and 19 (src/store/migrations.ts applies them): fewer and cheaper index entries per write.
+
+/**
+ * Migration 18, fewer index entries per memory written (docs/bench.md, "Fourteenth round"). The
+ * GIN index on memory_lexicon.doc serves no query since BM25 reads memory_terms (migration 4), yet
+ * each insert added an entry per term to it (and forget's VACUUM FULL rebuilt it). The three links
+ * to another memory are null in nearly every row: indexed only where set, they still serve every
+ * lookup by them (`= $1`, `= any($1)`, a join, the foreign keys' `on delete set null`), and a new
+ * memory or a status change writes no entry for them. memory_state is taken before memory_lexicon,
+ * the order every writer takes them in (an instance still on the previous version may be writing),
+ * so the migration never waits in a cycle with one; reads of memory_state wait for the three
+ * builds (a pass over the table's rows each).
+ */
+export const LEAN_WRITE_INDEXES_SQL = `
+drop index if exists memory_state_superseded_by;
+create index memory_state_superseded_by on memory_state(superseded_by) where superseded_by is not null;
+drop index if exists memory_state_corrected_by;
+create index memory_state_corrected_by on memory_state(corrected_by) where corrected_by is not null;
+drop index if exists memory_state_merged_into;
+create index memory_state_merged_into on memory_state(merged_into) where merged_into is not null;
+drop index if exists memory_lexicon_doc;
+`;
+
+/**
+ * Migration 19, the events' lookup by memory as a hash index (docs/bench.md, "Fifteenth round").
+ * The only statement that finds events by memory is a memory's history (`eventsOf`:
+ * `memory_id = any($1) … order by id`, a few rows per memory, sorted after): it needs equality,
+ * which a hash index answers by a bitmap scan, and neither the B-tree's order nor its `id`
+ * column. Every event written added a random text key to the B-tree (a descent of text
+ * comparisons, a page split now and then; a bulk change of 10,000 memories writes 10,000 of
+ * them); a hash index adds a 4-byte hash to its bucket. Only memory_events is locked, which
+ * every writer takes last, so the migration never waits in a cycle with an instance still on
+ * the previous version; writes wait for the build (one pass over the events).
+ */
+export const EVENTS_BY_MEMORY_HASH_SQL = `
+drop index if exists memory_events_memory;
+create index memory_events_memory on memory_events using hash (memory_id);
+`;
