@@ -198,27 +198,34 @@ const MIRROR_WARM_AFTER_MS = 2_000;
 
 /**
  * PGlite runs no autovacuum: its housekeeping (src/store/housekeeping.ts) vacuums and analyses
- * the tables autovacuum would, checked every five minutes, one statement per table. At start,
- * a store that holds memories but was never analysed (a fresh import) is analysed at once;
- * otherwise the first check waits `startDelayMs`: PGlite runs it on the service's only
- * thread, so at once it would hold back the first requests of a warm start.
+ * the tables autovacuum would, checked every five minutes, one statement per table. Shortly
+ * after start (`checkAfterMs`, with the vector mirror's warm-up), a store that holds memories
+ * but was never analysed (a fresh import) is analysed; otherwise the first check waits
+ * `startDelayMs`. PGlite runs statements one at a time on the service's only thread, so the
+ * check at once would hold back the start's own statements and its first requests (the check
+ * alone took ~250 ms of a 2.6 s warm start on a slow machine: docs/bench.md, "Fifteenth round").
  */
-function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000): { stop(): void } {
+function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000, checkAfterMs = MIRROR_WARM_AFTER_MS): { stop(): void } {
   const tidy = () => tidyTables(db).then(() => undefined, (e: unknown) => log.warn({ err: e }, 'housekeeping (vacuum, analyze) failed'));
+  let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   // An empty store has nothing to plan (and ANALYZE of empty tables leaves pg_statistic empty,
   // so without the second test every start of a new store would analyze at once: ~1 s held).
-  void db.query<{ done: boolean; empty: boolean }>(
+  const check = () => void db.query<{ done: boolean; empty: boolean }>(
     `select exists (select 1 from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state') as done,
             not exists (select 1 from memory_state) as empty`,
   ).then((r) => {
+    if (stopped) return;
     if (!r.rows[0]?.done && !r.rows[0]?.empty) return db.query('analyze').then(tidy);
     timer = setTimeout(() => void tidy(), startDelayMs);
     timer.unref();
-  }).catch((e) => log.warn({ err: e }, 'analyze failed'));
+  }).catch((e) => { if (!stopped) log.warn({ err: e }, 'analyze failed'); });
+  timer = setTimeout(check, checkAfterMs);
+  timer.unref();
   const every = jobs.every('housekeeping', everyMs, async () => { await tidyTables(db); });
   return {
     stop() {
+      stopped = true;
       if (timer) clearTimeout(timer);
       every.stop();
     },

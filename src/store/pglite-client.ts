@@ -93,6 +93,8 @@ export class PgliteClient implements SqlClient {
   readonly driver = 'pglite' as const;
   private count = 0;
   private rolledBack = 0;
+  /** The open's walk of the data directory's permissions (`restrictPermissions`), awaited by close. */
+  private permissions: Promise<void> = Promise.resolve();
   /** Parameterised statements run as EXECUTE of a statement prepared once (pglite-prepared.ts). */
   private readonly prepared = new PreparedStatements();
   private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null) {}
@@ -113,8 +115,10 @@ export class PgliteClient implements SqlClient {
     try {
       const fresh = existsSync(join(dataDir, 'PG_VERSION')) ? undefined : templateBlob(opts.dimensions);
       const db = await PGlite.create(dataDir, { ...base, ...(fresh ? { loadDataDir: await fresh } : {}) });
-      restrictPermissions(resolve(dataDir));
-      return new PgliteClient(await leanParsers(db), resolve(dataDir), lock);
+      const client = new PgliteClient(await leanParsers(db), resolve(dataDir), lock);
+      // Walked while the service starts (the directory itself is 0700 already); close waits for it.
+      client.permissions = restrictPermissions(client.dataDir!);
+      return client;
     } catch (e) {
       lock.release();
       throw e;
@@ -193,7 +197,8 @@ export class PgliteClient implements SqlClient {
     try {
       await this.db.close();
     } finally {
-      if (this.dataDir) restrictPermissions(this.dataDir);
+      await this.permissions;
+      if (this.dataDir) await restrictPermissions(this.dataDir);
       this.lock?.release();
       this.lock = null;
     }

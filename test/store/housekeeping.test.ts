@@ -3,12 +3,16 @@
  * analyse, by its default rule, are vacuumed and analysed; the others are left alone. Run
  * against a real PGlite store (the service's client), whose statistics views count each write.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { tablesDue, tidyTables } from '../../src/store/housekeeping.js';
+import { migrate } from '../../src/store/migrations.js';
+import { configFromEnv } from '../../src/config.js';
+import { createEngram } from '../../src/container.js';
+import { testEmbedder } from '../helpers/app.js';
 
 describe('PGlite housekeeping', () => {
   let dir: string;
@@ -56,5 +60,37 @@ describe('PGlite housekeeping', () => {
     await tidyTables(db);
     expect((await stat('kept')).dead).toBe(0);
     expect((await due()).has('quiet')).toBe(false);
+  });
+});
+
+describe('statistics at start', () => {
+  // A store that holds memories but was never analysed (a fresh import) is analysed shortly after
+  // start, not among the start's own statements (PGlite runs one at a time: docs/bench.md, "Fifteenth round").
+  it('analyses a store never analysed after the start\'s statements, not among them', { timeout: 60_000 }, async () => {
+    const db = await PgliteClient.open(':memory:');
+    const sent: string[] = [];
+    const query = db.query.bind(db);
+    (db as { query: PgliteClient['query'] }).query = ((sql: string, params?: unknown[]) => { sent.push(sql); return query(sql, params); }) as PgliteClient['query'];
+    await migrate(db, { dimensions: testEmbedder().dimensions });
+    await db.query(`insert into spaces (id, name) values ('s1', 'imported')`);
+    await db.query(`insert into memories (id, space_id, kind, type, quote, normalized, said_at)
+                    select 'm' || g, 's1', 'STATEMENT', 'FACT', 'm' || g, 'm' || g, now() from generate_series(1, 50) g`);
+    await db.query(`insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
+                    select 'm' || g, 's1', 'STATEMENT', 'FACT', now(), 'MISSING' from generate_series(1, 50) g`);
+    const analysed = async () => (await query<{ n: number }>(
+      `select count(*)::int as n from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state'`)).rows[0]!.n > 0;
+    expect(await analysed()).toBe(false);
+    const config = configFromEnv({ ...process.env, DATABASE_URL: '' }, { dataDir: ':memory:', logLevel: 'silent' });
+    sent.length = 0;
+    const engram = await createEngram(config, { db, embedder: testEmbedder(), lazyLoad: true });
+    try {
+      await engram.store.listSpaces();
+      expect(sent.some((s) => /pg_statistic|^analyze/.test(s))).toBe(false);
+      // then (bounded: 30 s) the check runs and analyses
+      await vi.waitFor(async () => expect(await analysed()).toBe(true), { timeout: 30_000, interval: 200 });
+    } finally {
+      await engram.close();
+      await db.close();
+    }
   });
 });
