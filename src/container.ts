@@ -159,7 +159,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     : null;
   if (background) outbox?.start();
   const consolidation = jobs.every('consolidate', background ? config.consolidateEvery * 1000 : 0, () => consolidateAll(deps));
-  const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop() {} };
+  const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop: async () => {} };
   // PGlite: the large spaces read into the vector mirror shortly after start, in the background
   // (chunks that let requests through), so a restart's first remember in one finds it held.
   const stopWarming = new AbortController();
@@ -180,7 +180,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       await warmed;
       await rebuild;
       consolidation.stop();
-      statistics.stop();
+      await statistics.stop();
       await jobs.stop();
       await outbox?.stop();
       // the recall counters issued after their answers, before the connection goes
@@ -205,29 +205,34 @@ const MIRROR_WARM_AFTER_MS = 2_000;
  * check at once would hold back the start's own statements and its first requests (the check
  * alone took ~250 ms of a 2.6 s warm start on a slow machine: docs/bench.md, "Fifteenth round").
  */
-function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000, checkAfterMs = MIRROR_WARM_AFTER_MS): { stop(): void } {
-  const tidy = () => tidyTables(db).then(() => undefined, (e: unknown) => log.warn({ err: e }, 'housekeeping (vacuum, analyze) failed'));
+function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000, checkAfterMs = MIRROR_WARM_AFTER_MS): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  /** The check, or a tidy it started, while it runs: `stop` waits for it (the store closes next). */
+  let running: Promise<void> = Promise.resolve();
+  const tidy = () => (stopped ? Promise.resolve() : tidyTables(db).then(() => undefined, (e: unknown) => log.warn({ err: e }, 'housekeeping (vacuum, analyze) failed')));
+  const later = (fn: () => Promise<void>, ms: number) => {
+    timer = setTimeout(() => { running = fn(); }, ms);
+    timer.unref();
+  };
   // An empty store has nothing to plan (and ANALYZE of empty tables leaves pg_statistic empty,
   // so without the second test every start of a new store would analyze at once: ~1 s held).
-  const check = () => void db.query<{ done: boolean; empty: boolean }>(
+  const check = () => db.query<{ done: boolean; empty: boolean }>(
     `select exists (select 1 from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state') as done,
             not exists (select 1 from memory_state) as empty`,
-  ).then((r) => {
+  ).then(async (r) => {
     if (stopped) return;
     if (!r.rows[0]?.done && !r.rows[0]?.empty) return db.query('analyze').then(tidy);
-    timer = setTimeout(() => void tidy(), startDelayMs);
-    timer.unref();
-  }).catch((e) => { if (!stopped) log.warn({ err: e }, 'analyze failed'); });
-  timer = setTimeout(check, checkAfterMs);
-  timer.unref();
+    later(tidy, startDelayMs);
+  }).catch((e: unknown) => { if (!stopped) log.warn({ err: e }, 'analyze failed'); });
+  later(check, checkAfterMs);
   const every = jobs.every('housekeeping', everyMs, async () => { await tidyTables(db); });
   return {
-    stop() {
+    async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       every.stop();
+      await running;
     },
   };
 }

@@ -28,9 +28,12 @@ drop index if exists memory_lexicon_doc;
  * which a hash index answers by a bitmap scan, and neither the B-tree's order nor its `id`
  * column. Every event written added a random text key to the B-tree (a descent of text
  * comparisons, a page split now and then; a bulk change of 10,000 memories writes 10,000 of
- * them); a hash index adds a 4-byte hash to its bucket. Only memory_events is locked, which
- * every writer takes last, so the migration never waits in a cycle with an instance still on
- * the previous version; writes wait for the build (one pass over the events).
+ * them); a hash index adds a 4-byte hash to its bucket. All the events of one memory share a
+ * bucket: a memory with tens of thousands of events (restated that often) would make each of its
+ * inserts walk a chain of overflow pages, which no use of the service comes near (its events are
+ * one per mention and per status change). Only memory_events is locked (in its own transaction:
+ * `migrate`), so the migration waits in no cycle with a writer on the previous version, whichever
+ * table that writer took first; writes wait for the build (one pass over the events).
  */
 export const EVENTS_BY_MEMORY_HASH_SQL = `
 drop index if exists memory_events_memory;

@@ -18,12 +18,6 @@ export interface Migration {
   version: number;
   name: string;
   sql: (opts: MigrationOptions) => string;
-  /**
-   * Tables the migration locks that writers take before the ones earlier migrations lock (a
-   * write under a space's lock reads memory_events first): locked before any migration of the
-   * run, so that a run of several never waits in a cycle with a writer on the previous version.
-   */
-  lockFirst?: string[];
 }
 
 export interface MigrationOptions {
@@ -335,50 +329,51 @@ end $$;`,
     name: 'events-by-memory-hash',
     // The events' lookup by memory as a hash index (src/store/migration-indexes.ts).
     sql: () => EVENTS_BY_MEMORY_HASH_SQL,
-    lockFirst: ['memory_events'],
   },
 ];
 
 /**
- * Applies every migration not yet recorded. Safe to call at every start and from
- * several processes: a transaction-scoped advisory lock serialises them.
+ * Applies every migration not yet recorded, each in a transaction of its own with its record (a
+ * migration is all or nothing; a run that fails part-way resumes at the one that failed). Safe to
+ * call at every start and from several processes: a transaction-scoped advisory lock serialises
+ * them, and each transaction reads again what is applied. One at a time, a run over several never
+ * holds one migration's table locks while it waits for the next's: each locks the tables it
+ * changes, in an order its comment gives against the writers of the previous version, which may
+ * be writing meanwhile (several instances, one upgraded first; test/store/write-indexes.test.ts).
  */
 export async function migrate(db: SqlClient, opts: MigrationOptions): Promise<number[]> {
   await db.exec(`create table if not exists schema_migrations (
     version integer primary key, name text not null, applied_at timestamptz not null default now());
     create table if not exists engram_meta (key text primary key, value text not null);`);
   const applied: number[] = [];
-  await db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(7340032)`);
-    const done = new Set(
-      (await tx.query<{ version: number }>(`select version from schema_migrations`)).rows.map((r) => Number(r.version)),
-    );
-    const dim = (await tx.query<{ value: string }>(`select value from engram_meta where key = 'dimensions'`)).rows[0];
-    if (dim && Number(dim.value) !== opts.dimensions) {
-      throw new StoreError(
-        `this database holds ${dim.value}-dimension vectors but the embedder makes ${opts.dimensions}; ` +
-          `use a new data directory or database, or re-embed (engram reembed --all) after changing it`,
+  for (;;) {
+    const version = await db.transaction(async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock(7340032)`);
+      const done = new Set(
+        (await tx.query<{ version: number }>(`select version from schema_migrations`)).rows.map((r) => Number(r.version)),
       );
-    }
-    const pending = MIGRATIONS.filter((m) => !done.has(m.version) && (opts.upTo === undefined || m.version <= opts.upTo));
-    // (the store's own tables, in the schema the migrations write to, and only those that exist:
-    // one a migration of this run creates has no writer yet)
-    const first = (await tx.query<{ t: string }>(
-      `select format('%I.%I', current_schema(), t) as t from unnest($1::text[]) t
-       where to_regclass(format('%I.%I', current_schema(), t)) is not null`,
-      [[...new Set(pending.flatMap((m) => m.lockFirst ?? []))]])).rows.map((r) => r.t);
-    if (first.length) await tx.query(`lock table ${first.join(', ')} in access exclusive mode`);
-    for (const m of pending) {
+      const dim = (await tx.query<{ value: string }>(`select value from engram_meta where key = 'dimensions'`)).rows[0];
+      if (dim && Number(dim.value) !== opts.dimensions) {
+        throw new StoreError(
+          `this database holds ${dim.value}-dimension vectors but the embedder makes ${opts.dimensions}; ` +
+            `use a new data directory or database, or re-embed (engram reembed --all) after changing it`,
+        );
+      }
+      const m = MIGRATIONS.find((x) => !done.has(x.version) && (opts.upTo === undefined || x.version <= opts.upTo));
+      if (!m) {
+        await tx.query(
+          `insert into engram_meta (key, value) values ('dimensions', $1) on conflict (key) do nothing`,
+          [String(opts.dimensions)],
+        );
+        return null;
+      }
       for (const stmt of splitStatements(m.sql(opts))) await tx.query(stmt);
       await tx.query(`insert into schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
-      applied.push(m.version);
-    }
-    await tx.query(
-      `insert into engram_meta (key, value) values ('dimensions', $1) on conflict (key) do nothing`,
-      [String(opts.dimensions)],
-    );
-  });
-  return applied;
+      return m.version;
+    });
+    if (version === null) return applied;
+    applied.push(version);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * GIN index (no query reads it), the three links from one memory to another are indexed only
  * where set, and the events by memory by a hash index; yet every statement the store runs on a
  * link, or on a memory's events, goes through its index. On the server, an upgrade over both
- * migrations never waits in a cycle with a writer on the previous version.
+ * migrations waits in no cycle with a writer on the previous version, whichever table it takes first.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { migrate } from '../../src/store/migrations.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { SqlStore } from '../../src/store/sql-store.js';
-import type { SqlClient } from '../../src/store/sql-client.js';
+import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import type { MemoryRecord } from '../../src/ports/memory-store.js';
 
 type Sent = Array<{ sql: string; params: unknown[] }>;
@@ -158,46 +158,57 @@ describe('migration 19 on a store written before it', () => {
     }
   });
 
-  // A write under a space's lock reads memory_events (the space's last event id) before it writes
-  // memory_state; migration 18 locks memory_state, 19 memory_events. Run together, 19's table is
-  // locked first (`lockFirst`), so the writer finishes and the migration then goes on.
-  it.skipIf(!process.env.DATABASE_URL)('upgrading over 18 and 19 beside a writer on the previous version: both finish, neither waits in a cycle', { timeout: 60_000 }, async () => {
-    const admin = new PgClient(process.env.DATABASE_URL!, 1);
-    const schema = `lock_order_${randomBytes(4).toString('hex')}`;
-    await admin.query(`create schema ${schema}`);
-    const url = new URL(process.env.DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema},public`);
-    const writer = new PgClient(url.toString(), 1);
-    const upgrader = new PgClient(url.toString(), 1);
-    try {
-      await migrate(writer, { dimensions: 512, upTo: 17 });
-      await writer.query(`insert into spaces (id, name) values ('s1', 'old')`);
-      await addStatements(writer, 's1', ['a']);
-      let upgrade: Promise<number[]> | undefined;
-      await writer.transaction(async (tx) => {
-        await tx.query(`select max(id) from memory_events where space_id = 's1'`);
-        upgrade = migrate(upgrader, { dimensions: 512 });
-        upgrade.catch(() => {});
-        // until the upgrade waits for a lock on one of this schema's tables (bounded: 30 s)
-        const waiting = async () => Number((await admin.query<{ n: number }>(
-          `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
-           join pg_namespace ns on ns.oid = c.relnamespace where ns.nspname = $1 and not l.granted`, [schema])).rows[0]!.n);
-        for (let i = 0; i < 300 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
-        expect(await waiting()).toBeGreaterThan(0);
-        // what an older writer does next: its status change and its event
-        await tx.query(`update memory_state set status = 'MUTED' where memory_id = 'a'`);
-        await tx.query(`insert into memory_events (space_id, memory_id, kind, actor) values ('s1', 'a', 'MUTED', 'old')`);
-      });
-      expect(await upgrade).toEqual([18, 19]);
-      const [events] = await new SqlStore(writer).eventsOf(['a']);
-      expect(events!.map((e) => e.kind)).toEqual(['MUTED']);
-    } finally {
-      await writer.close();
-      await upgrader.close();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.close();
-    }
-  });
+  // Writers of the previous version take memory_events and memory_state in either order (remember
+  // reads the space's last event id first; a status change writes memory_state, then its event).
+  // Migration 18 locks memory_state, 19 memory_events: each in its own transaction (`migrate`),
+  // an upgrade over both waits in no cycle with either writer.
+  const writers: Array<[string, (tx: Queryable) => Promise<void>]> = [
+    ['reads memory_events first, as remember does', async (tx) => {
+      await tx.query(`select max(id) from memory_events where space_id = 's1'`);
+    }],
+    ['writes memory_state first, as a status change does', async (tx) => {
+      await tx.query(`update memory_state set importance = 0.5 where memory_id = 'a'`);
+    }],
+  ];
+  for (const [name, first] of writers) {
+    it.skipIf(!process.env.DATABASE_URL)(`upgrading over 18 and 19 beside a writer on the previous version that ${name}: both finish`, { timeout: 60_000 }, async () => {
+      const admin = new PgClient(process.env.DATABASE_URL!, 1);
+      const schema = `lock_order_${randomBytes(4).toString('hex')}`;
+      await admin.query(`create schema ${schema}`);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.searchParams.set('options', `-c search_path=${schema},public`);
+      const writer = new PgClient(url.toString(), 1);
+      const upgrader = new PgClient(url.toString(), 1);
+      try {
+        await migrate(writer, { dimensions: 512, upTo: 17 });
+        await writer.query(`insert into spaces (id, name) values ('s1', 'old')`);
+        await addStatements(writer, 's1', ['a']);
+        let upgrade: Promise<number[]> | undefined;
+        await writer.transaction(async (tx) => {
+          await first(tx);
+          upgrade = migrate(upgrader, { dimensions: 512 });
+          upgrade.catch(() => {});
+          // until the upgrade waits for a lock on one of this schema's tables (bounded: 30 s)
+          const waiting = async () => Number((await admin.query<{ n: number }>(
+            `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
+             join pg_namespace ns on ns.oid = c.relnamespace where ns.nspname = $1 and not l.granted`, [schema])).rows[0]!.n);
+          for (let i = 0; i < 300 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+          expect(await waiting()).toBeGreaterThan(0);
+          // what the older writer does next: its status change and its event
+          await tx.query(`update memory_state set status = 'MUTED' where memory_id = 'a'`);
+          await tx.query(`insert into memory_events (space_id, memory_id, kind, actor) values ('s1', 'a', 'MUTED', 'old')`);
+        });
+        expect(await upgrade).toEqual([18, 19]);
+        const [events] = await new SqlStore(writer).eventsOf(['a']);
+        expect(events!.map((e) => e.kind)).toEqual(['MUTED']);
+      } finally {
+        await writer.close();
+        await upgrader.close();
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.close();
+      }
+    });
+  }
 });
 
 describe('correction chains read their own links only', () => {
