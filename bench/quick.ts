@@ -63,7 +63,7 @@ export interface QuickResult {
   bulk_mute_10k_ms: number;
   raw_update_10k_ms: number;
   /**
-   * `npm start`'s process (node dist/src/main.js) restarted on this run's store (PGlite; with
+   * `npm start`'s process (node dist/server/main.js) restarted on this run's store (PGlite; with
    * --server, an empty PGlite store): to its first answer that reads the store, median of three
    * (bench/startup.ts), and its RSS 3 s after that answer; the rest of the measure in `start`.
    */

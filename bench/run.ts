@@ -165,7 +165,7 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
     const dir = await mkdtemp(join(tmpdir(), 'engram-bench-start-'));
     try {
       const s = await serverStart(join(dir, 'data'));
-      const w = 'npm start (node dist/src/main.js), empty store';
+      const w = 'npm start (node dist/server/main.js), empty store';
       global.push(
         { workload: w, metric: 'warm start to first answer (median)', unit: 'ms', value: s.warm_start_ms, samples: s.warm_starts_ms.length },
         { workload: w, metric: 'CPU time to first answer (median)', unit: 'ms', value: s.warm_start_cpu_ms, samples: s.warm_starts_ms.length },

@@ -1,6 +1,6 @@
 /**
  * Start of the server on the embedded default (PGlite, pgvector, the default embedder):
- * `serverStart` runs `npm start`'s own process (`node dist/src/main.js`, compiled by
+ * `serverStart` runs `npm start`'s own process (`node dist/server/main.js`, built by
  * `npm ci`) and measures what the issue's targets name — warm start to the first answer
  * and RSS after start; `coldStart` (in process, modules already loaded) a fresh directory
  * and a restart; `embedderCost` the built-in embedders' cost per sentence.
@@ -94,7 +94,7 @@ export async function embedderCost(sentences: number): Promise<Figure[]> {
 }
 
 export interface ServerStartFigures {
-  /** Median of the warm starts: spawn of `node dist/src/main.js` on an existing store to its first answer that reads the store. */
+  /** Median of the warm starts: spawn of `node dist/server/main.js` on an existing store to its first answer that reads the store. */
   warm_start_ms: number;
   warm_starts_ms: number[];
   /** Process RSS (main and worker threads) 3 s after the first answer, nothing asked of it but that answer (median). */
@@ -109,7 +109,7 @@ export interface ServerStartFigures {
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+const MAIN = join(ROOT, 'dist', 'server', 'main.js');
 
 const freePort = () => new Promise<number>((resolve, reject) => {
   const srv = createServer();

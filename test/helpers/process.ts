@@ -66,10 +66,13 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** `npm start` (src/main.ts) as a child process; resolves once it listens. */
-export function startServer(env: NodeJS.ProcessEnv, timeoutMs = CHILD_BOUND_MS): Promise<ServerProcess> {
+/**
+ * `npm start` (src/main.ts) as a child process; resolves once it listens. `args`: node's arguments
+ * (the source through tsx, or the bundle `npm start` runs: test/process/built-server.test.ts).
+ */
+export function startServer(env: NodeJS.ProcessEnv, timeoutMs = CHILD_BOUND_MS, args = [...TSX_ARGS, 'src/main.ts']): Promise<ServerProcess> {
   return new Promise((res, rej) => {
-    const child = spawn(NODE, [...TSX_ARGS, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
