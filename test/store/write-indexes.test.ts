@@ -42,6 +42,19 @@ async function addStatements(db: SqlClient, space: string, ids: string[]): Promi
   );
 }
 
+/** A store as an Engram at migration `upTo` left it (PGlite), space s1 holding the statements `ids`; closed after `run`. */
+async function withOlderStore(upTo: number, ids: string[], run: (db: SqlClient) => Promise<void>): Promise<void> {
+  const db = await PgliteClient.open(':memory:');
+  try {
+    await migrate(db, { dimensions: 512, upTo });
+    await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
+    await addStatements(db, 's1', ids);
+    await run(db);
+  } finally {
+    await db.close();
+  }
+}
+
 for (const target of testDatabases()) {
   describe(`indexes a write maintains (${target.name})`, () => {
     const app = testAppOn(target);
@@ -113,12 +126,8 @@ for (const target of testDatabases()) {
 
 describe('migration 18 on a store written before it', () => {
   it('applies over existing links: predecessors and whole correction chains are still found, both ways, over both kinds of link', async () => {
-    const db = await PgliteClient.open(':memory:');
-    try {
-      await migrate(db, { dimensions: 512, upTo: 17 });
-      await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
-      // old -> new (superseded), wrong -> new (marked erroneous, corrected by new), other: no link
-      await addStatements(db, 's1', ['old', 'wrong', 'new', 'other']);
+    // old -> new (superseded), wrong -> new (marked erroneous, corrected by new), other: no link
+    await withOlderStore(17, ['old', 'wrong', 'new', 'other'], async (db) => {
       await db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = 'new' where memory_id = 'old'`);
       await db.query(`update memory_state set status = 'ERRONEOUS', corrected_by = 'new' where memory_id = 'wrong'`);
       expect(await migrate(db, { dimensions: 512, upTo: 18 })).toEqual([18]);
@@ -130,19 +139,13 @@ describe('migration 18 on a store written before it', () => {
       const chains = await store.chains(['wrong', 'old', 'new', 'other']);
       for (const chain of chains.slice(0, 3)) expect(chain.map((m) => m.id)).toEqual(['old', 'wrong', 'new']);
       expect(chains[3]!.map((m) => m.id)).toEqual(['other']);
-    } finally {
-      await db.close();
-    }
+    });
   });
 });
 
 describe('migration 19 on a store written before it', () => {
   it('finds every event written before it, by memory, in order', async () => {
-    const db = await PgliteClient.open(':memory:');
-    try {
-      await migrate(db, { dimensions: 512, upTo: 18 });
-      await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
-      await addStatements(db, 's1', ['a', 'b', 'c']);
+    await withOlderStore(18, ['a', 'b', 'c'], async (db) => {
       await db.query(
         `insert into memory_events (space_id, memory_id, kind, actor)
          select 's1', m, k, 'test' from unnest($1::text[], $2::text[]) as x(m, k)`,
@@ -153,9 +156,7 @@ describe('migration 19 on a store written before it', () => {
       expect(ofA.map((e) => e.kind)).toEqual(['CREATED', 'REINFORCED', 'MUTED']);
       expect(ofB.map((e) => e.kind)).toEqual(['CREATED']);
       expect(ofNone).toEqual([]);
-    } finally {
-      await db.close();
-    }
+    });
   });
 
   // Writers of the previous version take memory_events and memory_state in either order (remember
