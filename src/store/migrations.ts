@@ -359,14 +359,14 @@ export async function migrate(db: SqlClient, opts: MigrationOptions): Promise<nu
             `use a new data directory or database, or re-embed (engram reembed --all) after changing it`,
         );
       }
+      // Recorded with the first migration that writes vectors' types: a run stopped part-way and
+      // resumed with another embedder is refused above, never mixed.
+      await tx.query(
+        `insert into engram_meta (key, value) values ('dimensions', $1) on conflict (key) do nothing`,
+        [String(opts.dimensions)],
+      );
       const m = MIGRATIONS.find((x) => !done.has(x.version) && (opts.upTo === undefined || x.version <= opts.upTo));
-      if (!m) {
-        await tx.query(
-          `insert into engram_meta (key, value) values ('dimensions', $1) on conflict (key) do nothing`,
-          [String(opts.dimensions)],
-        );
-        return null;
-      }
+      if (!m) return null;
       for (const stmt of splitStatements(m.sql(opts))) await tx.query(stmt);
       await tx.query(`insert into schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
       return m.version;

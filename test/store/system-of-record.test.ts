@@ -48,6 +48,19 @@ for (const target of testDatabases()) {
         } finally {
           await fresh.close();
         }
+        // a first run that stopped part-way (each migration commits alone) and is resumed with
+        // another embedder: refused too
+        const stopped = await PgliteClient.open(':memory:');
+        try {
+          await stopped.query('create table memory_merges (x int)'); // migration 2 then fails
+          await expect(migrate(stopped, { dimensions: 512 })).rejects.toThrow(/memory_merges/);
+          expect((await stopped.query(`select version from schema_migrations`)).rows).toEqual([{ version: 1 }]);
+          await stopped.query('drop table memory_merges');
+          await expect(migrate(stopped, { dimensions: 100 })).rejects.toThrow(/512-dimension/);
+          expect(await migrate(stopped, { dimensions: 512 })).toEqual(versions.slice(1));
+        } finally {
+          await stopped.close();
+        }
       }
       const tables = async () => (await app.db.query<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_schema = current_schema()`)).rows[0].n;
       const before = await tables();
