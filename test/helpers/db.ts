@@ -29,3 +29,20 @@ export function testDatabases(): TestDatabase[] {
   }
   return out;
 }
+
+/**
+ * Statements of `space` written in SQL, as an older Engram (or an import) left them: no vector, no
+ * lexicon, no event; said a second apart in `ids`' order, each quoting its id.
+ */
+export async function addStatements(db: SqlClient, space: string, ids: string[]): Promise<void> {
+  await db.query(
+    `insert into memories (id, space_id, kind, type, quote, normalized, said_at)
+     select x, $2, 'STATEMENT', 'FACT', x, x, now() + i * interval '1 second' from unnest($1::text[]) with ordinality as u(x, i)`,
+    [ids, space],
+  );
+  await db.query(
+    `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
+     select x, $2, 'STATEMENT', 'FACT', now(), 'MISSING' from unnest($1::text[]) x`,
+    [ids, space],
+  );
+}

@@ -3,12 +3,13 @@
  * serves the same data directory, either work through the server or refuse (naming it),
  * and every write a command reported done is there after a restart. Real processes.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childEnv, cli, gqlAt, runServerToExit, startServer, type ServerProcess } from '../helpers/process.js';
+import { modes } from '../helpers/files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-h13-own-'));
 const dataDir = join(root, 'data');
@@ -17,22 +18,6 @@ afterAll(async () => {
   await server?.kill();
   rmSync(root, { recursive: true, force: true });
 });
-
-function modes(dir: string): { dirs: Set<string>; files: Set<string> } {
-  const dirs = new Set<string>([(statSync(dir).mode & 0o777).toString(8)]);
-  const files = new Set<string>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        dirs.add((statSync(p).mode & 0o777).toString(8));
-        walk(p);
-      } else if (e.isFile()) files.add((statSync(p).mode & 0o777).toString(8));
-    }
-  };
-  walk(dir);
-  return { dirs, files };
-}
 
 describe('one owner per embedded store', () => {
   it('README commands during `npm start` go through the server or refuse; a restart keeps every reported write', { timeout: 900_000 }, async () => {

@@ -13,6 +13,7 @@ import { migrate } from '../../src/store/migrations.js';
 import { configFromEnv } from '../../src/config.js';
 import { createEngram } from '../../src/container.js';
 import { testEmbedder } from '../helpers/app.js';
+import { addStatements } from '../helpers/db.js';
 
 describe('PGlite housekeeping', () => {
   let dir: string;
@@ -73,10 +74,7 @@ describe('statistics at start', () => {
     (db as { query: PgliteClient['query'] }).query = ((sql: string, params?: unknown[]) => { sent.push(sql); return query(sql, params); }) as PgliteClient['query'];
     await migrate(db, { dimensions: testEmbedder().dimensions });
     await db.query(`insert into spaces (id, name) values ('s1', 'imported')`);
-    await db.query(`insert into memories (id, space_id, kind, type, quote, normalized, said_at)
-                    select 'm' || g, 's1', 'STATEMENT', 'FACT', 'm' || g, 'm' || g, now() from generate_series(1, 50) g`);
-    await db.query(`insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
-                    select 'm' || g, 's1', 'STATEMENT', 'FACT', now(), 'MISSING' from generate_series(1, 50) g`);
+    await addStatements(db, 's1', Array.from({ length: 50 }, (_, i) => `m${i + 1}`));
     const analysed = async () => (await query<{ n: number }>(
       `select count(*)::int as n from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'memory_state'`)).rows[0]!.n > 0;
     expect(await analysed()).toBe(false);

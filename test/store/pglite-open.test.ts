@@ -1,9 +1,10 @@
 /** The embedded default opens on a fresh machine: `.engram/data` whose parent does not exist yet. */
-import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { PgliteClient } from '../../src/store/pglite-client.js';
+import { modes, setModes } from '../helpers/files.js';
 
 it('PGlite opens a data directory whose parents do not exist, and keeps its data there', async () => {
   const root = await mkdtemp(join(tmpdir(), 'engram-open-'));
@@ -28,26 +29,11 @@ it('makes a data directory an older version left open its owner\'s alone: at onc
     const dir = join(root, 'data');
     await (await PgliteClient.open(dir)).close();
     // as an older version left it: directories 0755, files 0644
-    const loosen = async (d: string): Promise<void> => {
-      await chmod(d, 0o755);
-      for (const e of await readdir(d, { withFileTypes: true })) {
-        if (e.isDirectory()) await loosen(join(d, e.name));
-        else if (e.isFile()) await chmod(join(d, e.name), 0o644);
-      }
-    };
-    await loosen(dir);
-    const modes = async (d: string, into = new Set<string>()): Promise<Set<string>> => {
-      into.add(`d${((await stat(d)).mode & 0o777).toString(8)}`);
-      for (const e of await readdir(d, { withFileTypes: true })) {
-        if (e.isDirectory()) await modes(join(d, e.name), into);
-        else if (e.isFile()) into.add(`f${((await stat(join(d, e.name))).mode & 0o777).toString(8)}`);
-      }
-      return into;
-    };
+    setModes(dir, 0o755, 0o644);
     const c = await PgliteClient.open(dir);
     expect(((await stat(dir)).mode & 0o777).toString(8)).toBe('700');
     await c.close();
-    expect([...await modes(dir)].sort()).toEqual(['d700', 'f600']);
+    expect(modes(dir)).toEqual({ dirs: new Set(['700']), files: new Set(['600']) });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
-import { testDatabases } from '../helpers/db.js';
+import { addStatements, testDatabases } from '../helpers/db.js';
 import { migrate } from '../../src/store/migrations.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
@@ -26,20 +26,6 @@ async function statementsOf(db: SqlClient, run: (store: SqlStore) => Promise<unk
   });
   await run(new SqlStore(watching));
   return seen;
-}
-
-/** Statements of `space` written as an older Engram did (row by row in SQL), said a second apart in `ids`' order, each quoting its id. */
-async function addStatements(db: SqlClient, space: string, ids: string[]): Promise<void> {
-  await db.query(
-    `insert into memories (id, space_id, kind, type, quote, normalized, said_at)
-     select x, $2, 'STATEMENT', 'FACT', x, x, now() + i * interval '1 second' from unnest($1::text[]) with ordinality as u(x, i)`,
-    [ids, space],
-  );
-  await db.query(
-    `insert into memory_state (memory_id, space_id, kind, type, last_mentioned_at, embedding_status)
-     select x, $2, 'STATEMENT', 'FACT', now(), 'MISSING' from unnest($1::text[]) x`,
-    [ids, space],
-  );
 }
 
 /** A store as an Engram at migration `upTo` left it (PGlite), space s1 holding the statements `ids`; closed after `run`. */
