@@ -1,4 +1,4 @@
-// Migrations 18 and 19 (src/store/migrations.ts applies them): fewer and cheaper index entries per write.
+// Migrations 18 to 20 (src/store/migrations.ts applies them): less work per event and per write.
 
 /**
  * Migration 18, fewer index entries per memory written (docs/bench.md, "Fourteenth round"). The
@@ -38,4 +38,27 @@ drop index if exists memory_lexicon_doc;
 export const EVENTS_BY_MEMORY_HASH_SQL = `
 drop index if exists memory_events_memory;
 create index memory_events_memory on memory_events using hash (memory_id);
+`;
+
+/**
+ * Migration 20, less work per event written (docs/bench.md, "Sixteenth round"); a bulk change of
+ * 10,000 memories writes 10,000 events, and what they cost is mostly their index entries.
+ * - The events are keyed by space: the primary key becomes `(space_id, id)`, which takes the place
+ *   of the B-tree `memory_events_space` on the same columns. Every read by space (a cursor's
+ *   `space_id = $1 and id > $2 order by id`, the last event id) reads it as before; no statement
+ *   reads events by id alone, and `id` stays unique (an identity column), so the key on it alone
+ *   was a third index entry per event that nothing read.
+ * - The embedded store drops migration 10's notification trigger. It announces events to other
+ *   instances LISTENing on a server; an embedded store has one process, which publishes its
+ *   events in process (src/graphql/live-events.ts), and migration 14 made the trigger return at
+ *   once there. But a statement trigger `referencing new table` has every inserted row copied into
+ *   its transition table before it runs, whatever it does. On a server it stays, unchanged.
+ * Only memory_events is locked, in a transaction of its own (`migrate`), as for migration 19;
+ * writes wait for the key's build (one pass over the events).
+ */
+export const leanEventsSql = (driver: 'pg' | 'pglite'): string => `
+alter table memory_events drop constraint memory_events_pkey;
+drop index if exists memory_events_space;
+alter table memory_events add constraint memory_events_pkey primary key (space_id, id);
+${driver === 'pglite' ? 'drop trigger if exists memory_events_notify on memory_events;' : ''}
 `;

@@ -3,7 +3,7 @@ import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
-import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL } from './migration-indexes.js';
+import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -17,7 +17,7 @@ import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL } from './migration-i
 export interface Migration {
   version: number;
   name: string;
-  sql: (opts: MigrationOptions) => string;
+  sql: (opts: MigrationOptions & { driver: SqlClient['driver'] }) => string;
 }
 
 export interface MigrationOptions {
@@ -330,6 +330,12 @@ end $$;`,
     // The events' lookup by memory as a hash index (src/store/migration-indexes.ts).
     sql: () => EVENTS_BY_MEMORY_HASH_SQL,
   },
+  {
+    version: 20,
+    name: 'lean-events',
+    // Events keyed by space; the embedded store drops the notification trigger (src/store/migration-indexes.ts).
+    sql: ({ driver }) => leanEventsSql(driver),
+  },
 ];
 
 /**
@@ -367,7 +373,7 @@ export async function migrate(db: SqlClient, opts: MigrationOptions): Promise<nu
       );
       const m = MIGRATIONS.find((x) => !done.has(x.version) && (opts.upTo === undefined || x.version <= opts.upTo));
       if (!m) return null;
-      for (const stmt of splitStatements(m.sql(opts))) await tx.query(stmt);
+      for (const stmt of splitStatements(m.sql({ ...opts, driver: db.driver }))) await tx.query(stmt);
       await tx.query(`insert into schema_migrations (version, name) values ($1, $2)`, [m.version, m.name]);
       return m.version;
     });

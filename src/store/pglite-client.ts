@@ -29,11 +29,11 @@ export interface PgliteOpenOptions {
 export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
 
 /**
- * Every session of the embedded store: events are published in process (src/graphql/live-events.ts)
- * and nothing LISTENs, so the events trigger notifies nothing (migration 14).
+ * Every session of the embedded store. Its events are published in process
+ * (src/graphql/live-events.ts) and it has no notification trigger (migration 20).
  */
 function startParams(sharedBuffers = DEFAULT_PGLITE_SHARED_BUFFERS): string[] {
-  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`, '-c', 'engram.notify_events=off'];
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
 }
 
 /** Files created from here on are the owner's alone (0600 / 0700). Not settable in worker threads. */

@@ -1,22 +1,43 @@
 /**
- * Migration 14: the events trigger notifies nothing in a session with engram.notify_events = off,
- * which every session of the embedded store has (nothing there LISTENs: events are published in
- * process); a server's sessions notify as before (test/e2e/multi-instance.test.ts hears them).
+ * The events trigger (migration 10) announces events to other instances LISTENing on a server.
+ * Migration 14: it notifies nothing in a session with engram.notify_events = off. Migration 20:
+ * the embedded store (one process, events published in process) has no such trigger, so a write
+ * of events copies no transition table; a server keeps it (test/e2e/multi-instance.test.ts hears
+ * it).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PgliteClient } from '../../src/store/pglite-client.js';
+import { migrate } from '../../src/store/migrations.js';
+import { SqlStore } from '../../src/store/sql-store.js';
+import type { Queryable } from '../../src/store/sql-client.js';
 import { testAppOn } from '../helpers/app.js';
-import { testDatabases } from '../helpers/db.js';
+import { addStatements, testDatabases } from '../helpers/db.js';
 import { until } from '../helpers/live.js';
 
-describe('events notify (migration 14)', () => {
-  it('every session of the embedded store has engram.notify_events off', async () => {
+const triggers = async (db: Queryable) => (await db.query<{ name: string }>(
+  `select tgname as name from pg_trigger where tgrelid = 'memory_events'::regclass and not tgisinternal order by tgname`,
+)).rows.map((r) => r.name);
+
+describe('events notify', () => {
+  it('an embedded store upgraded to migration 20 loses the notification trigger and keeps its events', async () => {
     const db = await PgliteClient.open(':memory:');
     try {
-      const r = await db.query<{ v: string | null }>(`select current_setting('engram.notify_events', true) as v`);
-      expect(r.rows[0].v).toBe('off');
+      await migrate(db, { dimensions: 512, upTo: 19 });
+      expect(await triggers(db)).toContain('memory_events_notify');
+      await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
+      await addStatements(db, 's1', ['m1']);
+      await db.query(`insert into memory_events (space_id, memory_id, kind, actor) values ('s1', 'm1', 'CREATED', 'old')`);
+      expect(await migrate(db, { dimensions: 512, upTo: 20 })).toEqual([20]);
+      expect(await triggers(db)).not.toContain('memory_events_notify');
+      // the append-only guards stay
+      expect(await triggers(db)).toEqual(expect.arrayContaining(['memory_events_no_delete', 'memory_events_no_update']));
+      const store = new SqlStore(db);
+      const changed = await db.transaction((tx) => store.setStatusLogged(tx, 's1', ['m1'], 'MUTED', ['ACTIVE'], { kind: 'MUTED', actor: 'new' }));
+      expect(changed.changed).toEqual(['m1']);
+      const [history] = await store.eventsOf(['m1']);
+      expect(history.map((e) => [e.kind, e.actor])).toEqual([['CREATED', 'old'], ['MUTED', 'new']]);
     } finally {
       await db.close();
     }
@@ -25,8 +46,9 @@ describe('events notify (migration 14)', () => {
   const server = testDatabases().find((d) => d.name === 'pg');
   describe.skipIf(!server)('on a server', () => {
     const app = testAppOn(server!);
-    it('a session with it off notifies nothing; a session without it notifies as before', async () => {
+    it('keeps the trigger; a session with notify_events off notifies nothing, one without it notifies', async () => {
       expect(app.db.driver).toBe('pg');
+      expect(await triggers(app.db)).toContain('memory_events_notify');
       const url = process.env.DATABASE_URL!;
       const listener = new pg.Client({ connectionString: url });
       const writer = new pg.Client({ connectionString: url });

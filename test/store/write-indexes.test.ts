@@ -77,13 +77,14 @@ for (const target of testDatabases()) {
       }
     });
 
-    it('finds a memory\'s events by a hash index on memory_id, and a space\'s by its B-tree', async () => {
+    it('keeps two index entries per event: a hash on memory_id, and the key (space_id, id)', async () => {
       const events = await indexes('memory_events');
+      expect([...events.keys()].sort()).toEqual(['memory_events_memory', 'memory_events_pkey']);
       expect(events.get('memory_events_memory')).toMatch(/USING hash \(memory_id\)$/);
-      expect(events.get('memory_events_space')).toMatch(/USING btree \(space_id, id\)$/);
+      expect(events.get('memory_events_pkey')).toMatch(/UNIQUE INDEX memory_events_pkey ON \S+ USING btree \(space_id, id\)$/);
     });
 
-    it('reads every link, and a memory\'s events, through its index: predecessors, correction chains, merged descendants, wordings, histories', async () => {
+    it('reads every link, and events by memory or by space, through an index: predecessors, correction chains, merged descendants, wordings, histories, cursors', async () => {
       const cases: Array<[string, (s: SqlStore) => Promise<unknown>, RegExp[], string]> = [
         ['predecessors', (s) => s.predecessors(['a', 'b']), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state'],
         ['chains', (s) => s.chains(['a']), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state'],
@@ -91,6 +92,9 @@ for (const target of testDatabases()) {
         ['mergedDescendants', (s) => s.mergedDescendants(undefined, 'space', ['a']), [/memory_state_(merged_into|space)/], 'memory_state'],
         ['mentionsOf', (s) => s.mentionsOf(['a']), [/memory_state_(merged_into|space)/], 'memory_state'],
         ['eventsOf', (s) => s.eventsOf(['a', 'b']), [/Bitmap Index Scan on memory_events_memory/], 'memory_events'],
+        // a space's events after a cursor (subscriptions, other instances), and its last event id
+        ['spaceEvents', (s) => s.spaceEvents('space', 10, 500), [/Index Scan using memory_events_pkey/], 'memory_events'],
+        ['lastEventId', (s) => s.lastEventId('space'), [/Index Only Scan( Backward)? using memory_events_pkey/], 'memory_events'],
       ];
       for (const [name, run, uses, table] of cases) {
         const [st] = await statementsOf(app.db, run);
@@ -137,7 +141,7 @@ describe('migration 19 on a store written before it', () => {
          select 's1', m, k, 'test' from unnest($1::text[], $2::text[]) as x(m, k)`,
         [['a', 'b', 'a', 'c', 'a'], ['CREATED', 'CREATED', 'REINFORCED', 'CREATED', 'MUTED']],
       );
-      expect(await migrate(db, { dimensions: 512 })).toEqual([19]);
+      expect(await migrate(db, { dimensions: 512, upTo: 19 })).toEqual([19]);
       const [ofA, ofB, ofNone] = await new SqlStore(db).eventsOf(['a', 'b', 'none']);
       expect(ofA.map((e) => e.kind)).toEqual(['CREATED', 'REINFORCED', 'MUTED']);
       expect(ofB.map((e) => e.kind)).toEqual(['CREATED']);
@@ -173,7 +177,7 @@ describe('migration 19 on a store written before it', () => {
         let upgrade: Promise<number[]> | undefined;
         await writer.transaction(async (tx) => {
           await first(tx);
-          upgrade = migrate(upgrader, { dimensions: 512 });
+          upgrade = migrate(upgrader, { dimensions: 512, upTo: 19 });
           upgrade.catch(() => {});
           // until the upgrade waits for a lock on one of this schema's tables (bounded: 30 s)
           const waiting = async () => Number((await admin.query<{ n: number }>(
