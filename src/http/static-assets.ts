@@ -13,9 +13,8 @@ import type { Plugin } from 'graphql-yoga';
  * in-process `yoga.fetch` serves them too. Every other request goes on to GraphQL.
  */
 
-// src/http/ under tsx, dist/src/http/ compiled, dist/server/ bundled (npm start): web/dist of the checkout each way.
-export const DEFAULT_WEB_DIR = [new URL('../../web/dist', import.meta.url), new URL('../../../web/dist', import.meta.url)]
-  .map((u) => fileURLToPath(u)).find((d) => existsSync(d)) ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
+// src/http/ under tsx, dist/server/ bundled (npm start): web/dist of the checkout either way.
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
