@@ -33,7 +33,8 @@ drop index if exists memory_lexicon_doc;
  * inserts walk a chain of overflow pages, which no use of the service comes near (its events are
  * one per mention and per status change). Only memory_events is locked (in its own transaction:
  * `migrate`), so the migration waits in no cycle with a writer on the previous version, whichever
- * table that writer took first; writes wait for the build (one pass over the events).
+ * table that writer took first; reads and writes of events wait for the build (one pass over the
+ * events; docs/operations.md, "Upgrades").
  */
 export const EVENTS_BY_MEMORY_HASH_SQL = `
 drop index if exists memory_events_memory;
@@ -54,7 +55,8 @@ create index memory_events_memory on memory_events using hash (memory_id);
  *   once there. But a statement trigger `referencing new table` has every inserted row copied into
  *   its transition table before it runs, whatever it does. On a server it stays, unchanged.
  * Only memory_events is locked, in a transaction of its own (`migrate`), as for migration 19;
- * writes wait for the key's build (one pass over the events).
+ * reads and writes of events wait for the key's build (one pass over the events, ~2 s a million
+ * on the server; docs/operations.md, "Upgrades").
  */
 export const leanEventsSql = (driver: 'pg' | 'pglite'): string => `
 alter table memory_events drop constraint memory_events_pkey;

@@ -1,9 +1,10 @@
 /**
- * Migrations 18 and 19 (src/store/migration-indexes.ts), on both databases: the lexicon keeps no
+ * Migrations 18 to 20 (src/store/migration-indexes.ts), on both databases: the lexicon keeps no
  * GIN index (no query reads it), the three links from one memory to another are indexed only
- * where set, and the events by memory by a hash index; yet every statement the store runs on a
- * link, or on a memory's events, goes through its index. On the server, an upgrade over both
- * migrations waits in no cycle with a writer on the previous version, whichever table it takes first.
+ * where set, the events by memory by a hash index and by space by their key; yet every statement
+ * the store runs on a link, or on events, goes through an index. On the server, an upgrade over
+ * the three migrations waits in no cycle with a writer on the previous version, whichever table
+ * it takes first.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -151,8 +152,8 @@ describe('migration 19 on a store written before it', () => {
 
   // Writers of the previous version take memory_events and memory_state in either order (remember
   // reads the space's last event id first; a status change writes memory_state, then its event).
-  // Migration 18 locks memory_state, 19 memory_events: each in its own transaction (`migrate`),
-  // an upgrade over both waits in no cycle with either writer.
+  // Migration 18 locks memory_state, 19 and 20 memory_events: each in its own transaction
+  // (`migrate`), an upgrade over them waits in no cycle with either writer.
   const writers: Array<[string, (tx: Queryable) => Promise<void>]> = [
     ['reads memory_events first, as remember does', async (tx) => {
       await tx.query(`select max(id) from memory_events where space_id = 's1'`);
@@ -162,7 +163,7 @@ describe('migration 19 on a store written before it', () => {
     }],
   ];
   for (const [name, first] of writers) {
-    it.skipIf(!process.env.DATABASE_URL)(`upgrading over 18 and 19 beside a writer on the previous version that ${name}: both finish`, { timeout: 60_000 }, async () => {
+    it.skipIf(!process.env.DATABASE_URL)(`upgrading over 18 to 20 beside a writer on the previous version that ${name}: both finish`, { timeout: 60_000 }, async () => {
       const admin = new PgClient(process.env.DATABASE_URL!, 1);
       const schema = `lock_order_${randomBytes(4).toString('hex')}`;
       await admin.query(`create schema ${schema}`);
@@ -177,7 +178,7 @@ describe('migration 19 on a store written before it', () => {
         let upgrade: Promise<number[]> | undefined;
         await writer.transaction(async (tx) => {
           await first(tx);
-          upgrade = migrate(upgrader, { dimensions: 512, upTo: 19 });
+          upgrade = migrate(upgrader, { dimensions: 512, upTo: 20 });
           upgrade.catch(() => {});
           // until the upgrade waits for a lock on one of this schema's tables (bounded: 30 s)
           const waiting = async () => Number((await admin.query<{ n: number }>(
@@ -189,7 +190,7 @@ describe('migration 19 on a store written before it', () => {
           await tx.query(`update memory_state set status = 'MUTED' where memory_id = 'a'`);
           await tx.query(`insert into memory_events (space_id, memory_id, kind, actor) values ('s1', 'a', 'MUTED', 'old')`);
         });
-        expect(await upgrade).toEqual([18, 19]);
+        expect(await upgrade).toEqual([18, 19, 20]);
         const [events] = await new SqlStore(writer).eventsOf(['a']);
         expect(events!.map((e) => e.kind)).toEqual(['MUTED']);
       } finally {
