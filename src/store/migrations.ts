@@ -277,8 +277,9 @@ end $$;
     name: 'event-notify-unheard',
     // The embedded store (PGlite: one process, one session) publishes events in process and
     // never LISTENs: its sessions started with engram.notify_events = off (until migration 20
-    // dropped the trigger there) and the trigger of migration 10 then notified nothing (a notification nobody hears still
-    // cost each remember's insert ~0.5 ms in WebAssembly). A server's sessions never set it.
+    // dropped the trigger there) and the trigger of migration 10 then notified nothing (a
+    // notification nobody hears still cost each remember's insert ~0.5 ms in WebAssembly). A
+    // server's sessions never set it.
     sql: () => `
 create or replace function engram_notify_events() returns trigger language plpgsql as $$
 declare r record;
