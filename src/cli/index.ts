@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { configFromEnv, type AppConfig } from '../config.js';
 import { createEngram, type Engram } from '../container.js';
 import { createToken } from '../memory/tokens.js';
@@ -27,14 +28,43 @@ const USAGE = `usage: engram <command>
   reindex --engine pgvector|lancedb|qdrant  rebuild an engine from PostgreSQL (parked outbox rows are replayed)
   outbox status [--json]                  outbox rows pending and parked (exit 2 when any is parked); only reads
   outbox retry [--json]                   put parked outbox rows back in line and drain
-  (reembed, reindex and outbox need the embedded store to themselves: with the server running they refuse)`;
+  (reembed, reindex and outbox need the embedded store to themselves: with the server running they refuse)
+  an option or a word a command does not take is refused, naming it, before anything is opened`;
 
 /** Exit code of a command refused because another process owns the embedded store. */
 export const EXIT_STORE_IN_USE = 3;
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
+type Spec = Record<string, { type: 'string' | 'boolean' }>;
+const text = { type: 'string' } as const;
+const yes = { type: 'boolean' } as const;
+/** What each command takes: its options, and how many positionals (eval: its file). */
+const COMMANDS: Record<string, { options: Spec; positionals: number }> = {
+  eval: { options: { json: yes, 'no-hints': yes, repeat: text, store: text, conversations: text, engine: text }, positionals: 1 },
+  'token create': { options: { role: text, space: text, label: text, json: yes, 'admin-token': text }, positionals: 0 },
+  'space create': { options: { name: text, 'time-zone': text, json: yes, 'admin-token': text }, positionals: 0 },
+  reembed: { options: { space: text, engine: text }, positionals: 0 },
+  reindex: { options: { engine: text }, positionals: 0 },
+  'outbox status': { options: { json: yes }, positionals: 0 },
+  'outbox retry': { options: { json: yes }, positionals: 0 },
+};
+
+/**
+ * The command's options, read strictly before anything is opened: an option the command does not
+ * take, a value missing, or a word too many (`space create Hannah` instead of `--name Hannah`) is
+ * refused, naming it, and nothing changes. Null: not a command (usage).
+ */
+function parseCommand(cmd: string, sub: string | undefined, rest: string[]): { values: Record<string, string | boolean | undefined>; file?: string } | null {
+  // `eval <kind> <file>`, `token create`, `outbox status`: the second word is part of the command.
+  const single = cmd !== 'eval' && COMMANDS[cmd] !== undefined;
+  const key = single || cmd === 'eval' ? cmd : `${cmd} ${sub ?? ''}`;
+  const spec = COMMANDS[key];
+  if (!spec) return null;
+  const args = single ? [sub, ...rest].filter((x): x is string => x !== undefined) : rest;
+  const { values, positionals } = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
+  if (positionals.length > spec.positionals) {
+    throw new Error(`${key}: unexpected argument "${positionals[spec.positionals]}"${spec.positionals ? '' : ' (it takes options only: engram --help)'}`);
+  }
+  return { values, file: positionals[0] };
 }
 
 /** Evaluations never touch a person's store unless told to: a temporary PGlite (and LanceDB) directory. */
@@ -50,16 +80,22 @@ function evalConfig(config: AppConfig, store: string | undefined): { config: App
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, sub, ...rest] = argv;
-  const args = [sub, ...rest].filter((x): x is string => x !== undefined);
-  const json = args.includes('--json');
   if (!cmd || cmd === 'help' || cmd === '--help') {
     process.stdout.write(USAGE + '\n');
     return cmd ? 0 : 1;
   }
+  const parsed = parseCommand(cmd, sub, rest);
+  if (!parsed) {
+    process.stderr.write(USAGE + '\n');
+    return 1;
+  }
+  const { values, file } = parsed;
+  const flag = (name: string): string | undefined => values[name] as string | undefined;
+  const json = values.json === true;
   ownerOnlyUmask();
-  const engineFlag = flag(args, 'engine');
+  const engineFlag = flag('engine');
   const base = configFromEnv(process.env, { logLevel: (process.env.LOG_LEVEL as never) ?? 'warn', ...(engineFlag && cmd !== 'reindex' ? { engine: engineFlag as never } : {}) });
-  const evaluation = cmd === 'eval' ? evalConfig(base, flag(args, 'store')) : null;
+  const evaluation = cmd === 'eval' ? evalConfig(base, flag('store')) : null;
   const config = evaluation?.config ?? base;
   const owner = [cmd, sub].filter(Boolean).join(' ');
   let engram: Engram;
@@ -67,33 +103,31 @@ async function main(argv: string[]): Promise<number> {
     engram = await createEngram(config, { owner, background: false });
   } catch (e) {
     evaluation?.cleanup();
-    if (e instanceof DataDirLockedError) return throughServerOrRefuse(e, cmd, sub, args, json);
+    if (e instanceof DataDirLockedError) return throughServerOrRefuse(e, cmd, sub, flag, json);
     throw e;
   }
   try {
     const deps = engram.deps;
     if (cmd === 'eval') {
-      const skip = new Set([flag(args, 'repeat'), engineFlag, flag(args, 'store'), flag(args, 'conversations')].filter(Boolean));
-      const file = rest.find((x) => !x.startsWith('--') && !skip.has(x));
-      if (!file) throw new Error(`eval ${sub} needs a file`);
+      if (!sub || !file) throw new Error(`eval ${sub ?? '<kind>'} needs a file`);
       const mod = await import('../eval/run.js');
-      return await mod.runEval(deps, sub, file, { json, repeat: Number(flag(args, 'repeat') ?? 1), noHints: args.includes('--no-hints'), conversations: flag(args, 'conversations')?.split(',').map((x) => x.trim()).filter(Boolean) });
+      return await mod.runEval(deps, sub, file, { json, repeat: Number(flag('repeat') ?? 1), noHints: values['no-hints'] === true, conversations: flag('conversations')?.split(',').map((x) => x.trim()).filter(Boolean) });
     }
     if (cmd === 'token' && sub === 'create') {
-      const role = flag(args, 'role') as Role | undefined;
+      const role = flag('role') as Role | undefined;
       if (!role) throw new Error('token create needs --role');
-      const t = await createToken(deps, { role, spaceId: flag(args, 'space') ?? null, label: flag(args, 'label') ?? null });
+      const t = await createToken(deps, { role, spaceId: flag('space') ?? null, label: flag('label') ?? null });
       process.stdout.write(formatToken(t, json));
       return 0;
     }
     if (cmd === 'space' && sub === 'create') {
       const { createSpace } = await import('../memory/spaces.js');
-      const s = await createSpace(deps, { name: flag(args, 'name') ?? 'me', timeZone: flag(args, 'time-zone') ?? 'UTC' });
+      const s = await createSpace(deps, { name: flag('name') ?? 'me', timeZone: flag('time-zone') ?? 'UTC' });
       process.stdout.write(formatSpace(s, json));
       return 0;
     }
     if (cmd === 'reembed') {
-      const r = await reembedMissing(deps, flag(args, 'space') ?? null);
+      const r = await reembedMissing(deps, flag('space') ?? null);
       process.stdout.write(`reembedded: ${r.filled} filled, ${r.failed} still failing\n`);
       return r.failed ? 1 : 0;
     }
@@ -130,18 +164,20 @@ function formatSpace(s: { id: string; name: string; timeZone: string }, json: bo
  * `token create` and `space create` go through the server with an admin token; every
  * other command refuses, naming the owner, and changes nothing.
  */
-async function throughServerOrRefuse(e: DataDirLockedError, cmd: string, sub: string | undefined, args: string[], json: boolean): Promise<number> {
+async function throughServerOrRefuse(
+  e: DataDirLockedError, cmd: string, sub: string | undefined, flag: (name: string) => string | undefined, json: boolean,
+): Promise<number> {
   const holder = e.holder;
-  const adminToken = flag(args, 'admin-token') ?? process.env.ENGRAM_ADMIN_TOKEN;
+  const adminToken = flag('admin-token') ?? process.env.ENGRAM_ADMIN_TOKEN;
   const viaServer = holder.owner === 'server' && ((cmd === 'token' && sub === 'create') || (cmd === 'space' && sub === 'create'));
   if (viaServer && adminToken) {
     if (cmd === 'token') {
-      const role = flag(args, 'role');
+      const role = flag('role');
       if (!role) throw new Error('token create needs --role');
-      const t = await createTokenThroughServer(holder, adminToken, { role, spaceId: flag(args, 'space') ?? null, label: flag(args, 'label') ?? null });
+      const t = await createTokenThroughServer(holder, adminToken, { role, spaceId: flag('space') ?? null, label: flag('label') ?? null });
       process.stdout.write(formatToken(t, json));
     } else {
-      const s = await createSpaceThroughServer(holder, adminToken, { name: flag(args, 'name') ?? 'me', timeZone: flag(args, 'time-zone') ?? 'UTC' });
+      const s = await createSpaceThroughServer(holder, adminToken, { name: flag('name') ?? 'me', timeZone: flag('time-zone') ?? 'UTC' });
       process.stdout.write(formatSpace(s, json));
     }
     return 0;

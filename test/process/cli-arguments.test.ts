@@ -1,0 +1,36 @@
+/**
+ * The operator CLI reads each command's arguments strictly, before it opens anything: a word the
+ * command does not take (`space create Hannah` for `--name Hannah`), an unknown option or a
+ * missing value is refused with its name, exit 1, and the store is not even created. Before,
+ * `space create Hannah` created a space named "me".
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { childEnv, cli } from '../helpers/process.js';
+
+const root = mkdtempSync(join(tmpdir(), 'engram-cli-args-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('CLI arguments', () => {
+  it('refuses what a command does not take, naming it, and changes nothing', { timeout: 600_000 }, async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['space', 'create', 'Hannah'], /unexpected argument "Hannah"/],
+      [['space', 'create', '--nme', 'Hannah'], /Unknown option '--nme'/],
+      [['token', 'create', '--role'], /'--role <value>' argument missing/],
+      [['outbox', 'status', 'now'], /unexpected argument "now"/],
+      [['eval', 'pairs', 'a.jsonl', 'b.jsonl'], /unexpected argument "b\.jsonl"/],
+    ];
+    const dataDir = join(root, 'data');
+    const runs = await Promise.all(cases.map(([args]) => cli(args, childEnv(dataDir))));
+    runs.forEach((r, i) => {
+      const [args, message] = cases[i]!;
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stdout, args.join(' ')).toBe('');
+    });
+    // nothing was opened: the store was never created
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
