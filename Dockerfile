@@ -9,7 +9,12 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# --ignore-scripts: the project's own `prepare` builds the bundle, the web app and the word caches
+# with dev tools and sources this stage has not got, and failed it. The image runs the sources
+# through tsx (bin/engram.js serve) and needs none of it; the dependencies' own install scripts
+# are not needed either (checked without Docker: this install, then `serve`, a remember with the
+# default embedder and /readyz 200). The memory page's assets (web/dist) are not in the image.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
