@@ -1,4 +1,5 @@
 // Migrations 18 to 20 (src/store/migrations.ts applies them): less work per event and per write.
+import type { SqlClient } from './sql-client.js';
 
 /**
  * Migration 18, fewer index entries per memory written (docs/bench.md, "Fourteenth round"). The
@@ -58,7 +59,7 @@ create index memory_events_memory on memory_events using hash (memory_id);
  * reads and writes of events wait for the key's build (one pass over the events, ~2 s a million
  * on the server; docs/operations.md, "Upgrades").
  */
-export const leanEventsSql = (driver: 'pg' | 'pglite'): string => `
+export const leanEventsSql = (driver: SqlClient['driver']): string => `
 alter table memory_events drop constraint memory_events_pkey;
 drop index if exists memory_events_space;
 alter table memory_events add constraint memory_events_pkey primary key (space_id, id);

@@ -1,5 +1,6 @@
 import { PgClient } from '../../src/store/pg-client.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
+import { migrate } from '../../src/store/migrations.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 
 export interface TestDatabase {
@@ -45,4 +46,17 @@ export async function addStatements(db: SqlClient, space: string, ids: string[])
      select x, $2, 'STATEMENT', 'FACT', now(), 'MISSING' from unnest($1::text[]) x`,
     [ids, space],
   );
+}
+
+/** A store as an Engram at migration `upTo` left it (PGlite), space s1 holding the statements `ids`; closed after `run`. */
+export async function withOlderStore(upTo: number, ids: string[], run: (db: SqlClient) => Promise<void>): Promise<void> {
+  const db = await PgliteClient.open(':memory:');
+  try {
+    await migrate(db, { dimensions: 512, upTo });
+    await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
+    await addStatements(db, 's1', ids);
+    await run(db);
+  } finally {
+    await db.close();
+  }
 }

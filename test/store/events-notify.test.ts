@@ -8,12 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { PgliteClient } from '../../src/store/pglite-client.js';
 import { migrate } from '../../src/store/migrations.js';
 import { SqlStore } from '../../src/store/sql-store.js';
 import type { Queryable } from '../../src/store/sql-client.js';
 import { testAppOn } from '../helpers/app.js';
-import { addStatements, testDatabases } from '../helpers/db.js';
+import { testDatabases, withOlderStore } from '../helpers/db.js';
 import { until } from '../helpers/live.js';
 
 const triggers = async (db: Queryable) => (await db.query<{ name: string }>(
@@ -22,12 +21,8 @@ const triggers = async (db: Queryable) => (await db.query<{ name: string }>(
 
 describe('events notify', () => {
   it('an embedded store upgraded to migration 20 loses the notification trigger and keeps its events', async () => {
-    const db = await PgliteClient.open(':memory:');
-    try {
-      await migrate(db, { dimensions: 512, upTo: 19 });
+    await withOlderStore(19, ['m1'], async (db) => {
       expect(await triggers(db)).toContain('memory_events_notify');
-      await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
-      await addStatements(db, 's1', ['m1']);
       await db.query(`insert into memory_events (space_id, memory_id, kind, actor) values ('s1', 'm1', 'CREATED', 'old')`);
       expect(await migrate(db, { dimensions: 512, upTo: 20 })).toEqual([20]);
       expect(await triggers(db)).not.toContain('memory_events_notify');
@@ -38,9 +33,7 @@ describe('events notify', () => {
       expect(changed.changed).toEqual(['m1']);
       const [history] = await store.eventsOf(['m1']);
       expect(history.map((e) => [e.kind, e.actor])).toEqual([['CREATED', 'old'], ['MUTED', 'new']]);
-    } finally {
-      await db.close();
-    }
+    });
   });
 
   const server = testDatabases().find((d) => d.name === 'pg');

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
-import { addStatements, testDatabases } from '../helpers/db.js';
+import { addStatements, testDatabases, withOlderStore } from '../helpers/db.js';
 import { migrate } from '../../src/store/migrations.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
@@ -27,19 +27,6 @@ async function statementsOf(db: SqlClient, run: (store: SqlStore) => Promise<unk
   });
   await run(new SqlStore(watching));
   return seen;
-}
-
-/** A store as an Engram at migration `upTo` left it (PGlite), space s1 holding the statements `ids`; closed after `run`. */
-async function withOlderStore(upTo: number, ids: string[], run: (db: SqlClient) => Promise<void>): Promise<void> {
-  const db = await PgliteClient.open(':memory:');
-  try {
-    await migrate(db, { dimensions: 512, upTo });
-    await db.query(`insert into spaces (id, name) values ('s1', 'old')`);
-    await addStatements(db, 's1', ids);
-    await run(db);
-  } finally {
-    await db.close();
-  }
 }
 
 for (const target of testDatabases()) {
