@@ -2,7 +2,16 @@ import type { App } from './app.js';
 import { configFromEnv } from './config.js';
 import { DataDirLockedError } from './store/data-dir-lock.js';
 import { ownerOnlyUmask, PgliteClient } from './store/pglite-client.js';
+import { setFlagsFromString } from 'node:v8';
 
+// Until the server listens, a timer keeps the event loop alive. Without one, the loop has nothing
+// to wait on while the start awaits WebAssembly (a promise that V8 settles, not libuv), so Node
+// drains V8's platform tasks itself, and that drain waits for every background job, including the
+// optimising compiles of PGlite's code that the start's statements made hot: the first request
+// waited ~0.25-0.4 s after listening. One compilation thread for WebAssembly leaves the other
+// core to the start (docs/operations.md#start, docs/bench.md "Seventeenth round").
+const starting = setInterval(() => {}, 60_000);
+setFlagsFromString('--wasm-num-compilation-tasks=1');
 // Everything the service writes (PGlite, LanceDB) is its owner's alone: 0700 / 0600.
 ownerOnlyUmask();
 const config = configFromEnv();
@@ -36,6 +45,7 @@ try {
   process.exit(3);
 }
 const { url, adminToken } = started;
+clearInterval(starting);
 // A clean stop from here on, before the line below: whoever waits for it may stop us at once.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
