@@ -1,6 +1,7 @@
-# Engram as a container (docs/operations.md). Multi-stage: dependencies are installed in a
-# build stage (production only: the TypeScript runs through tsx, a runtime dependency) and
-# copied into a slim runtime stage that runs as the unprivileged `node` user.
+# Engram as a container (docs/operations.md). Multi-stage: the production dependencies are
+# installed in one stage, the server's bundle, the memory page and the word caches are built in
+# another (with the dev tools), and both are copied into a slim runtime stage that runs
+# `npm start`'s bundle as the unprivileged `node` user.
 #   docker build -t engram .
 #   docker run -p 4000:4000 -v engram-data:/data engram            # embedded PGlite in /data
 #   docker compose up -d --wait                                      # PostgreSQL + two engram replicas
@@ -9,12 +10,19 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the project's own `prepare` builds the bundle, the web app and the word caches
-# with dev tools and sources this stage has not got, and failed it. The image runs the sources
-# through tsx (bin/engram.js serve) and needs none of it; the dependencies' own install scripts
-# are not needed either (checked without Docker: this install, then `serve`, a remember with the
-# default embedder and /readyz 200). The memory page's assets (web/dist) are not in the image.
+# --ignore-scripts: the project's own `prepare` builds with dev tools this stage has not got (the
+# build stage below does it); the dependencies need no install script of their own (checked
+# without Docker: this install, then the server, a remember with the default embedder, /readyz).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# What `npm ci` builds on a checkout: the server's bundle (dist/server), the memory page
+# (web/dist) and the word caches (node_modules/.cache/engram). Its dev tools stay in this stage.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -23,7 +31,11 @@ ENV NODE_ENV=production \
     ENGRAM_DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/node_modules/.cache/engram ./node_modules/.cache/engram
+COPY --from=build --chown=root:root /app/dist/server ./dist/server
+COPY --from=build --chown=root:root /app/web/dist ./web/dist
 COPY package.json ./
+# The operator CLI (`node bin/engram.js <command>`) runs the sources through tsx.
 COPY bin ./bin
 COPY src ./src
 COPY adapters ./adapters
@@ -36,4 +48,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM: graceful shutdown (stop accepting, subscriptions closed with 1001, in-flight requests finish).
 STOPSIGNAL SIGTERM
-CMD ["node", "bin/engram.js", "serve"]
+CMD ["node", "dist/server/main.js"]
