@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFromEnv, type AppConfig } from '../config.js';
 import { createEngram, type Engram } from '../container.js';
-import { createToken } from '../memory/tokens.js';
+import { createToken, ROLES } from '../memory/tokens.js';
 import { reembedMissing } from '../memory/reembed.js';
 import type { Role } from '../memory/deps.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
@@ -34,14 +34,14 @@ const USAGE = `usage: engram <command>
 /** Exit code of a command refused because another process owns the embedded store. */
 export const EXIT_STORE_IN_USE = 3;
 
-type Spec = Record<string, { type: 'string' | 'boolean' }>;
+type Spec = Record<string, { type: 'string' | 'boolean'; default?: string }>;
 const text = { type: 'string' } as const;
 const yes = { type: 'boolean' } as const;
-/** What each command takes: its options, and how many positionals (eval: its file). */
-const COMMANDS: Record<string, { options: Spec; positionals: number }> = {
+/** What each command takes: its options (with their defaults), the options it cannot go without, and how many positionals (eval: its file). */
+const COMMANDS: Record<string, { options: Spec; positionals: number; required?: string[] }> = {
   eval: { options: { json: yes, 'no-hints': yes, repeat: text, store: text, conversations: text, engine: text }, positionals: 1 },
-  'token create': { options: { role: text, space: text, label: text, json: yes, 'admin-token': text }, positionals: 0 },
-  'space create': { options: { name: text, 'time-zone': text, json: yes, 'admin-token': text }, positionals: 0 },
+  'token create': { options: { role: text, space: text, label: text, json: yes, 'admin-token': text }, positionals: 0, required: ['role'] },
+  'space create': { options: { name: text, 'time-zone': { type: 'string', default: 'UTC' }, json: yes, 'admin-token': text }, positionals: 0, required: ['name'] },
   reembed: { options: { space: text, engine: text }, positionals: 0 },
   reindex: { options: { engine: text }, positionals: 0 },
   'outbox status': { options: { json: yes }, positionals: 0 },
@@ -50,8 +50,9 @@ const COMMANDS: Record<string, { options: Spec; positionals: number }> = {
 
 /**
  * The command's options, read strictly before anything is opened: an option the command does not
- * take, a value missing, or a word too many (`space create Hannah` instead of `--name Hannah`) is
- * refused, naming it, and nothing changes. Null: not a command (usage).
+ * take, a value missing, a word too many (`space create Hannah` instead of `--name Hannah`), an
+ * option it cannot go without, or a role that is none of the four is refused, naming it, and
+ * nothing changes. Null: not a command (usage).
  */
 function parseCommand(cmd: string, sub: string | undefined, rest: string[]): { values: Record<string, string | boolean | undefined>; file?: string } | null {
   // `eval <kind> <file>`, `token create`, `outbox status`: the second word is part of the command.
@@ -63,6 +64,10 @@ function parseCommand(cmd: string, sub: string | undefined, rest: string[]): { v
   const { values, positionals } = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
   if (positionals.length > spec.positionals) {
     throw new Error(`${key}: unexpected argument "${positionals[spec.positionals]}"${spec.positionals ? '' : ' (it takes options only: engram --help)'}`);
+  }
+  for (const name of spec.required ?? []) if (values[name] === undefined) throw new Error(`${key} needs --${name}`);
+  if (values.role !== undefined && !(ROLES as readonly unknown[]).includes(values.role)) {
+    throw new Error(`${key}: --role takes ${ROLES.join(', ')}, not "${String(values.role)}"`);
   }
   return { values, file: positionals[0] };
 }
@@ -114,15 +119,13 @@ async function main(argv: string[]): Promise<number> {
       return await mod.runEval(deps, sub, file, { json, repeat: Number(flag('repeat') ?? 1), noHints: values['no-hints'] === true, conversations: flag('conversations')?.split(',').map((x) => x.trim()).filter(Boolean) });
     }
     if (cmd === 'token' && sub === 'create') {
-      const role = flag('role') as Role | undefined;
-      if (!role) throw new Error('token create needs --role');
-      const t = await createToken(deps, { role, spaceId: flag('space') ?? null, label: flag('label') ?? null });
+      const t = await createToken(deps, { role: flag('role') as Role, spaceId: flag('space') ?? null, label: flag('label') ?? null });
       process.stdout.write(formatToken(t, json));
       return 0;
     }
     if (cmd === 'space' && sub === 'create') {
       const { createSpace } = await import('../memory/spaces.js');
-      const s = await createSpace(deps, { name: flag('name') ?? 'me', timeZone: flag('time-zone') ?? 'UTC' });
+      const s = await createSpace(deps, { name: flag('name')!, timeZone: flag('time-zone')! });
       process.stdout.write(formatSpace(s, json));
       return 0;
     }
@@ -172,12 +175,10 @@ async function throughServerOrRefuse(
   const viaServer = holder.owner === 'server' && ((cmd === 'token' && sub === 'create') || (cmd === 'space' && sub === 'create'));
   if (viaServer && adminToken) {
     if (cmd === 'token') {
-      const role = flag('role');
-      if (!role) throw new Error('token create needs --role');
-      const t = await createTokenThroughServer(holder, adminToken, { role, spaceId: flag('space') ?? null, label: flag('label') ?? null });
+      const t = await createTokenThroughServer(holder, adminToken, { role: flag('role')!, spaceId: flag('space') ?? null, label: flag('label') ?? null });
       process.stdout.write(formatToken(t, json));
     } else {
-      const s = await createSpaceThroughServer(holder, adminToken, { name: flag('name') ?? 'me', timeZone: flag('time-zone') ?? 'UTC' });
+      const s = await createSpaceThroughServer(holder, adminToken, { name: flag('name')!, timeZone: flag('time-zone')! });
       process.stdout.write(formatSpace(s, json));
     }
     return 0;

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Actor, MemoryDeps, Role } from './deps.js';
 import { InvalidInputError, NotFoundError } from './errors.js';
 
-const ROLES: Role[] = ['admin', 'operator', 'chat', 'assistant'];
+export const ROLES: readonly Role[] = ['admin', 'operator', 'chat', 'assistant'];
 
 export function hashToken(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');

@@ -1,8 +1,10 @@
 /**
  * The operator CLI reads each command's arguments strictly, before it opens anything: a word the
  * command does not take (`space create Hannah` for `--name Hannah`), an unknown option or a
- * missing value is refused with its name, exit 1, and the store is not even created. Before,
- * `space create Hannah` created a space named "me".
+ * missing value, an option the command cannot go without or a role that is none of the four is
+ * refused with its name, exit 1, and the store is not even created. Before, `space create Hannah`
+ * and `space create` created a space named "me", and `token create` without `--role` opened (and
+ * created, or migrated) the store before it was refused.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,10 @@ describe('CLI arguments', () => {
       [['space', 'create', 'Hannah'], /unexpected argument "Hannah"/],
       [['space', 'create', '--nme', 'Hannah'], /Unknown option '--nme'/],
       [['token', 'create', '--role'], /'--role <value>' argument missing/],
+      [['token', 'create', '--space', 'x'], /token create needs --role/],
+      [['token', 'create', '--role', 'king'], /--role takes admin, operator, chat, assistant, not "king"/],
+      [['space', 'create'], /space create needs --name/],
+      [['space', 'create', '--time-zone', 'Europe/Lisbon'], /space create needs --name/],
       [['outbox', 'status', 'now'], /unexpected argument "now"/],
       [['eval', 'pairs', 'a.jsonl', 'b.jsonl'], /unexpected argument "b\.jsonl"/],
     ];
