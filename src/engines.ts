@@ -39,6 +39,15 @@ export function lancedbDirFor(config: AppConfig): string | null {
 
 export type EngineName = AppConfig['engine'];
 
+/** An error and the errors it wraps, one message each: "compaction failed: lance error: …". */
+function causes(e: unknown): string {
+  const parts: string[] = [];
+  for (let c = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
+    parts.push(c instanceof Error ? c.message : String(c));
+  }
+  return parts.join(': ');
+}
+
 /** Engines fed through the outbox; loaded lazily so their drivers are only required when chosen. */
 export async function createEngineIndex(
   config: AppConfig, embedder: Embedder, engine: EngineName = config.engine,
@@ -51,8 +60,10 @@ export async function createEngineIndex(
       dir: lancedbDirFor(config), embedderId: embedder.id, dimensions: embedder.dimensions,
       compaction: { everyWrites: t.optimizeEveryWrites, everyMs: t.optimizeEverySeconds * 1000, keepVersionsMs: t.keepVersionsSeconds * 1000 },
       annIndexAbove: t.annIndexAbove,
-      onWarning: (message, cause) => process.emitWarning(`${message}: ${String(cause)}`),
+      onWarning: (message, cause) => process.emitWarning(`${message}: ${causes(cause)}`),
       exclusive: hooks.exclusive,
+      // Instances of one server may share the directory (docs/engines.md, "LanceDB").
+      shared: Boolean(config.databaseUrl),
     });
   }
   if (engine === 'qdrant') {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,13 @@ export interface LanceDbOptions {
    * (src/ops/jobs.ts); a compaction another instance is running is skipped.
    */
   exclusive?: (job: string, fn: () => Promise<void>) => Promise<void>;
+  /**
+   * Other processes may use the same directory (instances on one PostgreSQL server): every read
+   * first looks for versions they committed. Without it a handle reads the version it last saw
+   * (another instance's drained rows were missing from searches) and plans compactions on it
+   * (which the other's commits then preempted, every time).
+   */
+  shared?: boolean;
 }
 
 /** Rows per mergeInsert call: bounds the Arrow buffer built for one write. */
@@ -82,7 +90,7 @@ export class LanceDbIndex implements VectorIndex {
     try {
       this.dir = this.opts.dir ?? this.dir ?? (await mkdtemp(join(tmpdir(), 'engram-lancedb-')));
       await mkdir(this.dir, { recursive: true });
-      this.db = await lancedb.connect(this.dir);
+      this.db = await lancedb.connect(this.dir, this.opts.shared ? { readConsistencyInterval: 0 } : {});
       this.table = (await this.db.tableNames()).includes(this.tableName)
         ? await this.openChecked(this.db)
         : await this.create(this.db);
@@ -212,8 +220,12 @@ export class LanceDbIndex implements VectorIndex {
    * Erasure that erases (docs/erasure.md): a delete only marks rows in a deletion file;
    * the rows, their ids and vectors, stay in the data files of this and every older
    * version. Compacting rewrites the fragments without them, and pruning every version
-   * but the current one, unverified files included (this process owns the directory:
-   * docs/ownership.md), removes the files that held them.
+   * but the current one, unverified files included, removes the files that held them. An
+   * embedded store's process owns the directory (docs/ownership.md). In a directory shared by
+   * instances of one server the outbox, which erases, drains on one instance at a time
+   * (src/ops/jobs.ts); the one other writer is another instance's compaction, whose files not
+   * yet committed this removes too (they may hold copies of the erased rows): its commit fails
+   * and the next compaction runs again. Nothing written is lost.
    */
   private async erase(): Promise<void> {
     await this.serial(async () => {
@@ -263,13 +275,23 @@ export class LanceDbIndex implements VectorIndex {
         await t.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) });
         this.hasAnn = true;
       }
-      await t.optimize({ cleanupOlderThan: new Date(Date.now() - this.policy.keepVersionsMs) });
+      const optimize = () => t.optimize({ cleanupOlderThan: new Date(Date.now() - this.policy.keepVersionsMs) });
+      try {
+        await optimize();
+      } catch (e) {
+        // Another process committed while this one rewrote (a shared directory): plan again on
+        // its version, once; a second conflict waits for the next compaction.
+        if (!/retryable commit conflict/i.test(String(e))) throw e;
+        await t.checkoutLatest();
+        await optimize();
+      }
     }, 'compaction failed');
   }
 
   async close(): Promise<void> {
-    // Leave a compacted table behind (short CLI runs never reach the schedule); not for throwaway directories.
-    if (this.opts.dir !== null && this.table) await this.schedule?.flush();
+    // Leave a compacted table behind (short CLI runs never reach the schedule); not for throwaway
+    // directories, nor for one deleted under it (there is nothing left to compact).
+    if (this.opts.dir !== null && this.table && this.dir && existsSync(this.dir)) await this.schedule?.flush();
     await this.schedule?.stop();
     this.schedule = null;
     await this.queue;
