@@ -22,7 +22,7 @@ import { BuiltinEmbedder } from '../src/embed/builtin-embedder.js';
 import { buildDataset, templateSentence } from './workload.js';
 import { forgetSentenceReadings } from '../src/core/memo.js';
 import { Floor } from './floor.js';
-import { preload, floorPreload, type CaseSpec } from './workloads.js';
+import { memoryId, preload, floorPreload, type CaseSpec } from './workloads.js';
 import type { OpenEngine } from './engines.js';
 import { openBenchStore } from './engines.js';
 import { tidyTables } from '../src/store/housekeeping.js';
@@ -177,7 +177,7 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
 
     // The same small read right after another, and after a pause as long as an embedding: a
     // statement after a wait finds less of PGlite's working set in the processor's caches.
-    const someIds = Array.from({ length: 10 }, (_, i) => `bench-m${(i * 997) % o.n}`);
+    const someIds = Array.from({ length: 10 }, (_, i) => memoryId((i * 997) % o.n));
     const hotMs: number[] = [];
     const afterPauseMs: number[] = [];
     for (let j = 0; j < o.samples; j++) {
@@ -272,12 +272,12 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
     for (const p of ds.planted) {
       const hits = await deps.index.search({ spaceId, vector: p.vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore });
-      if (!hits.some((h) => h.memoryId === `bench-m${p.of}`)) missed++;
+      if (!hits.some((h) => h.memoryId === memoryId(p.of))) missed++;
     }
 
     // Bulk: a raw UPDATE of the same rows against changeStatus(mute), alternately three times
     // (each put back by a raw update), so neither always meets the other's dead rows.
-    const ids = Array.from({ length: Math.min(10_000, o.n) }, (_, i) => `bench-m${i}`);
+    const ids = Array.from({ length: Math.min(10_000, o.n) }, (_, i) => memoryId(i));
     const putBack = () => db.query(`update memory_state set status = 'ACTIVE' where memory_id = any($1::text[])`, [ids]);
     const rawRuns: number[] = [];
     const muteRuns: number[] = [];

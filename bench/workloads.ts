@@ -4,6 +4,7 @@
  * read workloads run on the preloaded data, then remember() adds to it, then
  * the bulk operations mute and remove part of it.
  */
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createSpace } from '../src/memory/spaces.js';
 import { openConversation, recordMessage } from '../src/memory/conversations.js';
@@ -37,7 +38,19 @@ function spaceOf(i: number, spaces: number): number {
   return i % spaces;
 }
 
-const memoryId = (i: number) => `bench-m${i}`;
+/**
+ * The preloaded memory number i's id: a version-4 UUID, as remember makes (random, 36
+ * characters), derived from i so that every part of the bench can name the same memory. Ids
+ * of the form "bench-m<i>" (before the seventeenth round) were short and in order, which made
+ * their index entries cheaper than the service's own.
+ */
+export function memoryId(i: number): string {
+  const h = createHash('sha256').update(`engram-bench-memory-${i}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x40;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
 
 /** One memory in ten is a MEMO (what the cleanup sweep deletes); the rest alternate FACT / PREFERENCE. */
 const typeOf = (i: number) => (i % 10 === 0 ? 'MEMO' : MEMORY_TYPES[i % 2]);
