@@ -135,9 +135,9 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       mirror: embedded && config.vectorMirrorMb > 0, mirrorMaxBytes: config.vectorMirrorMb * 1024 * 1024,
     });
   } else {
-    // LanceDB compaction: one instance at a time on a shared directory; the others skip it.
+    // LanceDB's compaction and erasure: one instance at a time on a shared directory.
     index = await createEngineIndex(config, embedder, config.engine, {
-      exclusive: async (job, fn) => { await jobs.exclusive(job, fn); },
+      exclusive: async (job, fn, opts) => { await jobs.exclusive(job, fn, opts); },
     });
     const name = index.name;
     outbox = new SqlOutbox(db, index, log, {

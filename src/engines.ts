@@ -39,19 +39,21 @@ export function lancedbDirFor(config: AppConfig): string | null {
 
 export type EngineName = AppConfig['engine'];
 
-/** An error and the errors it wraps, one message each: "compaction failed: lance error: …". */
+/** An error and the errors it wraps, one message each ("compaction failed: lance error: …"), none said twice, at most 1,000 characters. */
 function causes(e: unknown): string {
   const parts: string[] = [];
   for (let c = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
-    parts.push(c instanceof Error ? c.message : String(c));
+    const m = c instanceof Error ? c.message : String(c);
+    if (!parts.some((p) => p.includes(m))) parts.push(m);
   }
-  return parts.join(': ');
+  const all = parts.join(': ');
+  return all.length > 1000 ? `${all.slice(0, 1000)}…` : all;
 }
 
 /** Engines fed through the outbox; loaded lazily so their drivers are only required when chosen. */
 export async function createEngineIndex(
   config: AppConfig, embedder: Embedder, engine: EngineName = config.engine,
-  hooks: { exclusive?: (job: string, fn: () => Promise<void>) => Promise<void> } = {},
+  hooks: { exclusive?: (job: string, fn: () => Promise<void>, opts: { wait: boolean }) => Promise<void> } = {},
 ): Promise<VectorIndex> {
   if (engine === 'lancedb') {
     const { LanceDbIndex } = await import('../adapters/lancedb/lancedb-index.js');

@@ -31,10 +31,11 @@ export interface LanceDbOptions {
   /** Told about background failures (compaction). */
   onWarning?: (message: string, cause: unknown) => void;
   /**
-   * Runs a compaction under a lock shared by every instance on the same directory
-   * (src/ops/jobs.ts); a compaction another instance is running is skipped.
+   * Runs `fn` under a lock shared by every instance on the same directory (src/ops/jobs.ts):
+   * a compaction another instance is running is skipped (`wait: false`); an erasure waits
+   * for it (`wait: true`).
    */
-  exclusive?: (job: string, fn: () => Promise<void>) => Promise<void>;
+  exclusive?: (job: string, fn: () => Promise<void>, opts: { wait: boolean }) => Promise<void>;
   /**
    * Other processes may use the same directory (instances on one PostgreSQL server): every read
    * first looks for versions they committed. Without it a handle reads the version it last saw
@@ -43,6 +44,9 @@ export interface LanceDbOptions {
    */
   shared?: boolean;
 }
+
+/** The lock compaction and erasure take in a shared directory (its name predates erasure taking it). */
+const REWRITE_LOCK = 'lancedb:compact';
 
 /** Rows per mergeInsert call: bounds the Arrow buffer built for one write. */
 const WRITE_CHUNK = 10_000;
@@ -220,22 +224,41 @@ export class LanceDbIndex implements VectorIndex {
    * Erasure that erases (docs/erasure.md): a delete only marks rows in a deletion file;
    * the rows, their ids and vectors, stay in the data files of this and every older
    * version. Compacting rewrites the fragments without them, and pruning every version
-   * but the current one, unverified files included, removes the files that held them. An
-   * embedded store's process owns the directory (docs/ownership.md). In a directory shared by
-   * instances of one server the outbox, which erases, drains on one instance at a time
-   * (src/ops/jobs.ts); the one other writer is another instance's compaction, whose files not
-   * yet committed this removes too (they may hold copies of the erased rows): its commit fails
-   * and the next compaction runs again. Nothing written is lost.
+   * but the current one, unverified files included (a compaction that failed to commit may
+   * have left copies of the rows), removes the files that held them. An embedded store's
+   * process owns the directory (docs/ownership.md); in a directory shared by instances of one
+   * server, the erasure waits for any compaction in flight (`rewriting`).
    */
   private async erase(): Promise<void> {
-    await this.serial(async () => {
+    await this.rewriting(true, () => this.serial(async () => {
       await this.tbl().optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
-    }, 'erasure compaction failed');
+    }, 'erasure compaction failed'));
+  }
+
+  /**
+   * Compaction and erasure rewrite and delete the directory's files: one instance at a time
+   * (`REWRITE_LOCK`). An erasure removes files no version names yet, which may be another
+   * instance's compaction in flight (a commit naming removed files leaves the table unreadable),
+   * so it waits for that compaction; a compaction finding the lock held is skipped.
+   */
+  private async rewriting(wait: boolean, fn: () => Promise<void>): Promise<void> {
+    const ex = this.opts.exclusive;
+    if (ex) await ex(REWRITE_LOCK, fn, { wait });
+    else await fn();
   }
 
   async search(s: VectorSearch): Promise<VectorHit[]> {
+    const once = () => searchLance({ table: this.tbl(), unit: this.unit, hasAnn: this.hasAnn }, s);
     try {
-      return await searchLance({ table: this.tbl(), unit: this.unit, hasAnn: this.hasAnn }, s);
+      try {
+        return await once();
+      } catch (e) {
+        // In a shared directory another instance's erasure may have pruned the version this read
+        // began on: read the latest, once.
+        if (!this.opts.shared || !/not found/i.test(String(e))) throw e;
+        await this.tbl().checkoutLatest();
+        return await once();
+      }
     } catch (e) {
       throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, 'search failed', e);
     }
@@ -263,9 +286,7 @@ export class LanceDbIndex implements VectorIndex {
   }
 
   private async compact(): Promise<void> {
-    const ex = this.opts.exclusive;
-    if (ex) await ex('lancedb:compact', () => this.compactHere());
-    else await this.compactHere();
+    await this.rewriting(false, () => this.compactHere());
   }
 
   private async compactHere(): Promise<void> {
