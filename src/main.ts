@@ -9,8 +9,13 @@ import { setFlagsFromString } from 'node:v8';
 // drains V8's platform tasks itself, and that drain waits for every background job, including the
 // optimising compiles of PGlite's code that the start's statements made hot: the first request
 // waited ~0.25-0.4 s after listening. One compilation thread for WebAssembly leaves the other
-// core to the start (docs/operations.md#start, docs/bench.md "Seventeenth round").
-const starting = setInterval(() => {}, 60_000);
+// core to the start (docs/operations.md#start, docs/bench.md "Seventeenth round"). The flag holds
+// for the process's life (the embedder's worker compiles under it too). Since the timer also keeps
+// a start that never finishes alive, it says so every half minute instead of keeping quiet.
+const startedAt = Date.now();
+const starting = setInterval(() => {
+  process.stderr.write(`engram: still starting after ${Math.round((Date.now() - startedAt) / 1000)} s (opening the store, migrations, the schema)\n`);
+}, 30_000);
 setFlagsFromString('--wasm-num-compilation-tasks=1');
 // Everything the service writes (PGlite, LanceDB) is its owner's alone: 0700 / 0600.
 ownerOnlyUmask();
