@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LanceDbIndex } from '../../adapters/lancedb/lancedb-index.js';
+import { LanceDbIndex, type LanceDbOptions } from '../../adapters/lancedb/lancedb-index.js';
 import type { IndexedVector } from '../../src/ports/vector-index.js';
 import { unitVectors } from './harness.js';
 
@@ -20,6 +20,17 @@ const run = !only || only.includes('lancedb') ? describe : describe.skip;
 
 function items(spaceId: string, vs: Float32Array[]): IndexedVector[] {
   return vs.map((vector) => ({ memoryId: randomUUID(), spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector }));
+}
+
+/** One instance's handle on the shared directory; compactions run when the test says, not on a schedule. */
+async function openShared(dir: string, warnings: string[], exclusive?: LanceDbOptions['exclusive']): Promise<LanceDbIndex> {
+  const index = new LanceDbIndex({
+    dir, embedderId: 'shared', dimensions: DIMS, shared: true, exclusive,
+    compaction: { everyWrites: 0, everyMs: 0, keepVersionsMs: 0 },
+    onWarning: (message, cause) => warnings.push(`${message}: ${String((cause as Error)?.cause ?? cause)}`),
+  });
+  await index.init();
+  return index;
 }
 
 /**
@@ -58,16 +69,7 @@ run('LanceDB: one directory, two instances', () => {
 
   it("each sees the other's writes and erasures, and both compact", { timeout: 120_000 }, async () => {
     const warnings: string[] = [];
-    const open = async () => {
-      const index = new LanceDbIndex({
-        dir, embedderId: 'shared', dimensions: DIMS, shared: true,
-        // compactions run when the test says, not on a schedule
-        compaction: { everyWrites: 0, everyMs: 0, keepVersionsMs: 0 },
-        onWarning: (message, cause) => warnings.push(`${message}: ${String((cause as Error)?.cause ?? cause)}`),
-      });
-      await index.init();
-      return index;
-    };
+    const open = () => openShared(dir, warnings);
     const a = await open();
     const b = await open();
     try {
@@ -109,15 +111,7 @@ run('LanceDB: one directory, two instances', () => {
     const shared = join(dir, 'concurrent');
     const lock = lockBetweenInstances();
     const warnings: string[] = [];
-    const open = async () => {
-      const index = new LanceDbIndex({
-        dir: shared, embedderId: 'shared', dimensions: DIMS, shared: true, exclusive: lock.exclusive,
-        compaction: { everyWrites: 0, everyMs: 0, keepVersionsMs: 0 },
-        onWarning: (message, cause) => warnings.push(`${message}: ${String((cause as Error)?.cause ?? cause)}`),
-      });
-      await index.init();
-      return index;
-    };
+    const open = () => openShared(shared, warnings, lock.exclusive);
     const a = await open();
     const b = await open();
     const space = randomUUID();
