@@ -107,6 +107,43 @@ run('LanceDB: one directory, two instances', () => {
     expect(warnings).toEqual([]);
   });
 
+  it("a compaction preempted by another's commit is planned again once, on the latest version; preempted twice, it waits for the next", async () => {
+    const warnings: string[] = [];
+    const index = await openShared(join(dir, 'preempted'), warnings);
+    try {
+      await index.upsert(items(randomUUID(), unitVectors(3, 11, DIMS)));
+      // The table's own methods, wrapped: a commit conflict is what LanceDB throws when another
+      // process committed while this one rewrote (seen in the multi-instance suite before).
+      const table = (index as unknown as { table: { optimize: (o: unknown) => Promise<unknown>; checkoutLatest: () => Promise<void> } }).table;
+      const optimize = table.optimize.bind(table);
+      const checkoutLatest = table.checkoutLatest.bind(table);
+      let conflicts = 0;
+      let checkouts = 0;
+      let optimized = 0;
+      table.checkoutLatest = async () => { checkouts++; await checkoutLatest(); };
+      table.optimize = async (o) => {
+        if (conflicts > 0) {
+          conflicts--;
+          throw new Error('lance error: Retryable commit conflict for version 3: This Rewrite transaction was preempted by concurrent transaction Rewrite at version 3. Please retry.');
+        }
+        optimized++;
+        return optimize(o);
+      };
+      conflicts = 1;
+      await index.optimize();
+      expect([optimized, checkouts, index.compactions, warnings.length]).toEqual([1, 1, 1, 0]);
+
+      await index.upsert(items(randomUUID(), unitVectors(1, 12, DIMS)));
+      conflicts = 2;
+      await index.optimize();
+      expect([optimized, checkouts, index.compactions]).toEqual([1, 2, 1]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/compaction failed: .*Retryable commit conflict/);
+    } finally {
+      await index.close();
+    }
+  });
+
   it("an erasure waits for the other instance's compaction; afterwards both read and write, and so does a new handle", { timeout: 180_000 }, async () => {
     const shared = join(dir, 'concurrent');
     const lock = lockBetweenInstances();
