@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config.js';
 import type { Embedder } from './ports/embedder.js';
 import type { VectorIndex } from './ports/vector-index.js';
+import { describeEngineError } from './store/outbox-errors.js';
 
 /**
  * LanceDB compaction knobs. They belong with the rest of the configuration in
@@ -39,17 +40,6 @@ export function lancedbDirFor(config: AppConfig): string | null {
 
 export type EngineName = AppConfig['engine'];
 
-/** An error and the errors it wraps, one message each ("compaction failed: lance error: …"), none said twice, at most 1,000 characters. */
-function causes(e: unknown): string {
-  const parts: string[] = [];
-  for (let c = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
-    const m = c instanceof Error ? c.message : String(c);
-    if (!parts.some((p) => p.includes(m))) parts.push(m);
-  }
-  const all = parts.join(': ');
-  return all.length > 1000 ? `${all.slice(0, 1000)}…` : all;
-}
-
 /** Engines fed through the outbox; loaded lazily so their drivers are only required when chosen. */
 export async function createEngineIndex(
   config: AppConfig, embedder: Embedder, engine: EngineName = config.engine,
@@ -62,7 +52,7 @@ export async function createEngineIndex(
       dir: lancedbDirFor(config), embedderId: embedder.id, dimensions: embedder.dimensions,
       compaction: { everyWrites: t.optimizeEveryWrites, everyMs: t.optimizeEverySeconds * 1000, keepVersionsMs: t.keepVersionsSeconds * 1000 },
       annIndexAbove: t.annIndexAbove,
-      onWarning: (message, cause) => process.emitWarning(`${message}: ${causes(cause)}`),
+      onWarning: (message, cause) => process.emitWarning(`${message}: ${describeEngineError(cause)}`),
       exclusive: hooks.exclusive,
       // Instances of one server may share the directory (docs/engines.md, "LanceDB").
       shared: Boolean(config.databaseUrl),

@@ -48,6 +48,17 @@ export interface LanceDbOptions {
 /** The lock compaction and erasure take in a shared directory (its name predates erasure taking it). */
 const REWRITE_LOCK = 'lancedb:compact';
 
+/** `op`, and once more on the table's latest version when it fails as `again` says another process's commit made it fail. */
+async function onLatestOnce<T>(t: Table, again: (e: unknown) => boolean, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (e) {
+    if (!again(e)) throw e;
+    await t.checkoutLatest();
+    return await op();
+  }
+}
+
 /** Rows per mergeInsert call: bounds the Arrow buffer built for one write. */
 const WRITE_CHUNK = 10_000;
 
@@ -248,17 +259,12 @@ export class LanceDbIndex implements VectorIndex {
   }
 
   async search(s: VectorSearch): Promise<VectorHit[]> {
-    const once = () => searchLance({ table: this.tbl(), unit: this.unit, hasAnn: this.hasAnn }, s);
     try {
-      try {
-        return await once();
-      } catch (e) {
-        // In a shared directory another instance's erasure may have pruned the version this read
-        // began on: read the latest, once.
-        if (!this.opts.shared || !/not found/i.test(String(e))) throw e;
-        await this.tbl().checkoutLatest();
-        return await once();
-      }
+      const t = this.tbl();
+      // In a shared directory another instance's erasure may have pruned the version this read
+      // began on: read the latest, once.
+      return await onLatestOnce(t, (e) => this.opts.shared === true && /not found/i.test(String(e)),
+        () => searchLance({ table: t, unit: this.unit, hasAnn: this.hasAnn }, s));
     } catch (e) {
       throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, 'search failed', e);
     }
@@ -296,16 +302,10 @@ export class LanceDbIndex implements VectorIndex {
         await t.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) });
         this.hasAnn = true;
       }
-      const optimize = () => t.optimize({ cleanupOlderThan: new Date(Date.now() - this.policy.keepVersionsMs) });
-      try {
-        await optimize();
-      } catch (e) {
-        // Another process committed while this one rewrote (a shared directory): plan again on
-        // its version, once; a second conflict waits for the next compaction.
-        if (!/retryable commit conflict/i.test(String(e))) throw e;
-        await t.checkoutLatest();
-        await optimize();
-      }
+      // Another process committed while this one rewrote (a shared directory): plan again on
+      // its version, once; a second conflict waits for the next compaction.
+      await onLatestOnce(t, (e) => /retryable commit conflict/i.test(String(e)),
+        () => t.optimize({ cleanupOlderThan: new Date(Date.now() - this.policy.keepVersionsMs) }));
     }, 'compaction failed');
   }
 
