@@ -12,7 +12,7 @@ import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js
 import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, negatedHeads, polarity, stance } from './polarity.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
-import { attributive, compareValues, differentObject, FRAME_WORDS, slots, subjects, possessed, valuesOf } from './slots.js';
+import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, possessedWords, valuesOf } from './slots.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -21,7 +21,8 @@ export type { Value, Cue, Relation, StatementLike };
 
 // ---------------------------------------------------------------- relate
 
-const ADDITIVE = /\b(?:also|too|as well|another|second|third|additionally|plus|other one|in addition)\b/;
+// "a second car" adds one; "the second Wednesday of the month" names a position
+const ADDITIVE = /\b(?:also|too|as well|another|additionally|plus|other one|in addition)\b|(?<!\bthe )\b(?:second|third)\b/;
 
 
 /** The same sentence but for case, spacing and the final punctuation. */
@@ -92,10 +93,18 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   if (lo && ln && lo !== ln && !newKeys.has(lo) && !oldKeys.has(ln)) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${lo} / ${ln}` };
   }
-  // Not the same thing: "My passport expires..." / "My driving licence expires...".
-  const po = possessed(oldS.text, names);
-  const pn = possessed(newS.text, names);
-  if (po.size > 0 && pn.size > 0 && disjoint(po, pn) && disjoint(po, newKeys) && disjoint(pn, oldKeys)) {
+  // One thing, another owner: "My car is a grey Octavia." / "My wife's car is a grey Octavia."
+  const oo = owners(oldS.text);
+  const on = owners(newS.text);
+  for (const [thing, owner] of oo) {
+    const other = on.get(thing);
+    if (other !== undefined && other !== owner) return { kind: 'distinct', rule: 'different-subject', detail: [owner, other].map((o) => (o === 'me' ? `my ${thing}` : `my ${o}'s ${thing}`)).join(' / ') };
+  }
+  // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
+  const po = possessedWords(oldS.text, names);
+  const pn = possessedWords(newS.text, names);
+  const wordsOf = (text: string) => new Set(toks(text));
+  if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjointInSense(po, wordsOf(newS.text)) && disjointInSense(pn, wordsOf(oldS.text))) {
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
   }
 
@@ -135,7 +144,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       return { kind: 'distinct', rule: 'polarity', detail: 'negated only for an added time or day' };
     }
     // 3. a new value for something that has one value at a time
-    const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => slots(newDecl, names).has(s));
+    const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => slots(newDecl, names).has(s) && samePredicateOf(s, oldDecl, newDecl, names));
     if (values.disagree.length > 0 && shared.length > 0) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }
@@ -170,7 +179,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const rest = (text: string) => new Set(toks(text).filter((w) => !NP_ADJ.has(w)).map(key).filter((k) => !subjectKeys.has(k)).filter((k) => contentKeys(text).has(k)));
     const restOld = rest(oldS.text);
     const restNew = rest(newS.text);
-    if (restOld.size > 0 && restNew.size > 0 && disjoint(restOld, restNew)) {
+    // a value said on both sides, however written, is something said in common: "is 6" / "is six years old"
+    if (restOld.size > 0 && restNew.size > 0 && disjoint(restOld, restNew) && values.shared === 0) {
       return { kind: 'distinct', rule: 'different-predicate', detail: `${np.slice(3)}: ${[...restOld].join(' ')} / ${[...restNew].join(' ')}` };
     }
   }

@@ -35,7 +35,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
   // forget that" nor "don't forget that you have friends"
   ['scratch-that', /\bscratch that\b|(?:^|[,.;:!\u2014-]\s*|\b(?:oh|so|please|just|no|actually|wait|sorry)\s+)(?:forget|ignore) (?:that|what i said)\b(?=\s*(?:[,.;:!\u2014-]|$))/, false],
-  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\bgot (?:that|it|this|those|them) wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
+  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
   ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
   ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
   // "No, ..." opens an answer far more often than a correction ("No, I haven't tried it yet"): weak
@@ -50,7 +50,9 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b/, false],
   // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",
   // "I'm down to join", "she came up to me" are not levels)
-  ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})`), false],
+  ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})` +
+    // the thing raised said between: "I've raised my weekly budget to 100 pounds", "we cut it to two days"
+    `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
   ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
   ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b/, false],

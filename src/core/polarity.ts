@@ -14,9 +14,16 @@ export const DISLIKE = new Set(['hate', 'dislike', 'detest', 'loathe', 'despise'
 /** "can't stand", "cannot bear": a negation that means dislike. */
 export const CANT_STAND = /\b(?:can ?not|can't|cannot|couldn't|could not) (?:stand|bear|stomach|abide)\b/g;
 
+/**
+ * "Stop sending me the digest", "I've quit smoking", "I gave up eating meat": to stop doing something
+ * denies doing it. Read as "not sending", "not smoking" (not after a negation: "I can't stop laughing"
+ * says the opposite, and "stop by" or "stop at" take no action).
+ */
+const STOP_DOING = /(?<!\b(?:not|never|n't|cannot|can't|couldn't|won't|don't|didn't)\s+)\b(?:stop|stops|stopped|stopping|quit|quits|quitting|cease|ceased|give up|gave up|given up|giving up)\s+(?=[a-z]{2,}ing\b)/g;
+
 /** The text without contrastive "not X" (and "no, ..." openers), which name an alternative rather than deny. */
 export function withoutContrast(text: string): string {
-  let t = norm(text);
+  let t = norm(text).replace(STOP_DOING, 'not ');
   for (const c of findCues(t)) {
     if (c.family === 'not-x' || c.family === 'no-wait' || c.family === 'no') t = t.replace(c.phrase, ' ');
   }
@@ -54,7 +61,7 @@ export const core: (text: string) => Set<string> = memoByText(coreOnce, copySet)
 
 function coreOnce(text: string): Set<string> {
   const out = new Set<string>();
-  for (const k of contentKeys(norm(text).replace(CANT_STAND, ' '))) if (!LIKE.has(k) && !DISLIKE.has(k)) out.add(k);
+  for (const k of contentKeys(norm(text).replace(CANT_STAND, ' ').replace(STOP_DOING, ' '))) if (!LIKE.has(k) && !DISLIKE.has(k)) out.add(k);
   return out;
 }
 

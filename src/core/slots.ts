@@ -4,7 +4,10 @@
  * "different-thing", "multi-valued".
  */
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
-import { extractValues, valueGroup, sameValue, type Value } from './values.js';
+import { extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
+import { lexicon } from './lexicon.js';
+import { findCues } from './correction-cues.js';
+import { deriveNouns } from './derive.js';
 import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
 
 // ---------------------------------------------------------------- values
@@ -12,6 +15,8 @@ import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, s
 export interface ValueDiff {
   /** groups in which both sides say a value the other does not */
   disagree: string[];
+  /** values of the old statement the new one says too, however written (numbers, times, dates, quantities, contacts; not names) */
+  shared: number;
   /** describes the first disagreement */
   detail: string;
   /** values said only by the new statement */
@@ -28,7 +33,7 @@ export function valuesOf(s: StatementLike): Value[] {
       if (!/^\p{Lu}/u.test(part) || extractValues(`x ${part}`).some((v) => v.kind !== 'name')) continue;
       const low = part.toLowerCase();
       if (textToks.has(low) && !have.has(low)) {
-        vals.push({ kind: 'name', raw: part, norm: low });
+        vals.push({ kind: 'name', raw: part, norm: foldMarks(low) });
         have.add(low);
       }
     }
@@ -39,7 +44,7 @@ export function valuesOf(s: StatementLike): Value[] {
 /** Word forms of a statement, for "is this name said on the other side?" */
 export function wordSet(s: StatementLike): Set<string> {
   const out = new Set<string>();
-  for (const w of toks(s.text)) out.add(w.replace(/'s?$/, ''));
+  for (const w of toks(s.text)) out.add(foldMarks(w.replace(/'s?$/, '')));
   for (const e of s.entities) for (const w of toks(e)) out.add(w);
   return out;
 }
@@ -50,7 +55,7 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
   const ow = wordSet(oldS);
   const nw = wordSet(newS);
   const found = (v: Value, others: Value[], otherWords: Set<string>) =>
-    others.some((o) => valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) ||
+    others.some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v)) ||
     (valueGroup(v.kind) === 'name' && otherWords.has(v.norm));
   const oldOnly = ov.filter((v) => !found(v, nv, nw));
   const newOnly = nv.filter((v) => !found(v, ov, ow));
@@ -62,14 +67,21 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
     disagree.push(g);
     if (!detail) detail = `${g}: "${oldOnly.find((v) => valueGroup(v.kind) === g)!.raw}" -> "${n[0].raw}"`;
   }
-  return { disagree, detail, added: newOnly };
+  const shared = ov.filter((v) => valueGroup(v.kind) !== 'name' && !oldOnly.includes(v)).length;
+  return { disagree, shared, detail, added: newOnly };
 }
 
+
+/** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
+const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
 
 /** Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband). */
 export function subjects(text: string): Set<string> {
   const out = new Set<string>();
   for (const c0 of clauses(text)) {
+    // "Sorry, I got it wrong before: Bea's birthday is 28 August": the speaker owning up to a mistake
+    // is not what the statement is about
+    if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;
     const c = stripOpeners(c0);
     if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
     else if (c[0] === 'my' || c[0] === 'our') {
@@ -85,16 +97,62 @@ export function subjects(text: string): Set<string> {
 
 /** Nouns named after "my/our/your": "My dog's name is Biscuit" -> dog. */
 export function possessed(text: string, names: Set<string>): Set<string> {
+  return new Set([...possessedWords(text, names)].map(key));
+}
+
+/**
+ * The words of possessed phrases as said. The phrase ends where the sentence's tagger (wink-nlp,
+ * `deriveNouns`) sees no noun after its first word: "My bedroom faces east" -> bedroom.
+ */
+export function possessedWords(text: string, names: Set<string>): Set<string> {
   const out = new Set<string>();
+  const nouns = new Set(deriveNouns(text));
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
       if (c[i] !== 'my' && c[i] !== 'our' && c[i] !== 'your') continue;
+      let head = false;
       for (let j = i + 1; j < c.length && j <= i + 4; j++) {
         const w = c[j];
         if (w === "'s" || NP_ADJ.has(w) || names.has(w)) continue;
         if (STOP_WORDS.has(w) || NEGATIONS.has(w) || (j > i + 1 && isVerb(w)) || PREPS.has(w) || /^\d/.test(w)) break;
-        if (w !== 'name') out.add(key(w));
+        if (head && !nouns.has(w)) break;
+        head = true;
+        if (w !== 'name') out.add(w);
       }
+    }
+  }
+  return out;
+}
+
+/** Whether no word of one set is a word of the other by key or by a WordNet synonym ("film" / "movie"). */
+export function disjointInSense(a: Set<string>, b: Set<string>): boolean {
+  for (const x of a) {
+    for (const y of b) if (key(x) === key(y) || lexicon().synonymous(lemma(x), lemma(y))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whose each possessed thing is: "my car" -> car: me; "my wife's car" -> car: wife (a person
+ * role before "'s" owns what follows it). "My dog's name" stays the speaker's (a dog is no person role).
+ */
+export function owners(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of clauses(text)) {
+    for (let i = 0; i < c.length; i++) {
+      if (c[i] !== 'my' && c[i] !== 'our') continue;
+      let j = i + 1;
+      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      let owner = 'me';
+      const s = c.indexOf("'s", j);
+      if (s > j && s <= j + 2 && PERSON.has(key(c[j]!))) {
+        owner = key(c[j]!);
+        j = s + 1;
+        while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      }
+      const w = c[j];
+      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
+      if (!out.has(key(w))) out.set(key(w), owner);
     }
   }
   return out;
@@ -106,7 +164,7 @@ export const NUMW = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|el
 
 /** Frames whose value a person has one of at a time. */
 export const SINGLE_FRAMES: Array<[string, RegExp]> = [
-  ['home', /\b(?:i|we) (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi'?m (?:now )?(?:living|based) in\b/],
+  ['home', /\b(?:i|we)(?:'ve| have)? (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi'?m (?:now )?(?:living|based) in\b/],
   ['employer', /\bi (?:still |now |currently )?work (?:at|for)\b|\bi'?m (?:employed|working) (?:at|by|for)\b|\b(?:job|position|role) (?:at|with)\b|\bmy (?:employer|company) is\b/],
   ['job', /\bi (?:still |now |currently )?work as\b|\bmy job is\b|\bmy (?:occupation|profession) is\b/],
   ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`)],
@@ -126,19 +184,9 @@ export function slots(text: string, names: Set<string>): Set<string> {
   for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of )\b(?:my|our) (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) out.add(`favorite:${key(m[1])}`);
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
-  // a definite subject: "my rent is", "the team meeting is", "my son's school starts"
-  for (const c0 of clauses(text)) {
-    const c = stripOpeners(c0);
-    const at = c[0] === 'my' || c[0] === 'our' || c[0] === 'the' ? 1 : -1;
-    if (at > 0) {
-      const np: string[] = [];
-      let j = at;
-      while (j < c.length && j <= at + 5 && !(np.length > 0 && isVerb(c[j]))) {
-        if (!NP_ADJ.has(c[j]) && c[j] !== "'s" && !STOP_WORDS.has(c[j])) np.push(c[j]);
-        j++;
-      }
-      if (j < c.length && isVerb(c[j]) && np.length > 0) addNp(out, np, names);
-    }
+  for (const c of clauses(text).map(stripOpeners)) {
+    const d = definiteSubject(c);
+    if (d) addNp(out, d.np, names);
     // inverted: "Rachel is my manager", "Dev is not my manager"
     for (let i = 1; i < c.length - 1; i++) {
       if (!AUX.has(c[i])) continue;
@@ -151,6 +199,59 @@ export function slots(text: string, names: Set<string>): Set<string> {
     }
   }
   return out;
+}
+
+/**
+ * A clause opening with a definite subject and its verb: "my rent is", "the team meeting is",
+ * "my son's school starts" -> the subject's words and the verb.
+ */
+function definiteSubject(c: string[]): { np: string[]; verb: string } | null {
+  if (c[0] !== 'my' && c[0] !== 'our' && c[0] !== 'the') return null;
+  const verb = (w: string | undefined) => w !== undefined && isVerb(w);
+  const np: string[] = [];
+  let j = 1;
+  while (j < c.length && j <= 6 && !(np.length > 0 && verb(c[j]))) {
+    if (!NP_ADJ.has(c[j]) && c[j] !== "'s" && !STOP_WORDS.has(c[j])) np.push(c[j]);
+    j++;
+  }
+  return j < c.length && verb(c[j]) && np.length > 0 ? { np, verb: c[j]! } : null;
+}
+
+/**
+ * The verbs a statement says of each definite subject (`np:` slot -> verb lemmas). A subject has one
+ * value at a time only for one predicate: "My sister Nadia lives in Cardiff." / "My sister Nadia
+ * works in Swansea." give the same subject two places, where she lives and where she works.
+ */
+export function subjectVerbs(text: string, names: Set<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const c of clauses(text).map(stripOpeners)) {
+    const d = definiteSubject(c);
+    if (!d) continue;
+    const slot = new Set<string>();
+    addNp(slot, d.np, names);
+    for (const s of slot) out.set(s, (out.get(s) ?? new Set<string>()).add(lemma(d.verb)));
+  }
+  return out;
+}
+
+const BE = new Set(['be', 'is', 'are', 'was', 'were', 'am', "'s", "'re", "'m"]);
+
+/**
+ * Whether two statements say the same predicate of a definite subject: the same verb, a WordNet
+ * synonym of it, or a form of "be" on either side ("My flight is at 9" / "My flight leaves at 10").
+ * A subject said without a verb on one side (inverted: "Dev is my manager") is not compared.
+ */
+export function samePredicateOf(slot: string, oldText: string, newText: string, names: Set<string>): boolean {
+  if (!slot.startsWith('np:')) return true;
+  const a = subjectVerbs(oldText, names).get(slot);
+  const b = subjectVerbs(newText, names).get(slot);
+  if (!a || !b) return true;
+  for (const x of a) {
+    for (const y of b) {
+      if (x === y || BE.has(x) || BE.has(y) || AUX.has(x) || AUX.has(y) || lexicon().synonymous(x, y)) return true;
+    }
+  }
+  return false;
 }
 
 /** Words of the single-valued frames themselves, which say nothing about the value. */
@@ -183,6 +284,8 @@ export const OBJ_STOP = new Set(
   ).split(' '),
 );
 
+const numeric = (w: string) => /^[£$€]?\d/.test(w) || numberWord(w) !== null || /^(?:hundred|thousand|million|billion)$/.test(w);
+
 /** For each multi-valued predicate in a text, the keys of its object ("I play tennis on Tuesdays" -> play: {tennis}). */
 export function objects(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
@@ -196,7 +299,8 @@ export function objects(text: string): Map<string, Set<string>> {
       let j = i + 1;
       while (j < c.length && OBJ_SKIP.has(c[j])) j++;
       const obj = new Set<string>();
-      for (; j < c.length && !OBJ_STOP.has(c[j]); j++) if (!STOP_WORDS.has(c[j]) && !FILLER.has(c[j])) obj.add(key(c[j]));
+      // a count in the object is a value, compared as one ("10,000 steps" / "ten thousand steps"): the object is what is counted
+      for (; j < c.length && !OBJ_STOP.has(c[j]); j++) if (!STOP_WORDS.has(c[j]) && !FILLER.has(c[j]) && !numeric(c[j])) obj.add(key(c[j]));
       if (obj.size > 0) out.set(pred, obj);
       break;
     }

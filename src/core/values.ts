@@ -38,6 +38,25 @@ export function numberWord(word: string): number | null {
   return null;
 }
 
+const ORDINALS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11,
+  twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
+  twentieth: 20, thirtieth: 30,
+};
+
+/** 4 -> "4th", 21 -> "21st": an ordinal as written in digits. */
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
+
+/** A word without its accents: "Kraków" and "Krakow" name one city. */
+export function foldMarks(word: string): string {
+  return /[^\x00-\x7f]/.test(word) ? word.normalize('NFD').replace(/\p{M}/gu, '') : word;
+}
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH_ABBR: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -72,7 +91,8 @@ interface Tok {
 }
 
 function toks(text: string): Tok[] {
-  const t = text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'");
+  // "9:00 a.m." is "9:00 am." (the sentence's full stop kept)
+  const t = text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'").replace(/(\d)\s*([ap])\.\s?m\b/gi, '$1 $2m');
   const out: Tok[] = [];
   let last = 0;
   for (const m of t.matchAll(/[£$€]?\d+(?:[.,:]\d+)*(?:am|pm|a\.m\.|p\.m\.|st|nd|rd|th|k|%)?|[\p{L}]+(?:['\-][\p{L}]+)*'?/gu)) {
@@ -98,6 +118,12 @@ function shouted(text: string): boolean {
   if (letters.length < 8) return false;
   const upper = letters.replace(/[^\p{Lu}]/gu, '').length;
   return upper / letters.length > 0.6;
+}
+
+/** The hour a clock phrase names ("eight", "8"), 1-12, or null. */
+function clockHour(word: string): number | null {
+  const h = /^\d{1,2}$/.test(word) ? Number(word) : numberWord(word);
+  return h !== null && h >= 1 && h <= 12 ? h : null;
 }
 
 function fmtTime(h: number, min: number, ambiguous: boolean): string {
@@ -210,6 +236,14 @@ function extractValuesOnce(text: string): Value[] {
       push('time', i, i, fmtTime(bareHour, 0, bareHour <= 12));
       continue;
     }
+    // "half past eight", "quarter past 9", "quarter to ten": the hour after the phrase
+    const clock = /^(half|quarter)$/.test(t.lower) && next && /^(past|to)$/.test(next.lower) && next2 ? clockHour(next2.lower) : null;
+    if (clock !== null) {
+      const min = t.lower === 'half' ? 30 : next!.lower === 'past' ? 15 : 45;
+      const h = next!.lower === 'to' && t.lower === 'quarter' ? (clock === 1 ? 12 : clock - 1) : clock;
+      push('time', i, i + 2, fmtTime(h, min, true));
+      continue;
+    }
     if (t.lower === 'noon' || t.lower === 'midday') {
       push('time', i, i, fmtTime(12, 0, false));
       continue;
@@ -232,9 +266,22 @@ function extractValuesOnce(text: string): Value[] {
     }
     // digits, number words
     let n = parseNumber(t.text);
-    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? ''))) n = nw;
+    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES))) n = nw;
+    // "ten thousand", "two hundred", "a million": the scale word multiplies (and is read with it)
+    if (next && next.lower in SCALES && (n !== null || t.lower === 'a')) {
+      n = (n ?? 1) * SCALES[next.lower]!;
+      const unit = next2 && (MONEY_UNITS.test(next2.lower) || MEASURE_UNITS.test(next2.lower)) && next2.lower !== 'in';
+      push(unit ? 'quantity' : 'number', i, unit ? i + 2 : i + 1, String(n));
+      continue;
+    }
     if (n === null && /^\d+(st|nd|rd|th)$/.test(t.lower)) {
       push('number', i, i, t.lower);
+      continue;
+    }
+    // "the fourth floor" = "the 4th floor" (an ordinal word is read as one after "the" only: "at first" is no position)
+    const ord = ORDINALS[t.lower];
+    if (ord !== undefined && prev?.lower === 'the') {
+      push('number', i, i, ordinal(ord));
       continue;
     }
     if (n !== null) {
@@ -257,7 +304,7 @@ function extractValuesOnce(text: string): Value[] {
       const pre = ts[i - 1];
       const inName = pre && /^\p{Lu}/u.test(pre.text) && !pre.sentenceStart && (out.at(-1)?.kind === 'name' || out.at(-1)?.kind === 'place');
       const kind: ValueKind = inName ? (out.at(-1)!.kind) : pre && PLACE_PREPS.has(pre.lower) ? 'place' : 'name';
-      push(kind, i, i, low);
+      push(kind, i, i, foldMarks(low));
     }
   }
   return out;
@@ -282,4 +329,10 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
   }
   if (kind === 'quantity') return a.replace(/k$/, '000') === b.replace(/k$/, '000');
   return false;
+}
+
+/** A bare number and a quantity of the same count ("My son is 6." / "... six years old."): one value said two ways. */
+export function sameCount(a: Value, b: Value): boolean {
+  const kinds = new Set([a.kind, b.kind]);
+  return kinds.has('number') && kinds.has('quantity') && a.norm.replace(/k$/, '000') === b.norm.replace(/k$/, '000');
 }

@@ -1,0 +1,88 @@
+/**
+ * The conflict rules on wordings a caller's restatements and corrections take (docs/corrections.md):
+ * a subject's value is single only for one predicate, "stop doing" denies doing, whose thing a
+ * fact is about, a value written two ways. Sentences of our own, none from an evaluation file.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractValues, relate, type StatementLike } from '../../src/core/conflicts.js';
+import { polarity } from '../../src/core/polarity.js';
+import { useWordNet } from '../helpers/lexicon.js';
+
+const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
+const rel = (a: string, b: string, topical = true) => relate(s(a), s(b), topical);
+const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
+
+beforeAll(useWordNet, 120_000);
+
+describe('a subject has one value per predicate (new-value)', () => {
+  it('corrects the same predicate, keeps another predicate apart', () => {
+    expect(rel('My cousin Priya lives in Leeds.', 'My cousin Priya lives in York.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    const other = rel('My cousin Priya lives in Leeds.', 'My cousin Priya works in York.');
+    expect(other.kind).not.toBe('corrects');
+    expect(other).toMatchObject({ kind: 'distinct' });
+  });
+  it('takes a form of "be" as the same predicate', () => {
+    expect(rel('The school run is at 8:15.', 'The school run starts at 8:40.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+  });
+});
+
+describe('"stop doing" denies doing (polarity)', () => {
+  it('reads stop / quit / give up before a verb in -ing as a negation', () => {
+    expect(polarity('Stop reminding me to stretch.')).toBe('negative');
+    expect(polarity("I've given up eating meat.")).toBe('negative');
+    expect(rel('Remind me to stretch every hour.', 'Stop reminding me to stretch every hour.')).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+  });
+  it('not after a negation, and not "stop by"', () => {
+    expect(polarity("I can't stop humming that song.")).toBe('negative');
+    expect(rel('I hum that song all day.', "I can't stop humming that song.").kind).not.toBe('corrects');
+    expect(polarity('Stop by the bakery on Fridays.')).toBe('positive');
+  });
+});
+
+describe('who the fact is about', () => {
+  it('a clause owning up to a mistake names no subject', () => {
+    expect(rel("My uncle Raj's birthday is 4 May.", "My mistake, I had it wrong: Raj's birthday is 14 May.")).toMatchObject({ kind: 'corrects' });
+  });
+  it('one thing, another owner', () => {
+    expect(rel('My bike is a red Brompton.', "My son's bike is a red Brompton.", false)).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel("My dog's bed is by the radiator.", "My dog's bed is by the radiator now.").kind).not.toBe('distinct');
+  });
+  it('a possessed phrase ends where its nouns end; a synonym is the same thing', () => {
+    expect(rel('My study faces the garden.', 'My garage faces the garden.', false)).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
+    expect(rel('My favourite film is Heat.', 'My favorite movie is Heat.', false)).toEqual({ kind: 'compatible' });
+  });
+  it('"we\'ve moved to" gives the home a new value', () => {
+    expect(rel('We live in Porto.', "We've moved to Braga, still unpacking.")).toMatchObject({ kind: 'corrects' });
+  });
+});
+
+describe('a value written two ways', () => {
+  it('reads "a.m." / "p.m.", scale words and accents', () => {
+    expect(kinds('Dinner is at 7:30 p.m.')).toEqual(['time:19:30']);
+    expect(kinds('I swim a thousand metres.')).toEqual(['quantity:1000']);
+    expect(kinds('We raised two hundred pounds.')).toEqual(['quantity:200']);
+    expect(kinds('I flew to Zürich.')).toEqual(['place:zurich']);
+  });
+  it('reads clock phrases and ordinal words after "the"', () => {
+    expect(kinds('The bus leaves at half past seven.')).toEqual(kinds('The bus leaves at 7:30.'));
+    expect(kinds('We eat at quarter to one.')).toEqual(['time:~12:45']);
+    expect(kinds('We eat at quarter past 6.')).toEqual(['time:~6:15']);
+    expect(kinds('Her office is on the third floor.')).toEqual(['number:3rd']);
+    expect(kinds('Her office is on the 3rd floor.')).toEqual(['number:3rd']);
+    expect(kinds('At first I disliked olives.')).toEqual([]);
+  });
+  it('"the second Tuesday" names a position, "a second car" adds one', () => {
+    expect(rel('The choir meets on the first Tuesday of the month.', 'The choir meets on the second Thursday of the month.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('I have a car.', 'I bought a second car.').kind).not.toBe('corrects');
+  });
+  it('the same value is no disagreement and is something said in common', () => {
+    expect(rel('My niece Ola is 8.', 'My niece Ola is eight years old.', false)).toEqual({ kind: 'compatible' });
+    expect(rel('The shop opens at 9am.', 'The shop opens at 9:00 a.m.', false)).toEqual({ kind: 'compatible' });
+    expect(rel('I swim 1,500 metres every week.', 'I swim fifteen hundred metres every week.', false).kind).not.toBe('distinct');
+    expect(rel("I'm flying to Malmö in June.", "I'm flying to Malmo in June.", false)).toEqual({ kind: 'compatible' });
+  });
+  it('a level changed with the thing said between the verb and its value', () => {
+    expect(rel('My monthly savings target is 300 dollars.', "I've lowered my monthly savings target to 200 dollars.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('The kids go to bed at 8.', 'I put the kids to bed at 7.').kind).not.toBe('corrects');
+  });
+});
