@@ -119,7 +119,25 @@ export function sharesEntityOrTheme(a: Hinted, b: Hinted): boolean {
 
 export function sharesEntity(a: { entities: string[]; derivedEntities?: string[] }, b: { entities: string[]; derivedEntities?: string[] }): boolean {
   const ea = lc(allEntities(a));
-  return allEntities(b).some((e) => ea.has(e.trim().toLowerCase()));
+  if (allEntities(b).some((e) => ea.has(e.trim().toLowerCase()))) return true;
+  return allEntities(a).some((x) => allEntities(b).some((y) => partOfName(x, y)));
+}
+
+/** A name's words as compared: lower-cased, accents folded ("Kraków" = "Krakow"). */
+const nameWords = (name: string) => name.trim().toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').split(/\s+/).filter(Boolean);
+
+/**
+ * Two proper names (capitalised) of which one is part of the other, word for word: "Raptors" /
+ * "Toronto Raptors", "Ana" / "Ana Silva", or one name with and without its accents.
+ */
+function partOfName(x: string, y: string): boolean {
+  if (!/^\p{Lu}/u.test(x.trim()) || !/^\p{Lu}/u.test(y.trim())) return false;
+  const a = nameWords(x);
+  const b = nameWords(y);
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length === 0) return false;
+  for (let i = 0; i + short.length <= long.length; i++) if (short.every((w, j) => long[i + j] === w)) return true;
+  return false;
 }
 
 /**

@@ -129,6 +129,17 @@ describe('helpers', () => {
     expect(sharesEntityOrTheme({ entities: ['Owen'], themes: ['family'] }, { entities: ['Bristol'], themes: ['work'] })).toBe(false);
   });
 
+  it('a proper name meets a longer name it is part of, word for word, and its spelling without accents', () => {
+    const e = (...entities: string[]) => ({ entities, themes: [] });
+    expect(sharesEntityOrTheme(e('Leeds United'), e('Leeds'))).toBe(true);
+    expect(sharesEntityOrTheme(e('Ana'), e('Ana Sousa'))).toBe(true);
+    expect(sharesEntityOrTheme(e('Málaga'), e('Malaga'))).toBe(true);
+    expect(sharesEntityOrTheme(e('New York'), e('New Zealand'))).toBe(false);
+    expect(sharesEntityOrTheme(e('Leeds United'), e('United'))).toBe(true);
+    // common nouns (a caller's lower-case entity) are compared whole
+    expect(sharesEntityOrTheme(e('dog'), e('dog food'))).toBe(false);
+  });
+
   it('clauseRestates: one clause of the new statement says the old one again', () => {
     expect(clauseRestates('My brother Owen lives in Bristol.', 'My brother lives in Bristol, he works in a lab.')).toBe(true);
     expect(clauseRestates('My brother Owen lives in Bristol.', 'My sister works in a lab.')).toBe(false);
