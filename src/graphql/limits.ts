@@ -8,7 +8,7 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import type { AppConfig } from '../config.js';
 import type { Actor, MemoryDeps } from '../memory/deps.js';
 import { authenticate } from '../memory/tokens.js';
-import { StoreUnavailableError } from '../store/sql-client.js';
+import { unavailableIn } from '../store/sql-client.js';
 import { RateLimiter } from './rate-limit.js';
 
 /**
@@ -54,7 +54,8 @@ export function requestLimits(config: AppConfig, deps: MemoryDeps): Plugin[] {
         try {
           actor = await authenticate(deps, bearer(request));
         } catch (e) {
-          if (e instanceof StoreUnavailableError) return endResponse(failure(503, 'UNAVAILABLE', e.message, { 'retry-after': '1' }));
+          const unavailable = unavailableIn(e);
+          if (unavailable) return endResponse(failure(503, 'UNAVAILABLE', unavailable.message, { 'retry-after': '1' }));
           throw e;
         }
         actors.set(request, actor);
