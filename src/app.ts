@@ -21,6 +21,8 @@ import { requestLimits } from './graphql/limits.js';
 import { SocketRegistry } from './graphql/revocation.js';
 import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
+import { CallerRate } from './graphql/rate-limit.js';
+import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -53,6 +55,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   watchVectorMirror(metrics, engram.deps.index);
   const deps = engram.deps;
   const schema = guardSchema(buildSchema());
+  // One bucket per token for HTTP requests and socket operations alike (docs/limits.md).
+  const rate = new CallerRate(config.limits);
 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
@@ -67,7 +71,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     plugins: [
       metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting),
       useStaticAssets({ webDir: config.webDir, graphqlEndpoint: '/graphql' }),
-      ...requestLimits(config, deps),
+      ...requestLimits(config, deps, rate),
     ],
     maskedErrors: { maskError: errorMasker(deps.log) },
     context: async ({ request }) => ({
@@ -92,6 +96,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       server = createServer(yoga);
       wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
       const registry = (sockets = new SocketRegistry(deps, config.limits.tokenRecheckSeconds));
+      const callers = new WeakMap<object, SocketCaller>();
       disposeWs = useServer(
         {
           ...graphqlWsRules(config),
@@ -100,9 +105,12 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             const secret = tokenOf(ctx.connectionParams);
             const actor = secret ? await authenticate(deps, secret) : null;
             if (actor?.tokenId && secret) registry.add(ctx.extra.socket, actor.tokenId, secret);
+            callers.set(ctx.extra.socket, { actor, address: ctx.extra.request.socket.remoteAddress ?? 'unknown' });
             return true;
           },
           onClose: (ctx) => registry.remove(ctx.extra.socket),
+          // Each operation the socket starts takes from its token's bucket, as an HTTP request does.
+          onSubscribe: wsRateGate(rate, (socket) => callers.get(socket as object)),
           // graphql-ws parses, validates and executes with its own import of graphql, the copy Pothos built the
           // schema with; passing this module's functions breaks under a test runner that loads a second copy
           // ("Cannot use GraphQLSchema from another module or realm").

@@ -2,6 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import { GraphQLError, Kind } from 'graphql';
 import type { GraphQLContext } from './context.js';
+import { parseDateTime } from './date-time.js';
 
 /** The one Pothos builder: typed context, typed errors as result unions. */
 export const builder = new SchemaBuilder<{
@@ -24,16 +25,11 @@ export const builder = new SchemaBuilder<{
 builder.scalarType('DateTime', {
   description: 'An ISO-8601 date-time (UTC).',
   serialize: (d) => (d instanceof Date ? d : new Date(String(d))).toISOString(),
-  parseValue: (v) => {
-    const d = new Date(String(v));
-    if (typeof v !== 'string' || Number.isNaN(d.getTime())) throw new GraphQLError(`invalid DateTime: ${String(v)}`);
-    return d;
-  },
+  // Field by field (date-time.ts): `new Date` rolled 2026-02-30 forward to 2 March.
+  parseValue: (v) => parseDateTime(v),
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');
-    const d = new Date(ast.value);
-    if (Number.isNaN(d.getTime())) throw new GraphQLError(`invalid DateTime: ${ast.value}`);
-    return d;
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string', { extensions: { code: 'INVALID_INPUT' } });
+    return parseDateTime(ast.value);
   },
 });
 

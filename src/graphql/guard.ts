@@ -5,7 +5,7 @@ import {
 import { wrapOrThrow } from '@pothos/plugin-errors';
 import { LimitsSchema, type Limits } from '../config.js';
 import { DomainError, InvalidInputError, UnavailableError } from '../memory/errors.js';
-import { StoreUnavailableError } from '../store/sql-client.js';
+import { unavailableIn } from '../store/sql-client.js';
 import { inputFault } from '../store/pg-errors.js';
 import type { GraphQLContext } from './context.js';
 
@@ -88,7 +88,8 @@ function guardField(field: GraphQLField<unknown, GraphQLContext> & { [WRAPPED]?:
 
 /** A store failure the client can act on, as its typed error; null for anything else. */
 function translate(e: unknown, ctx: GraphQLContext | undefined): DomainError | null {
-  if (e instanceof StoreUnavailableError) return new UnavailableError(e.message);
+  const unavailable = unavailableIn(e);
+  if (unavailable) return new UnavailableError(unavailable.message);
   const input = inputFault(e);
   if (input) {
     ctx?.deps.log.warn({ field: input.field, detail: input.message }, 'the database refused input that validation let through');

@@ -8,16 +8,17 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import type { AppConfig } from '../config.js';
 import type { Actor, MemoryDeps } from '../memory/deps.js';
 import { authenticate } from '../memory/tokens.js';
-import { StoreUnavailableError } from '../store/sql-client.js';
-import { RateLimiter } from './rate-limit.js';
+import { unavailableIn } from '../store/sql-client.js';
+import { CallerRate } from './rate-limit.js';
+import { parseStopped, reported } from './armor.js';
 
 /**
  * Every request limit of the HTTP endpoint, in the order a request meets them
  * (docs/limits.md):
  * 1. body size: a Content-Length over the limit is answered 413 before any byte is read;
  *    a body without one is read up to the limit, then refused;
- * 2. the caller's token bucket (per token; per client address without a valid token):
- *    429 with Retry-After, before parsing;
+ * 2. the caller's token bucket (per token; per client address without a valid token), shared
+ *    with the operations its sockets start (ws-limits.ts): 429 with Retry-After, before parsing;
  * 3. GraphQL Armor on the document: tokens (while parsing), depth, aliases, cost
  *    (validation rules), each refused with a GraphQL error naming the limit;
  * 4. per-argument bounds (src/graphql/guard.ts), typed InvalidInput.
@@ -32,10 +33,8 @@ export function actorOf(request: Request): Actor | null | undefined {
   return actors.get(request);
 }
 
-export function requestLimits(config: AppConfig, deps: MemoryDeps): Plugin[] {
+export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerRate): Plugin[] {
   const l = config.limits;
-  const limiter = new RateLimiter();
-  const common = { exposeLimits: true, propagateOnRejection: true } as const;
   const plugins: Plugin[] = [
     {
       async onRequest({ request, setRequest, endResponse, serverContext, url }) {
@@ -54,21 +53,20 @@ export function requestLimits(config: AppConfig, deps: MemoryDeps): Plugin[] {
         try {
           actor = await authenticate(deps, bearer(request));
         } catch (e) {
-          if (e instanceof StoreUnavailableError) return endResponse(failure(503, 'UNAVAILABLE', e.message, { 'retry-after': '1' }));
+          const unavailable = unavailableIn(e);
+          if (unavailable) return endResponse(failure(503, 'UNAVAILABLE', unavailable.message, { 'retry-after': '1' }));
           throw e;
         }
         actors.set(request, actor);
-        const key = actor ? `token:${actor.tokenId}` : `anon:${addressOf(serverContext)}`;
-        const wait = limiter.take(key, actor ? { burst: l.rateBurst, perSecond: l.ratePerSecond } : { burst: l.anonBurst, perSecond: l.anonPerSecond });
-        if (wait > 0) {
-          return endResponse(failure(429, 'RATE_LIMITED', `too many requests${actor ? ' for this token' : ' without a token'}: retry in ${wait} s`, { 'retry-after': String(wait) }));
-        }
+        const wait = rate.take(actor, addressOf(serverContext));
+        if (wait > 0) return endResponse(failure(429, 'RATE_LIMITED', CallerRate.refusal(actor, wait), { 'retry-after': String(wait) }));
       },
     },
-    maxTokensPlugin({ ...common, n: l.tokens }) as Plugin,
-    maxDepthPlugin({ ...common, n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
-    maxAliasesPlugin({ ...common, n: l.aliases }) as Plugin,
-    costLimitPlugin({ ...common, maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
+    // Each refused as its operation's error, not thrown (armor.ts).
+    maxTokensPlugin({ ...parseStopped(), n: l.tokens }) as Plugin,
+    maxDepthPlugin({ ...reported('depth'), n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
+    maxAliasesPlugin({ ...reported('aliases'), n: l.aliases }) as Plugin,
+    costLimitPlugin({ ...reported('cost'), maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
   ];
   if (config.production) {
     plugins.push(blockFieldSuggestionsPlugin() as Plugin);

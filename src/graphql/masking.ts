@@ -2,21 +2,23 @@ import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
 import type { Logger } from '../ports/logger.js';
 import { DomainError } from '../memory/errors.js';
-import { StoreUnavailableError } from '../store/sql-client.js';
+import { unavailableIn } from '../store/sql-client.js';
 
 /**
  * Yoga's error masking, with logging by who is at fault (docs/limits.md#errors):
  * - the client's (a GraphQL syntax or validation error, a bad scalar value, a typed domain
  *   error): logged at info, one line, no stack; sent as is;
- * - the database unavailable: logged at warn, sent as `UNAVAILABLE` (retry);
+ * - the database unavailable (a StoreUnavailableError, bare or along the `cause` chain): logged at warn, sent as `UNAVAILABLE` (retry);
  * - anything else: a defect, logged at error with its stack, sent as "Unexpected error.".
  */
 export function errorMasker(log: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
     const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof StoreUnavailableError) {
-      log.warn({ reason: original.message, cause: (original.cause as Error | undefined)?.message }, 'database unavailable');
-      return new GraphQLError(original.message, { extensions: { code: 'UNAVAILABLE' } });
+    // Also when an adapter wrapped it (a vector engine's search failed because the store did).
+    const unavailable = unavailableIn(original);
+    if (unavailable) {
+      log.warn({ reason: unavailable.message, cause: (unavailable.cause as Error | undefined)?.message, via: unavailable === original ? undefined : (original as Error).message }, 'database unavailable');
+      return new GraphQLError(unavailable.message, { ...(error instanceof GraphQLError ? pathOf(error) : {}), extensions: { code: 'UNAVAILABLE' } });
     }
     if (!original || original instanceof GraphQLError || original instanceof DomainError) {
       const e = error as GraphQLError;

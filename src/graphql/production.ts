@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
 import type { AppConfig } from '../config.js';
+import { reported } from './armor.js';
 
 /**
  * Settings that differ in production mode (docs/limits.md#production-mode), and the
@@ -28,9 +29,10 @@ export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLS
   const l = config.limits;
   const rules: ValidationRule[] = [
     ...graphql.specifiedRules,
-    maxDepthRule({ n: l.depth, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
-    maxAliasesRule({ n: l.aliases, exposeLimits: true }) as ValidationRule,
-    costLimitRule({ maxCost: l.cost, exposeLimits: true, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
+    // Reported, not thrown: a throw closed the client's whole socket (armor.ts).
+    maxDepthRule({ ...reported('depth'), n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
+    maxAliasesRule({ ...reported('aliases'), n: l.aliases }) as ValidationRule,
+    costLimitRule({ ...reported('cost'), maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
     ...(config.production && !config.exposeSchema ? [graphql.NoSchemaIntrospectionCustomRule] : []),
   ];
   return { validate: (schema, doc) => graphql.validate(schema, doc, rules) };

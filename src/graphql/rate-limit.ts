@@ -48,3 +48,31 @@ export class RateLimiter {
     }
   }
 }
+
+/** The budgets `CallerRate` reads (`Limits` in src/config.ts). */
+export interface RateLimits { rateBurst: number; ratePerSecond: number; anonBurst: number; anonPerSecond: number }
+
+/**
+ * One set of buckets for every way in (docs/limits.md): an HTTP request and an operation
+ * started over graphql-ws take from the same token's bucket, so a socket is no way around
+ * the limit.
+ */
+export class CallerRate {
+  private readonly limiter: RateLimiter;
+  constructor(private readonly limits: RateLimits, now?: () => number) {
+    this.limiter = new RateLimiter(now);
+  }
+
+  /** Takes one unit for the caller (its token, else its address): 0 when granted, else the seconds to wait. */
+  take(actor: { tokenId: string | null } | null, address: string): number {
+    const l = this.limits;
+    return actor
+      ? this.limiter.take(`token:${actor.tokenId}`, { burst: l.rateBurst, perSecond: l.ratePerSecond })
+      : this.limiter.take(`anon:${address}`, { burst: l.anonBurst, perSecond: l.anonPerSecond });
+  }
+
+  /** The refusal's words, the same on both ways in. */
+  static refusal(actor: { tokenId: string | null } | null, wait: number): string {
+    return `too many requests${actor ? ' for this token' : ' without a token'}: retry in ${wait} s`;
+  }
+}

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
 import type { Embedder } from '../ports/embedder.js';
+import { graphqlPrometheus } from './graphql-metrics.js';
 
 /** Every series this service exports starts with this (docs/operations.md lists them). */
 export const METRIC_PREFIX = 'engram_';
@@ -75,28 +75,11 @@ export class EngramMetrics {
   /**
    * The GraphQL series through the ecosystem's plugin, on this registry, under engram_ names:
    * request latency by operation, operations and errors counted, deprecated fields used, HTTP
-   * latency; served at `/metrics`. Its other series are off (they would not carry the prefix).
+   * latency; served at `/metrics`. Labels a client chooses (operation names, error paths) are
+   * bounded (graphql-metrics.ts).
    */
   graphqlPlugin(endpoint = '/metrics'): Plugin {
-    return usePrometheus({
-      registry: this.registry, endpoint,
-      labels: { url: false },
-      metrics: {
-        graphql_envelop_request_duration: 'engram_graphql_request_duration_seconds',
-        graphql_envelop_request: 'engram_graphql_requests_total',
-        graphql_envelop_error_result: 'engram_graphql_errors_total',
-        graphql_envelop_deprecated_field: 'engram_graphql_deprecated_fields_total',
-        graphql_yoga_http_duration: 'engram_http_request_duration_seconds',
-        graphql_envelop_request_time_summary: false,
-        graphql_envelop_phase_parse: false,
-        graphql_envelop_phase_validate: false,
-        graphql_envelop_phase_context: false,
-        graphql_envelop_phase_execute: false,
-        graphql_envelop_phase_subscribe: false,
-        graphql_envelop_schema_change: false,
-        graphql_envelop_execute_resolver: false,
-      },
-    });
+    return graphqlPrometheus(this.registry, endpoint);
   }
 
   private existing(name: string) {

@@ -6,6 +6,10 @@ import { vector } from '@electric-sql/pglite/vector';
 import type { Queryable, QueryResult, SqlClient } from './sql-client.js';
 import { PreparedStatements } from './pglite-prepared.js';
 import { DataDirLock, restrictPermissions } from './data-dir-lock.js';
+import { parseTimestamptz } from './pg-timestamp.js';
+
+/** PostgreSQL's type oid of `timestamptz`. */
+const TIMESTAMPTZ_OID = 1184;
 
 export interface PgliteOpenOptions {
   /** Who takes the data directory's lock ('server', or the CLI command): docs/ownership.md. */
@@ -100,7 +104,8 @@ export class PgliteClient implements SqlClient {
   private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null) {}
 
   static async open(dataDir: string, opts: PgliteOpenOptions = {}): Promise<PgliteClient> {
-    const base = { extensions: { vector }, startParams: startParams(opts.sharedBuffers) };
+    // Timestamps parsed field by field: PGlite's `new Date(text)` misread years under 100 (pg-timestamp.ts).
+    const base = { extensions: { vector }, startParams: startParams(opts.sharedBuffers), parsers: { [TIMESTAMPTZ_OID]: parseTimestamptz } };
     if (dataDir === ':memory:' || dataDir.includes('://')) {
       const fresh = dataDir === ':memory:' ? templateBlob(opts.dimensions) : undefined;
       if (fresh) return new PgliteClient(await leanParsers(await PGlite.create({ ...base, loadDataDir: await fresh })), null, null);

@@ -62,3 +62,23 @@ export class StoreUnavailableError extends StoreError {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/** How many `cause` links `unavailableIn` follows: adapters wrap a store error once or twice, never more. */
+const CAUSE_DEPTH = 8;
+
+/**
+ * The StoreUnavailableError behind `e`: `e` itself or one found along its `cause` chain (a vector
+ * engine's adapter error, a GraphQL error's original error), at most CAUSE_DEPTH links deep; null
+ * when there is none. A lost connection stays the typed `Unavailable` however it was wrapped.
+ */
+export function unavailableIn(e: unknown): StoreUnavailableError | null {
+  let at: unknown = e;
+  for (let i = 0; i <= CAUSE_DEPTH && at != null; i++) {
+    if (at instanceof StoreUnavailableError) return at;
+    if (typeof at !== 'object') return null;
+    const next = (at as { originalError?: unknown }).originalError ?? (at as { cause?: unknown }).cause;
+    if (next === at) return null;
+    at = next;
+  }
+  return null;
+}

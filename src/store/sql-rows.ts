@@ -1,5 +1,6 @@
 // Row shapes and SQL fragments shared by the SqlStore's parts (sql-store*.ts).
 import type { MemoryEvent, MemoryRecord, Mention, Message, NewEvent, Space } from '../ports/memory-store.js';
+import { parseTimestamptz } from './pg-timestamp.js';
 
 export type Row = Record<string, any>;
 
@@ -33,7 +34,7 @@ export function fromJsonRows(text: string | null | undefined, names: readonly st
 }
 
 export function date(v: unknown): Date {
-  return v instanceof Date ? v : new Date(String(v));
+  return v instanceof Date ? v : parseTimestamptz(String(v));
 }
 export function dateOrNull(v: unknown): Date | null {
   return v == null ? null : date(v);

@@ -1,0 +1,119 @@
+/**
+ * Request limits over graphql-ws (docs/limits.md), on the real server and a real WebSocket:
+ * - an operation over the depth, alias or cost limit fails alone, with an error message that
+ *   names the limit (not "Syntax Error"); the socket and its valid subscription stay open (a
+ *   thrown rule used to close the whole socket, 4500);
+ * - every operation a socket starts takes from its token's rate bucket, the one HTTP requests
+ *   take from: over the limit, that operation gets a RATE_LIMITED error, the socket stays open.
+ * The bucket refills at 0.001/s, so a slow machine cannot refill it mid-test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from 'graphql-ws';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { listen, say, until, wsClient } from '../helpers/live.js';
+
+/** Runs one operation over the socket: its results and its error (graphql-ws's error message). */
+function run(client: Client, query: string): Promise<{ data: unknown[]; errors: any[] }> {
+  const out = { data: [] as unknown[], errors: [] as any[] };
+  return new Promise((resolve) => {
+    client.subscribe({ query }, {
+      next: (v) => (v.errors ? out.errors.push(...v.errors) : out.data.push(v.data)),
+      error: (e) => { out.errors.push(...(Array.isArray(e) ? e : [e])); resolve(out); },
+      complete: () => resolve(out),
+    });
+  });
+}
+
+function deep(levels: number): string {
+  let sel = 'id';
+  for (let i = 0; i < levels; i++) sel = `correctionChain { ${sel} }`;
+  return `subscription { memoryEvents { memory { ${sel} } } }`;
+}
+
+describe('document limits over graphql-ws', () => {
+  let t: TestApp;
+  let url: string;
+  const clients: Client[] = [];
+  // A cost limit of 100: a subscription over it is short to write, and every operation of the test is under it.
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ENGRAM_MAX_COST: '100' } });
+    url = (await t.app.start()).url;
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.dispose();
+    await t?.close();
+  });
+
+  it('refuses an over-depth, over-alias or over-cost subscription alone; the valid one on the same socket keeps running', async () => {
+    const sp = await t.space({ name: 'ws-depth' });
+    const closes: number[] = [];
+    const client = wsClient(url, sp.operator, { onClose: (code) => closes.push(code) });
+    clients.push(client);
+    const valid = listen(client, 'subscription { memoryEvents { kind memoryId } }');
+    const tooDeep = await run(client, deep(12));
+    const aliases = Array.from({ length: 20 }, (_, i) => `k${i}: kind`).join(' ');
+    const tooManyAliases = await run(client, `subscription { memoryEvents { ${aliases} } }`);
+    // Cost 156 against a limit of 100 here (the valid subscription: 5).
+    const tooCostly = await run(client, `subscription { memoryEvents { memory { id quote mentions { quote } events { kind }
+      supersedes { id mentions { quote } events { kind } supersedes { id mentions { quote } events { kind } supersedes { id quote mentions { quote } } } } } } }`);
+    for (const [r, limit, words] of [[tooDeep, 'depth', /depth limit of 10 exceeded/i], [tooManyAliases, 'aliases', /aliases limit/i], [tooCostly, 'cost', /cost limit/i]] as const) {
+      expect(r.data).toEqual([]);
+      expect(r.errors.length, JSON.stringify(r.errors)).toBeGreaterThan(0);
+      expect(r.errors[0].message).toMatch(words);
+      expect(r.errors[0].message).not.toMatch(/Syntax Error/);
+      expect(r.errors[0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit });
+    }
+    // The socket is still open and the valid subscription still receives events.
+    const made = await say(url, sp, 'My sister lives in Porto.');
+    await until(() => valid.events.some((e) => e.memoryId === made.id), 30_000, 'the valid subscription to see the new memory');
+    expect(valid.errors).toEqual([]);
+    expect(closes).toEqual([]);
+    valid.stop();
+  });
+
+  it('answers the same limits over HTTP without "Syntax Error"', async () => {
+    const sp = await t.space({ name: 'http-depth' });
+    let sel = 'id';
+    for (let i = 0; i < 14; i++) sel = `correctionChain { ${sel} }`;
+    const r = await t.gql(sp.operator, `{ memory(id: "x") { ... on Memory { ${sel} } } }`);
+    expect(r.data ?? null).toBeNull();
+    expect(r.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Query depth limit of 10 exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'depth' } });
+    const many = await t.gql(sp.operator, `{ viewer { ${'__typename '.repeat(3000)} } }`);
+    expect(many.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Token limit of 2000 exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'tokens' } });
+  });
+});
+
+describe('the rate limit over graphql-ws', () => {
+  let t: TestApp;
+  let url: string;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ENGRAM_RATE_BURST: '5', ENGRAM_RATE_PER_SECOND: '0.001' } });
+    url = (await t.app.start()).url;
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.dispose();
+    await t?.close();
+  });
+
+  it("takes each operation from the token's bucket, refuses the rest with RATE_LIMITED, and keeps the socket open", async () => {
+    const sp = await t.space({ name: 'ws-rate' });
+    const closes: number[] = [];
+    const client = wsClient(url, sp.operator, { onClose: (code) => closes.push(code) });
+    clients.push(client);
+    const results = [];
+    for (let i = 0; i < 7; i++) results.push(await run(client, 'mutation { __typename }'));
+    expect(results.map((r) => (r.errors.length ? r.errors[0].extensions?.code : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
+    expect(results[5]!.errors[0].message).toMatch(/too many requests for this token: retry in \d+ s/);
+    expect(results[5]!.errors[0].extensions.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // The same bucket as HTTP: the token's next HTTP request is refused too.
+    const http = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sp.operator}` }, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect(http.status).toBe(429);
+    // Another token of the space has its own bucket, over HTTP and over its own socket.
+    const other = wsClient(url, sp.assistant);
+    clients.push(other);
+    expect((await run(other, '{ __typename }')).errors).toEqual([]);
+    // The refused operations closed nothing.
+    expect(closes).toEqual([]);
+  });
+});
