@@ -103,8 +103,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
   const po = possessedWords(oldS.text, names);
   const pn = possessedWords(newS.text, names);
-  const wordsOf = (text: string) => new Set(toks(text));
-  if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjointInSense(po, wordsOf(newS.text)) && disjointInSense(pn, wordsOf(oldS.text))) {
+  const keysOf = (ws: Set<string>) => new Set([...ws].map(key));
+  if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjoint(keysOf(po), newKeys) && disjoint(keysOf(pn), oldKeys)) {
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
   }
 
