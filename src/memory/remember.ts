@@ -157,7 +157,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const detailOf = (decision: Decision) => ({ considered: decision.considered.slice(0, 5) });
   const newStatement = (decision: Decision, supersedes: NewStatement['supersedes']): NewStatement => ({
     spaceId, actor: actorName, detail: detailOf(decision), input, quote: check.quote, normalized,
-    conversationId: conversation.id, messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags,
+    conversationId: conversation.id, messageId: check.messageId, context, preceding: wording[2] ?? null, saidAt, importance, valence, entities, themes, tags,
     vector, embedError: (embedded as { error?: unknown }).error, supersedes,
   });
   const reinforcement = (decision: Extract<Decision, { action: 'reinforce' }>, target: MemoryRecord): Reinforcement => ({

@@ -303,10 +303,17 @@ export interface MemoryStore {
    * old row versions (docs/erasure.md). Never throws; what could not run is logged.
    */
   eraseResidue(): Promise<void>;
-  /** The messages the memories were said in, with the wordings of those memories said there. */
-  forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{ id: string; text: string; forgotten: string[] }[]>;
-  /** Surviving memories a forget touches: said in a message that goes, or right after one. */
-  forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
+  /**
+   * What a forget redacts (docs/erasure.md, "Every copy"): every wording of the memories (their
+   * mentions' quotes), and the messages of the space that may hold one: the messages they were
+   * said in, and every message holding one of `pieces` literally (`literalPiece` of each wording,
+   * given by `piecesOf`). Found by set-based statements, not a message at a time.
+   */
+  forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wordings: string[]) => string[]): Promise<{
+    wordings: string[]; messages: { id: string; text: string }[];
+  }>;
+  /** Surviving memories a forget touches: said in a message that is rewritten (`messageIds`), or right after one. */
+  forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[], messageIds: readonly string[]): Promise<{
     siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
   }>;
 
