@@ -72,6 +72,12 @@ export async function markErroneous(
     if (!m || m.kind !== 'STATEMENT') throw new NotFoundError('Memory', memoryId);
     if (correctedBy && !c) throw new NotFoundError('Memory', correctedBy);
     if (correctedBy === memoryId) throw new InvalidInputError('correctedBy', 'a memory cannot correct itself');
+    // The corrector is what the chain reads as current: a memory no longer current (erroneous,
+    // superseded, muted, ...) or an inference would leave the fact without a current version,
+    // and two memories marked by each other would make a cycle (docs/corrections.md).
+    if (c && (c.status !== 'ACTIVE' || c.kind !== 'STATEMENT')) {
+      throw new InvalidInputError('correctedBy', `memory ${c.id} is ${c.kind === 'STATEMENT' ? c.status : 'an inference'}: only a current (ACTIVE) statement of the space can correct another`);
+    }
     await deps.store.setStatus(tx, spaceId, [memoryId], 'ERRONEOUS', { correctedBy: correctedBy ?? null });
     await indexStatus(deps, tx, [memoryId], 'ERRONEOUS');
     return deps.store.addEvents(tx, [{
