@@ -116,6 +116,8 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
     .map(({ id, text }) => ({ id, text }));
   const near = await deps.store.forgetNeighbours(tx, spaceId, ids, messages.map((m) => m.id));
   const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, found.wordings) }));
+  // A forgotten correction leaves what it replaced replaced: linked to the next version that stays, or to none.
+  await deps.store.relinkPastForgotten(tx, spaceId, ids);
   const gone = await deps.store.forget(tx, spaceId, ids, { messages, contexts });
   await indexRemove(deps, tx, gone);
   const goneSet = new Set(gone);

@@ -312,6 +312,13 @@ export interface MemoryStore {
   forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wordings: string[]) => string[]): Promise<{
     wordings: string[]; messages: { id: string; text: string }[];
   }>;
+  /**
+   * Before memories `ids` are forgotten: every memory that stays and was replaced by one of them
+   * (superseded by it, or marked erroneous in its favour) is linked instead to the first memory
+   * that replaced that one and stays, or to none (docs/erasure.md, "A correction forgotten").
+   * Statuses do not change. Returns the memories relinked.
+   */
+  relinkPastForgotten(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
   /** Surviving memories a forget touches: said in a message that is rewritten (`messageIds`), or right after one. */
   forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[], messageIds: readonly string[]): Promise<{
     siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];

@@ -263,6 +263,33 @@ export class SqlLexicalForget extends SqlMemoryReads {
     return { wordings, messages: r.rows.map((x) => ({ id: x.id, text: x.text })) };
   }
 
+  async relinkPastForgotten(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
+    // One statement: from each forgotten memory, its replacements are followed (through forgotten
+    // ones, a bounded walk) to the first that stays; the memories it replaced point there instead
+    // (the partial indexes on the links find them). Without one, the link is cleared, as the
+    // delete's `on delete set null` would: the status stays, nothing is current again.
+    const r = await this.q(tx).query<{ memory_id: string }>(
+      `with recursive walk(start, cur, depth) as (
+         select s.memory_id, coalesce(s.superseded_by, s.corrected_by), 1
+           from memory_state s where s.memory_id = any($1::text[]) and s.space_id = $2
+         union all
+         select w.start, coalesce(s.superseded_by, s.corrected_by), w.depth + 1
+           from walk w join memory_state s on s.memory_id = w.cur
+          where w.cur = any($1::text[]) and w.depth < 100
+       ), next as (
+         select start, cur from walk where cur is not null and not (cur = any($1::text[]))
+       )
+       update memory_state p set
+         superseded_by = case when p.superseded_by = any($1::text[]) then (select n.cur from next n where n.start = p.superseded_by limit 1) else p.superseded_by end,
+         corrected_by = case when p.corrected_by = any($1::text[]) then (select n.cur from next n where n.start = p.corrected_by limit 1) else p.corrected_by end,
+         updated_at = now()
+       where p.space_id = $2 and (p.superseded_by = any($1::text[]) or p.corrected_by = any($1::text[])) and not (p.memory_id = any($1::text[]))
+       returning p.memory_id`,
+      [ids, spaceId],
+    );
+    return r.rows.map((x) => x.memory_id);
+  }
+
   /**
    * A statement that deletes a space's words (a forget, a sealed space's drop): the space's
    * postings held in the process are let go before it and again after it (a search's postings
