@@ -52,13 +52,14 @@ export function heldSentences(text: string, wordings: readonly string[]): boolea
 }
 
 /**
- * A run of characters every message holding `wording` holds literally: its longest piece between
- * the characters the quote check normalises (whitespace, quote marks), end punctuation aside.
- * The store looks for messages by it (a plain substring search), then `heldSentences` decides.
+ * Runs of characters every message holding `wording` holds literally: its pieces between the
+ * characters the quote check normalises (whitespace, quote marks), end punctuation aside. The
+ * store looks for messages holding all of them (plain substring tests), then `heldSentences`
+ * decides.
  */
-export function literalPiece(wording: string): string {
+export function literalPieces(wording: string): string[] {
   const q = normalizeForQuote(wording).replace(/\s*[.!?…]+$/u, '');
-  return q.split(/[\s'"]+/u).reduce((best, p) => (p.length > best.length ? p : best), '');
+  return [...new Set(q.split(/[\s'"]+/u).filter(Boolean))];
 }
 
 /** What takes a forgotten sentence's place in its message (docs/erasure.md). */

@@ -1,4 +1,4 @@
-import { literalPiece, scrubContext, redactSentences } from '../core/scrub.js';
+import { literalPieces, scrubContext, redactSentences } from '../core/scrub.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
 import type { MemoryRecord, Tx } from '../ports/memory-store.js';
@@ -109,7 +109,7 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
   // Every copy of the forgotten wordings goes, in every message of the space that holds one (user's
   // and assistant's alike): each sentence holding one becomes the redaction mark, the rest stays
   // quotable (docs/erasure.md, "Every copy").
-  const found = await deps.store.forgottenMessages(tx, spaceId, ids, (wordings) => wordings.map(literalPiece));
+  const found = await deps.store.forgottenMessages(tx, spaceId, ids, literalPieces);
   const messages = found.messages
     .map((m) => ({ id: m.id, before: m.text, text: redactSentences(m.text, found.wordings) }))
     .filter((m) => m.text !== m.before)

@@ -239,7 +239,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
     };
   }
 
-  async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wordings: string[]) => string[]): Promise<{
+  async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wording: string) => string[]): Promise<{
     wordings: string[]; messages: { id: string; text: string }[];
   }> {
     const q = this.q(tx);
@@ -249,16 +249,17 @@ export class SqlLexicalForget extends SqlMemoryReads {
       [ids, spaceId],
     );
     const wordings = w.rows.map((x) => x.quote);
-    const pieces = [...new Set(piecesOf(wordings).filter(Boolean))];
+    const pieces = wordings.flatMap((w, i) => piecesOf(w).map((piece) => ({ i, piece })));
     // One statement: the messages the memories were said in, and every message of the space (its
-    // conversations' index) holding a piece of a wording; which sentences hold a wording is decided after.
+    // conversations' index) holding every piece of some wording; which sentences hold one is decided after.
     const r = await q.query<{ id: string; text: string }>(
       `select g.id, g.text from messages g
        where g.space_id = $2 and g.id in (${MESSAGES_OF_MEMORIES})
        union
        select g.id, g.text from conversations c join messages g on g.conversation_id = c.id
-       where c.space_id = $2 and g.space_id = $2 and exists (select 1 from unnest($3::text[]) as p(piece) where strpos(g.text, p.piece) > 0)`,
-      [ids, spaceId, pieces],
+       where c.space_id = $2 and g.space_id = $2 and exists (
+         select 1 from unnest($3::int[], $4::text[]) as p(w, piece) group by p.w having bool_and(strpos(g.text, p.piece) > 0))`,
+      [ids, spaceId, pieces.map((p) => p.i), pieces.map((p) => p.piece)],
     );
     return { wordings, messages: r.rows.map((x) => ({ id: x.id, text: x.text })) };
   }

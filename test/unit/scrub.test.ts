@@ -3,7 +3,7 @@
  * holding a forgotten wording, compared as the quote check compares, become the mark.
  */
 import { describe, expect, it } from 'vitest';
-import { heldSentences, literalPiece, redactSentences, scrubContext, withoutMarks } from '../../src/core/scrub.js';
+import { heldSentences, literalPieces, redactSentences, scrubContext, withoutMarks } from '../../src/core/scrub.js';
 
 describe('heldSentences / redactSentences', () => {
   const w = 'I have a tattoo of a quokka on my ankle.';
@@ -49,10 +49,10 @@ describe('withoutMarks', () => {
   });
 });
 
-describe('literalPiece', () => {
-  it('the longest run between spaces and quote marks, end punctuation aside', () => {
-    expect(literalPiece('I’m allergic to "peanuts".')).toBe('allergic');
-    expect(literalPiece('My code is wombatfizz.')).toBe('wombatfizz');
-    expect(literalPiece('  ')).toBe('');
+describe('literalPieces', () => {
+  it('the runs between spaces and quote marks, end punctuation aside', () => {
+    expect(literalPieces('I’m allergic to "peanuts".')).toEqual(['I', 'm', 'allergic', 'to', 'peanuts']);
+    expect(literalPieces('My code is  wombatfizz!')).toEqual(['My', 'code', 'is', 'wombatfizz']);
+    expect(literalPieces('  ')).toEqual([]);
   });
 });
