@@ -321,7 +321,7 @@ export interface MemoryStore {
   relinkPastForgotten(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
   /** Surviving memories a forget touches: said in a message that is rewritten (`messageIds`), or right after one. */
   forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[], messageIds: readonly string[]): Promise<{
-    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+    siblings: { id: string; quote: string; context: string }[]; followers: string[];
   }>;
 
   // ---- tidy: cleanup sweeps, resolution, consolidation (docs/cleanup.md, docs/consolidation.md)

@@ -217,7 +217,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
    * one (their lexicon holds it as the preceding message).
    */
   async forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[], messageIds: readonly string[]): Promise<{
-    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+    siblings: { id: string; quote: string; context: string }[]; followers: string[];
   }> {
     if (messageIds.length === 0) return { siblings: [], followers: [] };
     const q = this.q(tx);
@@ -234,7 +234,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
       [ids, spaceId, messageIds],
     );
     return {
-      siblings: sib.rows.map((x) => ({ id: x.id, quote: x.quote, context: x.context, forgotten: [] })),
+      siblings: sib.rows.map((x) => ({ id: x.id, quote: x.quote, context: x.context })),
       followers: fol.rows.map((x) => x.memory_id),
     };
   }

@@ -96,7 +96,7 @@ describe('erasure on disk: every copy (pgvector)', () => {
     const a = actors(t.gql, s);
     const c = await a.open();
     await a.say(c, `${quote} I like tea.`);
-    await a.say(c, `Noted, you wrote: ${quote}`, { role: 'ASSISTANT' });
+    await a.say(c, `Noted, you wrote: ${quote} Anything else?`, { role: 'ASSISTANT' });
     await a.say(c, quote);
     const f = await a.remember({ conversationId: c, quote });
     expect(f.outcome).toBe('CREATED');
@@ -104,7 +104,7 @@ describe('erasure on disk: every copy (pgvector)', () => {
     expect(r.data.forgetMemories.changed).toBe(1);
     // not in the conversation any more: refused, not created again
     expect((await a.remember({ conversationId: c, quote })).__typename).toBe('QuoteNotFound');
-    expect((await t.app.engram.store.listMessages(c)).map((m) => m.text)).toEqual(['[forgotten]\nI like tea.', '[forgotten]']);
+    expect((await t.app.engram.store.listMessages(c)).map((m) => m.text)).toEqual(['[forgotten]\nI like tea.', '[forgotten]\nAnything else?']);
     await t.close();
     expect(filesHolding(dataDir, [secretWord, 'tattoo of a'])).toEqual([]);
     expect(filesHolding(dataDir, ['I like tea.']).length).toBeGreaterThan(0);
