@@ -16,3 +16,15 @@ export function normalizeText(text: string): string {
     .replace(/\s+([,;:])/g, '$1')
     .trim();
 }
+
+/** Whitespace and invisible format characters (zero-width space, joiners, BOM, direction marks: `\p{Cf}`) at either end. */
+const INVISIBLE_ENDS = /^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu;
+
+/**
+ * A name, entity, theme or tag as kept: without whitespace or invisible format characters at
+ * either end (inside, a zero-width joiner still joins an emoji sequence). Empty when nothing
+ * visible was given (`"\u200b"`, `" "`): such a value names nothing.
+ */
+export function trimInvisible(text: string): string {
+  return text.replace(INVISIBLE_ENDS, '');
+}

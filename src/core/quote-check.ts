@@ -6,6 +6,7 @@
  * The rules, with examples, are in docs/quote-check.md.
  */
 import { normalizeForQuote, normalizeMapped, splitSentences, splitSentencesDetailed, type MappedText, type SentenceDetail } from './sentences.js';
+import { REDACTION_MARK } from './scrub.js';
 
 export type Role = 'USER' | 'ASSISTANT';
 
@@ -25,8 +26,10 @@ export interface TranscriptMessage {
  * - `NOT_FOUND`: the person never typed this in this conversation (paraphrase, other letter case,
  *   another conversation).
  * - `ASSISTANT_WORDS`: the text is the assistant's own, not the person's.
+ * - `FORGOTTEN`: the quote takes in the redaction mark, which stands where words were forgotten
+ *   for good (docs/erasure.md): the mark is the server's, never the person's words.
  */
-export type QuoteRefusal = 'EMPTY' | 'FRAGMENT' | 'NOT_FOUND' | 'ASSISTANT_WORDS';
+export type QuoteRefusal = 'EMPTY' | 'FRAGMENT' | 'NOT_FOUND' | 'ASSISTANT_WORDS' | 'FORGOTTEN';
 
 /** Outcome of {@link checkQuote}. */
 export type QuoteCheckResult =
@@ -294,6 +297,14 @@ function notConsecutive(prep: Prepared, quote: string): boolean {
 
 const refuse = (reason: QuoteRefusal, detail: string): QuoteCheckResult => ({ ok: false, reason, detail });
 
+/** A sentence that is the redaction mark: a forget's, on a line of its own (src/core/scrub.ts). */
+const isMark = (sentence: string): boolean => normalizeForQuote(sentence) === REDACTION_MARK;
+/** Whether a run of a message's sentences, or a text made of whole sentences, takes in a redaction mark. */
+const marksIn = (prep: Prepared, first: number, last: number): boolean => prep.sentences.slice(first, last + 1).some((x) => isMark(x.text));
+const holdsMark = (text: string): boolean => splitSentences(text).some((x) => isMark(x.text));
+const forgottenRefusal = (): QuoteCheckResult => refuse('FORGOTTEN',
+  `"${REDACTION_MARK}" stands where words were forgotten for good: it is not the person's words; quote only what the person typed around it`);
+
 /**
  * Checks that `quote` is one sentence, or several consecutive sentences, of
  * one USER message of `transcript`, word for word after normalising only
@@ -319,6 +330,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
   for (const prep of users()) {
     const m = wholeSentences(prep, q);
     if (m) {
+      if (marksIn(prep, m.first, m.last)) return forgottenRefusal();
       return {
         ok: true,
         messageId: prep.msg.id,
@@ -338,28 +350,34 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
     for (const needle of needles) {
       const s = occurrences(prep.norm.text, needle, 1)[0];
       if (s !== undefined) {
-        return refuse('FRAGMENT', `the quote is part of a sentence: "${sentencesAround(prep, s, s + needle.length)}"`);
+        const around = sentencesAround(prep, s, s + needle.length);
+        if (holdsMark(around)) return forgottenRefusal();
+        return refuse('FRAGMENT', `the quote is part of a sentence: "${around}"`);
       }
     }
   }
   for (const prep of users()) {
     if (notConsecutive(prep, quote)) {
+      if (holdsMark(quote)) return forgottenRefusal();
       return refuse('FRAGMENT', 'the quoted sentences are not consecutive in the message; quote them one at a time');
     }
   }
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
   for (const prep of assistants()) {
     if (needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
+      if (holdsMark(quote)) return forgottenRefusal();
       return refuse('ASSISTANT_WORDS', `these are the assistant's words (message ${prep.msg.id}), not the person's; quote what the person wrote`);
     }
   }
   const qTokens = tokens(q);
   for (const prep of users()) {
     const sentence = droppedWords(prep, qTokens);
+    if (sentence && holdsMark(sentence)) return forgottenRefusal();
     if (sentence) return refuse('FRAGMENT', `words are left out of the sentence: "${sentence}"`);
   }
   for (const prep of users()) {
     const sentence = sameWordsOtherwise(prep, qTokens);
+    if (sentence && holdsMark(sentence)) return forgottenRefusal();
     if (sentence) {
       return refuse('NOT_FOUND', `not word for word; the person wrote: "${sentence}" (same letter case and punctuation needed)`);
     }

@@ -1,4 +1,4 @@
-import { normalizeForQuote, splitSentences } from './sentences.js';
+import { normalizeForQuote, normalizeMapped, splitSentences, splitSentencesDetailed } from './sentences.js';
 
 /**
  * The source-message context a surviving memory keeps once other memories said in
@@ -7,26 +7,82 @@ import { normalizeForQuote, splitSentences } from './sentences.js';
  * (the context is only kept when the message said more than the quote).
  */
 export function scrubContext(context: string, ownQuote: string, forgotten: readonly string[]): string | null {
-  const gone = forgotten.map(normalizeForQuote).filter(Boolean);
-  const kept = splitSentences(context).filter((s) => {
-    const n = normalizeForQuote(s.text);
-    return !gone.some((g) => g.includes(n));
-  });
+  const held = heldSentences(context, forgotten);
+  const kept = splitSentencesDetailed(context).filter((_, i) => !held[i]);
   const text = kept.map((s) => s.text).join(' ').trim();
   if (!text || normalizeForQuote(text) === normalizeForQuote(ownQuote)) return null;
   return text;
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/**
+ * Which sentences of `text` hold a forgotten wording (docs/erasure.md, "Every copy"): each sentence
+ * an occurrence of a wording touches, compared as the quote check compares (spacing and quote
+ * styles aside, never cutting a word), and each unterminated sentence that ends with the wording
+ * typed without its final punctuation (the quote check accepts the wording there).
+ */
+export function heldSentences(text: string, wordings: readonly string[]): boolean[] {
+  const spans = splitSentencesDetailed(text);
+  const held = spans.map(() => false);
+  const norm = normalizeMapped(text);
+  const hay = norm.text;
+  // Original offsets of the normalised range [s, e).
+  const touch = (s: number, e: number, atUnterminatedEnd: boolean): void => {
+    const from = norm.map[s]!;
+    const to = norm.map[e - 1]! + 1;
+    if (atUnterminatedEnd && !spans.some((x) => !x.terminated && x.end >= to && text.slice(to, x.end).trim() === '')) return;
+    spans.forEach((x, i) => { if (x.start < to && x.end > from) held[i] = true; });
+  };
+  for (const w of wordings) {
+    const q = normalizeForQuote(w);
+    if (!q) continue;
+    const stripped = q.replace(/\s*[.!?…]+$/u, '');
+    const needles: [string, boolean][] = [[q, false]];
+    if (stripped !== q && stripped) needles.push([stripped, true]);
+    for (const [needle, atEnd] of needles) {
+      for (let s = hay.indexOf(needle); s >= 0; s = hay.indexOf(needle, s + 1)) {
+        const e = s + needle.length;
+        if ((isWordChar(needle[0]) && isWordChar(hay[s - 1])) || (isWordChar(needle[needle.length - 1]) && isWordChar(hay[e]))) continue;
+        touch(s, e, atEnd);
+      }
+    }
+  }
+  return held;
+}
+
+/**
+ * Runs of characters every message holding `wording` holds literally: its pieces between the
+ * characters the quote check normalises (whitespace, quote marks), end punctuation aside. The
+ * store looks for messages holding all of them (plain substring tests), then `heldSentences`
+ * decides.
+ */
+export function literalPieces(wording: string): string[] {
+  const q = normalizeForQuote(wording).replace(/\s*[.!?…]+$/u, '');
+  return [...new Set(q.split(/[\s'"]+/u).filter(Boolean))];
 }
 
 /** What takes a forgotten sentence's place in its message (docs/erasure.md). */
 export const REDACTION_MARK = '[forgotten]';
 
 /**
- * A message once some of its sentences are forgotten for good: each sentence of a
- * forgotten wording becomes the redaction mark, every other sentence stays as typed
+ * A message without the redaction marks a forget left in it (each stands on a line of its own):
+ * what a memory keeps as its context and what the lexicon reads, never the mark as something said.
+ * Null when nothing else is left.
+ */
+export function withoutMarks(text: string): string | null {
+  if (!text.includes(REDACTION_MARK)) return text;
+  const kept = text.split('\n').filter((line) => line.trim() !== REDACTION_MARK).join('\n').trim();
+  return kept === '' ? null : kept;
+}
+
+/**
+ * A message once some of its sentences are forgotten for good: each sentence holding a
+ * forgotten wording (`heldSentences`) becomes the redaction mark, every other sentence stays as typed
  * (still quotable). Null when nothing but forgotten sentences was said.
  */
 export function redactSentences(text: string, forgotten: readonly string[]): string | null {
-  const gone = forgotten.map(normalizeForQuote).filter(Boolean);
+  const held = heldSentences(text, forgotten);
   // The mark stands on a line of its own: a line break ends a sentence, so the sentences
   // around it stay whole (quotable), whatever punctuation they have.
   const own = (gap: string) => (/[\r\n]/.test(gap) ? gap : '\n');
@@ -35,9 +91,9 @@ export function redactSentences(text: string, forgotten: readonly string[]): str
   let kept = false;
   let prevDropped = false;
   const spans = splitSentences(text);
-  for (const s of spans) {
+  for (const [i, s] of spans.entries()) {
     const n = normalizeForQuote(s.text);
-    const drop = n !== '' && gone.some((g) => g.includes(n));
+    const drop = n !== '' && held[i]!;
     const gap = text.slice(last, s.start);
     out += (drop || prevDropped) && out !== '' ? own(gap) : gap;
     out += drop ? REDACTION_MARK : s.text;

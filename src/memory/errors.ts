@@ -16,7 +16,7 @@ export class NotFoundError extends DomainError {
   }
 }
 
-export type QuoteRefusalReason = 'EMPTY' | 'FRAGMENT' | 'NOT_FOUND' | 'ASSISTANT_WORDS';
+export type QuoteRefusalReason = 'EMPTY' | 'FRAGMENT' | 'NOT_FOUND' | 'ASSISTANT_WORDS' | 'FORGOTTEN';
 
 /** The quote check refused what the assistant handed over; nothing was written. */
 export class QuoteRefusedError extends DomainError {
@@ -31,12 +31,15 @@ export class QuoteNotFoundError extends QuoteRefusedError {}
 /** Words found only in what the assistant wrote. */
 export class AssistantWordsRefusedError extends QuoteRefusedError {}
 export class EmptyQuoteError extends QuoteRefusedError {}
+/** The quote takes in the redaction mark a forget for good left: the server's mark, not the person's words. */
+export class ForgottenWordsRefusedError extends QuoteRefusedError {}
 
 export function quoteRefusal(reason: QuoteRefusalReason, detail: string): QuoteRefusedError {
   switch (reason) {
     case 'FRAGMENT': return new FragmentRefusedError(reason, detail);
     case 'NOT_FOUND': return new QuoteNotFoundError(reason, detail);
     case 'ASSISTANT_WORDS': return new AssistantWordsRefusedError(reason, detail);
+    case 'FORGOTTEN': return new ForgottenWordsRefusedError(reason, detail);
     default: return new EmptyQuoteError(reason, detail);
   }
 }

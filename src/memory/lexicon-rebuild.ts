@@ -1,3 +1,4 @@
+import { withoutMarks } from '../core/scrub.js';
 import type { MemoryRecord, Mention, Message, Tx } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { lexicalText } from './lexical.js';
@@ -8,8 +9,10 @@ import { lexicalText } from './lexical.js';
  * before it (often the question it answers).
  */
 export function wordingParts(quote: string, message: string | null, preceding: string | null): (string | null)[] {
-  const context = message !== null && message.trim() !== quote.trim() ? message : null;
-  return [quote, context, preceding];
+  // A forget's redaction marks are no words of the person: neither context nor lexicon (docs/erasure.md).
+  const said = message === null ? null : withoutMarks(message);
+  const context = said !== null && said.trim() !== quote.trim() ? said : null;
+  return [quote, context, preceding === null ? null : withoutMarks(preceding)];
 }
 
 /**

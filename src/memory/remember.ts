@@ -1,10 +1,10 @@
 import { ensureLexicon } from '../core/lexicon.js';
 import { randomUUID } from 'node:crypto';
-import { normalizeText } from '../core/normalize.js';
+import { normalizeText, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
 import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
-import { cosine, parseVector, VectorFormatError } from '../core/vectors.js';
+import { cosine, norm, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
@@ -40,8 +40,9 @@ export type RememberResult =
 
 const MAX_LIST = 50;
 
+/** A list as kept: each value trimmed of whitespace and invisible characters; values that were nothing else are dropped. */
 function cleanList(field: string, xs: string[] | undefined): string[] {
-  const out = (xs ?? []).map((x) => x.trim()).filter(Boolean);
+  const out = (xs ?? []).map(trimInvisible).filter(Boolean);
   if (out.length > MAX_LIST) throw new InvalidInputError(field, `at most ${MAX_LIST} values`);
   if (out.some((x) => x.length > 200)) throw new InvalidInputError(field, 'values are limited to 200 characters');
   return out;
@@ -51,6 +52,13 @@ function checkRange(field: string, v: number | null | undefined, lo: number, hi:
   if (v == null) return null;
   if (!Number.isFinite(v) || v < lo || v > hi) throw new InvalidInputError(field, `must be between ${lo} and ${hi}`);
   return v;
+}
+
+/** A time span that ends before it starts is refused (an appointment from 15:00 to 14:00 says nothing). */
+function checkPeriod(startsAt: Date | null | undefined, endsAt: Date | null | undefined): void {
+  if (startsAt && endsAt && startsAt.getTime() > endsAt.getTime()) {
+    throw new InvalidInputError('endsAt', `ends (${endsAt.toISOString()}) before it starts (${startsAt.toISOString()})`);
+  }
 }
 
 /** Embeds one text; a failure is reported, not thrown: the memory is kept with embeddingStatus MISSING. */
@@ -93,7 +101,11 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
       if (e instanceof VectorFormatError) throw new InvalidInputError('vector', e.message);
       throw e;
     }
+    // A vector of length 0 has no direction: its cosine with anything is undefined (0/0).
+    const length = norm(clientVector);
+    if (!(length > 0) || !Number.isFinite(length)) throw new InvalidInputError('vector', 'a zero vector (or one of infinite length) has no direction: give a vector with a finite, non-zero length');
   }
+  checkPeriod(input.startsAt, input.endsAt);
 
   const { check, transcript } = await checkQuoteIn(deps, read, input.quote);
   if (!check.ok) {
@@ -157,7 +169,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
   const detailOf = (decision: Decision) => ({ considered: decision.considered.slice(0, 5) });
   const newStatement = (decision: Decision, supersedes: NewStatement['supersedes']): NewStatement => ({
     spaceId, actor: actorName, detail: detailOf(decision), input, quote: check.quote, normalized,
-    conversationId: conversation.id, messageId: check.messageId, context, preceding, saidAt, importance, valence, entities, themes, tags,
+    conversationId: conversation.id, messageId: check.messageId, context, preceding: wording[2] ?? null, saidAt, importance, valence, entities, themes, tags,
     vector, embedError: (embedded as { error?: unknown }).error, supersedes,
   });
   const reinforcement = (decision: Extract<Decision, { action: 'reinforce' }>, target: MemoryRecord): Reinforcement => ({

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trimInvisible } from '../core/normalize.js';
 import type { Space } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { eraseEverywhere } from './statuses.js';
@@ -17,8 +18,8 @@ export function validTimeZone(tz: string): boolean {
 export async function createSpace(
   deps: MemoryDeps, input: { name: string; sealed?: boolean; timeZone?: string | null },
 ): Promise<Space> {
-  const name = input.name.trim();
-  if (!name) throw new InvalidInputError('name', 'a space needs a name');
+  const name = trimInvisible(input.name);
+  if (!name) throw new InvalidInputError('name', 'a space needs a name (whitespace and invisible characters alone name nothing)');
   const timeZone = input.timeZone ?? 'UTC';
   if (!validTimeZone(timeZone)) throw new InvalidInputError('timeZone', `unknown time zone ${timeZone}`);
   return deps.store.createSpace({ id: randomUUID(), name, sealed: input.sealed ?? false, timeZone });

@@ -1,4 +1,4 @@
-import { scrubContext, redactSentences } from '../core/scrub.js';
+import { literalPieces, scrubContext, redactSentences } from '../core/scrub.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
 import type { MemoryRecord, Tx } from '../ports/memory-store.js';
@@ -72,6 +72,12 @@ export async function markErroneous(
     if (!m || m.kind !== 'STATEMENT') throw new NotFoundError('Memory', memoryId);
     if (correctedBy && !c) throw new NotFoundError('Memory', correctedBy);
     if (correctedBy === memoryId) throw new InvalidInputError('correctedBy', 'a memory cannot correct itself');
+    // The corrector is what the chain reads as current: a memory no longer current (erroneous,
+    // superseded, muted, ...) or an inference would leave the fact without a current version,
+    // and two memories marked by each other would make a cycle (docs/corrections.md).
+    if (c && (c.status !== 'ACTIVE' || c.kind !== 'STATEMENT')) {
+      throw new InvalidInputError('correctedBy', `memory ${c.id} is ${c.kind === 'STATEMENT' ? c.status : 'an inference'}: only a current (ACTIVE) statement of the space can correct another`);
+    }
     await deps.store.setStatus(tx, spaceId, [memoryId], 'ERRONEOUS', { correctedBy: correctedBy ?? null });
     await indexStatus(deps, tx, [memoryId], 'ERRONEOUS');
     return deps.store.addEvents(tx, [{
@@ -93,17 +99,25 @@ export async function markErroneous(
 /**
  * Removes memories for good inside the caller's transaction (forget, cleanup sweeps)
  * and every trace of their words in what stays: merged counts and wordings come off
- * references that stay, the context of a memory said in the same message loses the
- * forgotten sentences, and the lexicon of memories said in that message, the message
- * right after it (its preceding-message context) or a reference is rebuilt. Returns
- * the ids removed.
+ * references that stay, every message of the space holding a forgotten wording loses the
+ * sentences that hold it, the context of a memory said in such a message loses them too,
+ * and the lexicon of memories said in such a message, the message right after it (its
+ * preceding-message context) or a reference is rebuilt. Returns the ids removed.
  */
 export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
   const references = await deps.store.releaseMerges(tx, spaceId, ids);
-  const near = await deps.store.forgetNeighbours(tx, spaceId, ids);
-  // A message loses only the forgotten sentences (redaction mark); the rest stays quotable.
-  const messages = (await deps.store.forgottenMessages(tx, spaceId, ids)).map((m) => ({ id: m.id, text: redactSentences(m.text, m.forgotten) }));
-  const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, m.forgotten) }));
+  // Every copy of the forgotten wordings goes, in every message of the space that holds one (user's
+  // and assistant's alike): each sentence holding one becomes the redaction mark, the rest stays
+  // quotable (docs/erasure.md, "Every copy").
+  const found = await deps.store.forgottenMessages(tx, spaceId, ids, literalPieces);
+  const messages = found.messages
+    .map((m) => ({ id: m.id, before: m.text, text: redactSentences(m.text, found.wordings) }))
+    .filter((m) => m.text !== m.before)
+    .map(({ id, text }) => ({ id, text }));
+  const near = await deps.store.forgetNeighbours(tx, spaceId, ids, messages.map((m) => m.id));
+  const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, found.wordings) }));
+  // A forgotten correction leaves what it replaced replaced: linked to the next version that stays, or to none.
+  await deps.store.relinkPastForgotten(tx, spaceId, ids);
   const gone = await deps.store.forget(tx, spaceId, ids, { messages, contexts });
   await indexRemove(deps, tx, gone);
   const goneSet = new Set(gone);

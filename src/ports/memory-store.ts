@@ -303,11 +303,25 @@ export interface MemoryStore {
    * old row versions (docs/erasure.md). Never throws; what could not run is logged.
    */
   eraseResidue(): Promise<void>;
-  /** The messages the memories were said in, with the wordings of those memories said there. */
-  forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{ id: string; text: string; forgotten: string[] }[]>;
-  /** Surviving memories a forget touches: said in a message that goes, or right after one. */
-  forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
-    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+  /**
+   * What a forget redacts (docs/erasure.md, "Every copy"): every wording of the memories (their
+   * mentions' quotes), and the messages of the space that may hold one: the messages they were
+   * said in, and every message holding literally all the pieces of one wording (`piecesOf`, per
+   * wording). Found by set-based statements, not a message at a time.
+   */
+  forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wording: string) => string[]): Promise<{
+    wordings: string[]; messages: { id: string; text: string }[];
+  }>;
+  /**
+   * Before memories `ids` are forgotten: every memory that stays and was replaced by one of them
+   * (superseded by it, or marked erroneous in its favour) is linked instead to the first memory
+   * that replaced that one and stays, or to none (docs/erasure.md, "A correction forgotten").
+   * Statuses do not change. Returns the memories relinked.
+   */
+  relinkPastForgotten(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;
+  /** Surviving memories a forget touches: said in a message that is rewritten (`messageIds`), or right after one. */
+  forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[], messageIds: readonly string[]): Promise<{
+    siblings: { id: string; quote: string; context: string }[]; followers: string[];
   }>;
 
   // ---- tidy: cleanup sweeps, resolution, consolidation (docs/cleanup.md, docs/consolidation.md)

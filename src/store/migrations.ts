@@ -3,6 +3,7 @@ import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
+import { FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 
 /**
@@ -337,6 +338,8 @@ end $$;`,
     // Events keyed by space; the embedded store drops the notification trigger (src/store/migration-indexes.ts).
     sql: ({ driver }) => leanEventsSql(driver),
   },
+  // Forget for good redacts every copy of the words in the space (src/store/migration-erasure.ts).
+  { version: 21, name: 'forget-every-copy', sql: () => FORGET_EVERY_COPY_SQL },
 ];
 
 /**

@@ -212,43 +212,83 @@ export class SqlLexicalForget extends SqlMemoryReads {
   }
 
   /**
-   * What else a forget touches (before it runs): surviving memories said in a message
-   * that goes (their context quotes it), with the wordings being forgotten from those
-   * messages; and surviving memories said in the message right after one that goes
-   * (their lexicon holds it as the preceding message).
+   * What else a forget touches (before it runs): surviving memories said in a message being
+   * rewritten (their context quotes it), and surviving memories said in the message right after
+   * one (their lexicon holds it as the preceding message).
    */
-  async forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{
-    siblings: { id: string; quote: string; context: string; forgotten: string[] }[]; followers: string[];
+  async forgetNeighbours(tx: Tx, spaceId: string, ids: readonly string[], messageIds: readonly string[]): Promise<{
+    siblings: { id: string; quote: string; context: string }[]; followers: string[];
   }> {
+    if (messageIds.length === 0) return { siblings: [], followers: [] };
     const q = this.q(tx);
     const sib = await q.query<Row>(
-      `select m.id, m.quote, m.context,
-         array(select x.quote from mentions x where x.message_id = m.message_id and x.memory_id = any($1::text[])) as forgotten
-       from memories m
-       where m.space_id = $2 and m.message_id in (${MESSAGES_OF_MEMORIES}) and not (m.id = any($1::text[])) and m.context is not null`,
-      [ids, spaceId],
+      `select m.id, m.quote, m.context from memories m
+       where m.space_id = $2 and m.message_id = any($3::text[]) and not (m.id = any($1::text[])) and m.context is not null`,
+      [ids, spaceId, messageIds],
     );
     const fol = await q.query<{ memory_id: string }>(
       `select distinct x.memory_id from mentions x
        where x.space_id = $2 and not (x.memory_id = any($1::text[])) and x.message_id in (
          select (select n.id from messages n where n.conversation_id = g.conversation_id and n.seq > g.seq order by n.seq limit 1)
-         from messages g where g.id in (${MESSAGES_OF_MEMORIES}))`,
-      [ids, spaceId],
+         from messages g where g.id = any($3::text[]))`,
+      [ids, spaceId, messageIds],
     );
     return {
-      siblings: sib.rows.map((x) => ({ id: x.id, quote: x.quote, context: x.context, forgotten: (x.forgotten ?? []) as string[] })),
+      siblings: sib.rows.map((x) => ({ id: x.id, quote: x.quote, context: x.context })),
       followers: fol.rows.map((x) => x.memory_id),
     };
   }
 
-  /** The messages memories `ids` were said in, with the wordings of those memories said there (what a forget redacts). */
-  async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[]): Promise<{ id: string; text: string; forgotten: string[] }[]> {
-    const r = await this.q(tx).query<Row>(
-      `select g.id, g.text, array(select x.quote from mentions x where x.message_id = g.id and x.memory_id = any($1::text[])) as forgotten
-       from messages g where g.space_id = $2 and g.id in (${MESSAGES_OF_MEMORIES})`,
+  async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wording: string) => string[]): Promise<{
+    wordings: string[]; messages: { id: string; text: string }[];
+  }> {
+    const q = this.q(tx);
+    const w = await q.query<{ quote: string }>(
+      `select quote from mentions where memory_id = any($1::text[]) and space_id = $2
+       union select quote from memories where id = any($1::text[]) and space_id = $2`,
       [ids, spaceId],
     );
-    return r.rows.map((x) => ({ id: x.id, text: x.text, forgotten: arr(x.forgotten) }));
+    const wordings = w.rows.map((x) => x.quote);
+    const pieces = wordings.flatMap((w, i) => piecesOf(w).map((piece) => ({ i, piece })));
+    // One statement: the messages the memories were said in, and every message of the space (its
+    // conversations' index) holding every piece of some wording; which sentences hold one is decided after.
+    const r = await q.query<{ id: string; text: string }>(
+      `select g.id, g.text from messages g
+       where g.space_id = $2 and g.id in (${MESSAGES_OF_MEMORIES})
+       union
+       select g.id, g.text from conversations c join messages g on g.conversation_id = c.id
+       where c.space_id = $2 and g.space_id = $2 and exists (
+         select 1 from unnest($3::int[], $4::text[]) as p(w, piece) group by p.w having bool_and(strpos(g.text, p.piece) > 0))`,
+      [ids, spaceId, pieces.map((p) => p.i), pieces.map((p) => p.piece)],
+    );
+    return { wordings, messages: r.rows.map((x) => ({ id: x.id, text: x.text })) };
+  }
+
+  async relinkPastForgotten(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
+    // One statement: from each forgotten memory, its replacements are followed (through forgotten
+    // ones, a bounded walk) to the first that stays; the memories it replaced point there instead
+    // (the partial indexes on the links find them). Without one, the link is cleared, as the
+    // delete's `on delete set null` would: the status stays, nothing is current again.
+    const r = await this.q(tx).query<{ memory_id: string }>(
+      `with recursive walk(start, cur, depth) as (
+         select s.memory_id, coalesce(s.superseded_by, s.corrected_by), 1
+           from memory_state s where s.memory_id = any($1::text[]) and s.space_id = $2
+         union all
+         select w.start, coalesce(s.superseded_by, s.corrected_by), w.depth + 1
+           from walk w join memory_state s on s.memory_id = w.cur
+          where w.cur = any($1::text[]) and w.depth < 100
+       ), next as (
+         select start, cur from walk where cur is not null and not (cur = any($1::text[]))
+       )
+       update memory_state p set
+         superseded_by = case when p.superseded_by = any($1::text[]) then (select n.cur from next n where n.start = p.superseded_by limit 1) else p.superseded_by end,
+         corrected_by = case when p.corrected_by = any($1::text[]) then (select n.cur from next n where n.start = p.corrected_by limit 1) else p.corrected_by end,
+         updated_at = now()
+       where p.space_id = $2 and (p.superseded_by = any($1::text[]) or p.corrected_by = any($1::text[])) and not (p.memory_id = any($1::text[]))
+       returning p.memory_id`,
+      [ids, spaceId],
+    );
+    return r.rows.map((x) => x.memory_id);
   }
 
   /**

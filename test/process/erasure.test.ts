@@ -85,3 +85,28 @@ for (const engine of ['pgvector', 'lancedb'] as const) {
     });
   });
 }
+
+describe('erasure on disk: every copy (pgvector)', () => {
+  it('the words said three times, the assistant repeating them once: not a byte of them left', { timeout: 600_000 }, async () => {
+    const dataDir = join(root, 'copies');
+    const secretWord = 'Quokkazebrapx';
+    const quote = `I have a tattoo of a ${secretWord} on my ankle.`;
+    const t = await createTestApp({ dataDir, engine: 'pgvector' });
+    const s = await t.space({ name: 'erasure copies' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    await a.say(c, `${quote} I like tea.`);
+    await a.say(c, `Noted, you wrote: ${quote} Anything else?`, { role: 'ASSISTANT' });
+    await a.say(c, quote);
+    const f = await a.remember({ conversationId: c, quote });
+    expect(f.outcome).toBe('CREATED');
+    const r = await t.gql(s.operator, `mutation($ids: [ID!]!) { forgetMemories(ids: $ids, confirm: true) { ... on BulkResult { changed } } }`, { ids: [f.memory.id] });
+    expect(r.data.forgetMemories.changed).toBe(1);
+    // not in the conversation any more: refused, not created again
+    expect((await a.remember({ conversationId: c, quote })).__typename).toBe('QuoteNotFound');
+    expect((await t.app.engram.store.listMessages(c)).map((m) => m.text)).toEqual(['[forgotten]\nI like tea.', '[forgotten]\nAnything else?']);
+    await t.close();
+    expect(filesHolding(dataDir, [secretWord, 'tattoo of a'])).toEqual([]);
+    expect(filesHolding(dataDir, ['I like tea.']).length).toBeGreaterThan(0);
+  });
+});

@@ -238,3 +238,33 @@ describe('attribution', () => {
     expect(attribution(r.at, r.quote)).toBe('On 2026-09-21 you wrote: "I grew up in Duluth."');
   });
 });
+
+describe('checkQuote: the redaction mark is never the person\'s words (FORGOTTEN)', () => {
+  const redacted = user('[forgotten]\nI like coffee.\nI like tea.');
+  it.each([
+    ['[forgotten]'],
+    ['[forgotten] I like coffee.'],
+    ['[forgotten]\nI like coffee.'],
+    ['forgotten'],
+    ['[Forgotten]'],
+    ['[forgotten]\nI like tea.'],
+  ])('%j is refused as FORGOTTEN', (quote) => {
+    const r = checkQuote(quote, [redacted]);
+    expect(reasonOf(r)).toBe('FORGOTTEN');
+    expect(r.ok ? '' : r.detail).toContain('not the person');
+  });
+
+  it('the sentences around the mark are still the person\'s', () => {
+    expect(accepted(checkQuote('I like coffee.', [redacted])).quote).toBe('I like coffee.');
+    expect(accepted(checkQuote('I like coffee. I like tea.', [redacted])).sentenceCount).toBe(2);
+  });
+
+  it('the text inside a sentence the person typed is theirs: only a mark standing as its own sentence is refused', () => {
+    const r = accepted(checkQuote('I wrote [forgotten] on the box.', [user('I wrote [forgotten] on the box.')]));
+    expect(r.quote).toBe('I wrote [forgotten] on the box.');
+  });
+
+  it('a mark in an assistant message is named for what it is', () => {
+    expect(reasonOf(checkQuote('[forgotten]', [user('Hello.'), assistant('[forgotten]\nNoted.')]))).toBe('FORGOTTEN');
+  });
+});

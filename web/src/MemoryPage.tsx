@@ -51,7 +51,7 @@ export function MemoryPage({ id }: { id: string }) {
         const p = (await client.mutation(UnmergeMutation, { id: m.id }).toPromise()).data?.unmerge;
         msg = p?.__typename === 'Memory' ? 'The merge was undone: it is a memory of its own again.' : p && 'message' in p ? p.message : 'failed';
       } else {
-        const by = m.currentVersion.id !== m.id ? m.currentVersion.id : null;
+        const by = m.currentVersion && m.currentVersion.id !== m.id ? m.currentVersion.id : null;
         const p = (await client.mutation(MarkErroneousMutation, { id: m.id, correctedBy: by }).toPromise()).data?.markErroneous;
         msg = p?.__typename === 'Memory' ? 'Marked erroneous: it is kept, never recalled as true.' : p && 'message' in p ? p.message : 'failed';
       }

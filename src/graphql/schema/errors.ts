@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import {
   AssistantWordsRefusedError, ConfirmationRequiredError, DomainError, EmptyQuoteError, ForbiddenError, FragmentRefusedError,
-  InvalidInputError, InvalidStateError, NotFoundError, QuoteNotFoundError, QuoteRefusedError, UnavailableError,
+  ForgottenWordsRefusedError, InvalidInputError, InvalidStateError, NotFoundError, QuoteNotFoundError, QuoteRefusedError, UnavailableError,
 } from '../../memory/errors.js';
 
 /** Every expected failure implements `Error`; clients can always ask `... on Error { message code }`. */
@@ -71,6 +71,11 @@ builder.objectType(AssistantWordsRefusedError, {
   description: "Words found only in the assistant's messages: never kept as the person's.",
   interfaces: [ErrorInterface, QuoteRefusal],
 });
+builder.objectType(ForgottenWordsRefusedError, {
+  name: 'ForgottenWordsRefused',
+  description: 'The quote takes in the mark `[forgotten]`, which stands where words were forgotten for good: never the person\'s words.',
+  interfaces: [ErrorInterface, QuoteRefusal],
+});
 builder.objectType(EmptyQuoteError, {
   name: 'EmptyQuote',
   interfaces: [ErrorInterface, QuoteRefusal],
@@ -78,4 +83,4 @@ builder.objectType(EmptyQuoteError, {
 
 /** Error types every operation can return. */
 export const COMMON_ERRORS = [ForbiddenError, NotFoundError, InvalidInputError, UnavailableError];
-export const QUOTE_ERRORS = [FragmentRefusedError, QuoteNotFoundError, AssistantWordsRefusedError, EmptyQuoteError];
+export const QUOTE_ERRORS = [FragmentRefusedError, QuoteNotFoundError, AssistantWordsRefusedError, ForgottenWordsRefusedError, EmptyQuoteError];

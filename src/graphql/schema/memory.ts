@@ -108,8 +108,13 @@ MemoryRef.implement({
       resolve: (m, _a, ctx) => ctx.loaders.chain.load(m.id),
     }),
     currentVersion: t.field({
-      type: MemoryRef, description: 'The newest memory of the chain (itself when nothing replaced it).',
-      resolve: async (m, _a, ctx) => newest(m, await ctx.loaders.chain.load(m.id)),
+      type: MemoryRef, nullable: true,
+      description: 'The newest memory of the chain (itself when nothing replaced it); null when the chain ends in a replaced memory: '
+        + 'its correction was forgotten for good, or it was marked erroneous with none named. Nothing is current then.',
+      resolve: async (m, _a, ctx) => {
+        const last = newest(m, await ctx.loaders.chain.load(m.id));
+        return last.status === 'SUPERSEDED' || last.status === 'ERRONEOUS' ? null : last;
+      },
     }),
     explanation: t.string({
       description: 'Why the assistant believed this, and what replaced it ("why did you think it was Lisbon?").',
@@ -136,9 +141,13 @@ function explain(m: MemoryRecord, chain: MemoryRecord[]): string {
   const when = m.statusChangedAt ? ` on ${m.statusChangedAt.toISOString().slice(0, 10)}` : '';
   switch (m.status) {
     case 'SUPERSEDED':
-      return `${said} It was superseded${when} by a correction. ${replaced.id !== m.id ? attribution(replaced.saidAt, replaced.quote) : ''}`.trim();
+      if (replaced.id === m.id || replaced.status === 'SUPERSEDED' || replaced.status === 'ERRONEOUS') {
+        return `${said} It was superseded${when} by a correction that was since forgotten for good: nothing replaces it, and it is not current.`;
+      }
+      return `${said} It was superseded${when} by a correction. ${attribution(replaced.saidAt, replaced.quote)}`;
     case 'ERRONEOUS':
-      return `${said} It was marked erroneous${when}.${replaced.id !== m.id ? ` What replaced it: ${attribution(replaced.saidAt, replaced.quote)}` : ''}`;
+      return `${said} It was marked erroneous${when}.${replaced.id !== m.id && replaced.status !== 'SUPERSEDED' && replaced.status !== 'ERRONEOUS'
+        ? ` What replaced it: ${attribution(replaced.saidAt, replaced.quote)}` : ' Nothing current replaces it (none was named, or it was forgotten for good).'}`;
     default:
       return `${said} Status: ${m.status}.`;
   }

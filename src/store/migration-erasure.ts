@@ -1,0 +1,63 @@
+/**
+ * Migration 21 (docs/erasure.md, "Every copy"): forget for good redacts the forgotten wordings
+ * from every message of the space that holds them, not only from the messages they were said in.
+ * `engram_forget` (migration 5) refused to rewrite any other message; it now accepts a message of
+ * the space that was said by a memory being forgotten or holds a word of one of their wordings,
+ * and still only when the new text removes words (`engram_only_removes`). Same signature, so the
+ * grants of migration 5 stand.
+ */
+
+/** Whitespace and the quote marks the quote check unifies (src/core/sentences.ts), the single quote doubled for the SQL literal: a wording's words lie between them. */
+const WORD_GAPS = String.raw`[[:space:]\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff''"\u2018\u2019\u201b\u2032\u02bc\u00b4\u201c\u201d\u201e\u201f\u2033` + '`' + ']+';
+
+export const FORGET_EVERY_COPY_SQL = `
+create or replace function engram_forget(p_space text, p_ids text[], p_messages text[], p_texts text[],
+                                         p_context_ids text[], p_contexts text[])
+returns setof text language plpgsql security definer set search_path from current as $$
+declare
+  i int;
+  old_text text;
+begin
+  for i in 1 .. coalesce(array_length(p_messages, 1), 0) loop
+    select m.text into old_text from messages m where m.id = p_messages[i] and m.space_id = p_space;
+    if not found then
+      raise exception 'forget: message % is not of this space', p_messages[i] using errcode = 'P0001';
+    end if;
+    if not exists (select 1 from mentions x where x.message_id = p_messages[i] and x.memory_id = any(p_ids) and x.space_id = p_space)
+       and not exists (select 1 from memories m where m.message_id = p_messages[i] and m.id = any(p_ids) and m.space_id = p_space)
+       and not exists (
+         select 1 from (select x.quote from mentions x where x.memory_id = any(p_ids) and x.space_id = p_space
+                        union all select m.quote from memories m where m.id = any(p_ids) and m.space_id = p_space) w,
+                       regexp_split_to_table(w.quote, '${WORD_GAPS}') as t(word)
+         where t.word <> '' and strpos(old_text, t.word) > 0) then
+      raise exception 'forget: message % holds no wording of a memory being forgotten', p_messages[i] using errcode = 'P0001';
+    end if;
+    if p_texts[i] is not null and not engram_only_removes(old_text, p_texts[i]) then
+      raise exception 'forget: the new text of message % does not only remove words', p_messages[i] using errcode = 'P0001';
+    end if;
+  end loop;
+  for i in 1 .. coalesce(array_length(p_context_ids, 1), 0) loop
+    select m.context into old_text from memories m
+      where m.id = p_context_ids[i] and m.space_id = p_space and m.message_id = any(p_messages) and not (m.id = any(p_ids));
+    if not found then
+      raise exception 'forget: memory % was not said in a message being redacted', p_context_ids[i] using errcode = 'P0001';
+    end if;
+    if p_contexts[i] is not null and not engram_only_removes(old_text, p_contexts[i]) then
+      raise exception 'forget: the new context of memory % does not only remove words', p_context_ids[i] using errcode = 'P0001';
+    end if;
+  end loop;
+  perform set_config('engram.forget', 'on', true);
+  return query delete from memories where id = any(p_ids) and space_id = p_space returning id;
+  for i in 1 .. coalesce(array_length(p_context_ids, 1), 0) loop
+    update memories set context = p_contexts[i] where id = p_context_ids[i] and space_id = p_space;
+  end loop;
+  for i in 1 .. coalesce(array_length(p_messages, 1), 0) loop
+    if p_texts[i] is null then
+      delete from messages where id = p_messages[i] and space_id = p_space;
+    else
+      update messages set text = p_texts[i] where id = p_messages[i] and space_id = p_space;
+    end if;
+  end loop;
+  perform set_config('engram.forget', '', true);
+end $$;
+`;

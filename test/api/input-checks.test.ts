@@ -1,0 +1,78 @@
+/**
+ * Bad input gets a typed error naming the field and changes nothing (docs/graphql-surface.md,
+ * "Input that names nothing"): a zero vector, names that are only whitespace or invisible
+ * characters, a period that ends before it starts. List values that name nothing are dropped.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { actors, contentCounts, ERROR_FIELDS } from '../helpers/memory.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const CREATE_SPACE = `mutation($n: String!) { createSpace(name: $n) { __typename ... on Space { id name } ${ERROR_FIELDS} } }`;
+
+describe('input that names nothing, or says nothing', () => {
+  it('a zero vector is refused naming vector; nothing is written', async () => {
+    const s = await t.space({ name: 'zero vector' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    await a.say(c, 'I like coffee.');
+    const before = await contentCounts(t.app.engram.db, s.id);
+    const dims = t.app.engram.deps.embedder.dimensions;
+    for (const vector of [new Array(dims).fill(0), new Array(dims).fill(-0)]) {
+      const r = await a.remember({ conversationId: c, quote: 'I like coffee.', vector });
+      expect(r).toMatchObject({ __typename: 'InvalidInput', field: 'vector' });
+      expect(r.message).toContain('zero vector');
+    }
+    expect(await contentCounts(t.app.engram.db, s.id)).toEqual(before);
+    const one = new Array(dims).fill(0);
+    one[0] = 1;
+    expect((await a.remember({ conversationId: c, quote: 'I like coffee.', vector: one })).outcome).toBe('CREATED');
+  });
+
+  it('a space name of whitespace or invisible characters is refused naming name', async () => {
+    for (const n of ['', ' ', '\u200b', ' \u200b\ufeff\u2060 ', '\u00a0']) {
+      const r = (await t.gql(t.adminToken, CREATE_SPACE, { n })).data.createSpace;
+      expect(r, JSON.stringify(n)).toMatchObject({ __typename: 'InvalidInput', field: 'name' });
+    }
+    const ok = (await t.gql(t.adminToken, CREATE_SPACE, { n: '\u200bHome\u200b ' })).data.createSpace;
+    expect(ok).toMatchObject({ __typename: 'Space', name: 'Home' });
+  });
+
+  it('entities, themes and tags that name nothing are dropped; the rest kept trimmed', async () => {
+    const s = await t.space({ name: 'blank entities' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    await a.say(c, 'My sister Ana lives in Lyon.');
+    const r = await a.remember({
+      conversationId: c, quote: 'My sister Ana lives in Lyon.',
+      entities: ['', ' ', '\u200b', '\u200bAna\u200b', 'Lyon'], themes: ['\u2060', 'family '], tags: ['\ufeff'],
+    });
+    expect(r).toMatchObject({ outcome: 'CREATED', memory: { entities: ['Ana', 'Lyon'], themes: ['family'], tags: [] } });
+  });
+
+  it('an appointment that ends before it starts is refused naming endsAt; equal times are a moment', async () => {
+    const s = await t.space({ name: 'period' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    await a.say(c, 'My dentist appointment is on May 4 at 10am.');
+    const before = await contentCounts(t.app.engram.db, s.id);
+    const r = await a.remember({
+      conversationId: c, quote: 'My dentist appointment is on May 4 at 10am.', type: 'APPOINTMENT',
+      startsAt: '2026-05-04T10:00:00Z', endsAt: '2026-05-04T09:00:00Z',
+    });
+    expect(r).toMatchObject({ __typename: 'InvalidInput', field: 'endsAt' });
+    expect(await contentCounts(t.app.engram.db, s.id)).toEqual(before);
+    const ok = await a.remember({
+      conversationId: c, quote: 'My dentist appointment is on May 4 at 10am.', type: 'APPOINTMENT',
+      startsAt: '2026-05-04T10:00:00Z', endsAt: '2026-05-04T10:00:00Z',
+    });
+    expect(ok.outcome).toBe('CREATED');
+  });
+});
