@@ -27,12 +27,21 @@ export function heldSentences(text: string, wordings: readonly string[]): boolea
   const held = spans.map(() => false);
   const norm = normalizeMapped(text);
   const hay = norm.text;
-  // Original offsets of the normalised range [s, e).
+  const open = spans.filter((x) => !x.terminated);
+  // Original offsets of the normalised range [s, e). The spans are in order and do not overlap: the
+  // first one it reaches is found by bisection, so a message of thousands of sentences holding a
+  // wording thousands of times costs occurrences x log(sentences), not their product.
   const touch = (s: number, e: number, atUnterminatedEnd: boolean): void => {
     const from = norm.map[s]!;
     const to = norm.map[e - 1]! + 1;
-    if (atUnterminatedEnd && !spans.some((x) => !x.terminated && x.end >= to && text.slice(to, x.end).trim() === '')) return;
-    spans.forEach((x, i) => { if (x.start < to && x.end > from) held[i] = true; });
+    if (atUnterminatedEnd && !open.some((x) => x.end >= to && text.slice(to, x.end).trim() === '')) return;
+    let lo = 0;
+    let hi = spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (spans[mid]!.end > from) hi = mid; else lo = mid + 1;
+    }
+    for (let i = lo; i < spans.length && spans[i]!.start < to; i++) held[i] = true;
   };
   for (const w of wordings) {
     const q = normalizeForQuote(w);

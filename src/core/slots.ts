@@ -118,11 +118,15 @@ export function possessedWords(text: string, names: Set<string>): Set<string> {
         if (head && !nouns.has(w)) break;
         head = true;
         if (w !== 'name') out.add(w);
+        // the rules compare these pairwise by synonym: a long quote full of "my ..." reads only its first things
+        if (out.size >= MAX_POSSESSED) return out;
       }
     }
   }
   return out;
 }
+
+const MAX_POSSESSED = 16;
 
 /** Whether no word of one set is a word of the other by key or by a WordNet synonym ("film" / "movie"). */
 export function disjointInSense(a: Set<string>, b: Set<string>): boolean {

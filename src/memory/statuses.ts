@@ -110,10 +110,18 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
   // and assistant's alike): each sentence holding one becomes the redaction mark, the rest stays
   // quotable (docs/erasure.md, "Every copy").
   const found = await deps.store.forgottenMessages(tx, spaceId, ids, literalPieces);
-  const messages = found.messages
-    .map((m) => ({ id: m.id, before: m.text, text: redactSentences(m.text, found.wordings) }))
-    .filter((m) => m.text !== m.before)
-    .map(({ id, text }) => ({ id, text }));
+  // Each message is read for the wordings whose every literal piece it holds (as the store chose
+  // it), not for all of them, and the event loop turns between slices of messages: a sweep of
+  // thousands of memories over a long history is work in proportion, never one long block.
+  const pieces = found.wordings.map((w) => ({ w, pieces: literalPieces(w) }));
+  const messages: { id: string; text: string | null }[] = [];
+  for (const [i, m] of found.messages.entries()) {
+    if (i > 0 && i % 200 === 0) await new Promise((r) => setImmediate(r));
+    const held = pieces.filter((p) => p.pieces.length > 0 && p.pieces.every((x) => m.text.includes(x))).map((p) => p.w);
+    // a memory's own message is read for every wording, as before (the store returns it whatever its pieces)
+    const text = redactSentences(m.text, held.length > 0 ? held : found.wordings);
+    if (text !== m.text) messages.push({ id: m.id, text });
+  }
   const near = await deps.store.forgetNeighbours(tx, spaceId, ids, messages.map((m) => m.id));
   const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, found.wordings) }));
   // A forgotten correction leaves what it replaced replaced: linked to the next version that stays, or to none.

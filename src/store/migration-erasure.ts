@@ -2,7 +2,8 @@
  * Migration 21 (docs/erasure.md, "Every copy"): forget for good redacts the forgotten wordings
  * from every message of the space that holds them, not only from the messages they were said in.
  * `engram_forget` (migration 5) refused to rewrite any other message; it now accepts a message of
- * the space that was said by a memory being forgotten or holds a word of one of their wordings,
+ * the space that was said by a memory being forgotten or holds every word of one of their wordings
+ * (its end punctuation aside: a copy may be typed without it),
  * and still only when the new text removes words (`engram_only_removes`). Same signature, so the
  * grants of migration 5 stand.
  */
@@ -28,8 +29,10 @@ begin
        and not exists (
          select 1 from (select x.quote from mentions x where x.memory_id = any(p_ids) and x.space_id = p_space
                         union all select m.quote from memories m where m.id = any(p_ids) and m.space_id = p_space) w,
-                       regexp_split_to_table(w.quote, '${WORD_GAPS}') as t(word)
-         where t.word <> '' and strpos(old_text, t.word) > 0) then
+                       lateral (select array_remove(regexp_split_to_array(
+                                  regexp_replace(w.quote, '[[:space:]]*[.!?…]+[[:space:]]*$', ''), '${WORD_GAPS}'), '') as words) p
+         where cardinality(p.words) > 0
+           and not exists (select 1 from unnest(p.words) as t(word) where strpos(old_text, t.word) = 0)) then
       raise exception 'forget: message % holds no wording of a memory being forgotten', p_messages[i] using errcode = 'P0001';
     end if;
     if p_texts[i] is not null and not engram_only_removes(old_text, p_texts[i]) then

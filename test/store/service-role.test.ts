@@ -25,6 +25,7 @@ describe.skipIf(!url)('service role on a PostgreSQL server (append-only by privi
   let svc: PgClient;
   let t: TestApp;
   let memoryId: string;
+  let otherMessageId: string;
   let revokedTokenId: string;
 
   const as = (role: string) => {
@@ -53,6 +54,9 @@ describe.skipIf(!url)('service role on a PostgreSQL server (append-only by privi
     const c = await a.open();
     await a.say(c, 'I was a lifeguard one summer. My cat is called Miso.');
     memoryId = (await a.remember({ conversationId: c, quote: 'I was a lifeguard one summer.' })).memory.id;
+    // another message of the space sharing words with the wording ("I", "one") but not all of them
+    await a.say(c, 'I was in Porto one weekend.');
+    otherMessageId = (await svc.query<{ id: string }>(`select id from messages where text = 'I was in Porto one weekend.'`)).rows[0]!.id;
     const tok = await createToken(t.app.engram.deps, { role: 'chat', spaceId: s.id });
     revokedTokenId = tok.id;
     expect(await t.app.engram.store.revokeToken(tok.id)).toBe(true);
@@ -119,6 +123,13 @@ describe.skipIf(!url)('service role on a PostgreSQL server (append-only by privi
     expect(still.rows[0].quote).toBe('I was a lifeguard one summer.');
   });
 
+  it('the forget function rewrites no message that holds only some words of a forgotten wording', async () => {
+    await expect(svc.query(`select engram_forget((select space_id from memories where id = $1), array[$1], array[$2], array[null::text], '{}', '{}')`, [memoryId, otherMessageId]))
+      .rejects.toThrow(/holds no wording/);
+    const still = await svc.query<{ text: string }>(`select text from messages where id = $1`, [otherMessageId]);
+    expect(still.rows[0].text).toBe('I was in Porto one weekend.');
+  });
+
   it('erasure as the service role says it cannot rewrite the tables, instead of reporting a VACUUM FULL that PostgreSQL skipped', async () => {
     const { eraseResidue } = await import('../../src/store/erasure.js');
     const r = await eraseResidue(svc);
@@ -141,9 +152,12 @@ describe.skipIf(!url)('service role on a PostgreSQL server (append-only by privi
     const { forget } = await import('../../src/memory/statuses.js');
     const r = await forget(t.app.engram.deps, { role: 'admin', tokenId: 'test', spaceId: null } as never, spaceId, [memoryId], true);
     expect(r.changed).toBe(1);
-    const msgs = await svc.query<{ text: string }>(`select text from messages where space_id = $1`, [spaceId]);
-    expect(msgs.rows[0].text).toContain('My cat is called Miso.');
-    expect(msgs.rows[0].text).not.toContain('lifeguard');
+    const msgs = await svc.query<{ id: string; text: string }>(`select id, text from messages where space_id = $1`, [spaceId]);
+    const said = msgs.rows.find((m) => m.id !== otherMessageId)!;
+    expect(said.text).toContain('My cat is called Miso.');
+    expect(said.text).not.toContain('lifeguard');
+    // the message that shares only some of the wording's words is left as it was
+    expect(msgs.rows.find((m) => m.id === otherMessageId)?.text).toBe('I was in Porto one weekend.');
     const events = await svc.query<{ n: number }>(`select count(*)::int as n from memory_events where memory_id = $1 and kind = 'FORGOTTEN'`, [memoryId]);
     expect(Number(events.rows[0].n)).toBe(1);
   });

@@ -120,6 +120,9 @@ describe('append-only scan', () => {
     expect(hits.length).toBeGreaterThanOrEqual(4);
     expect(sql).toMatch(/function engram_forget\([\s\S]*security definer/);
     expect(sql).toMatch(/function engram_drop_sealed_space\([\s\S]*security definer/);
+    // migration 21 replaces engram_forget: still the function of the allowed path, still security definer
+    const erasure = stripComments(readFileSync(join(ROOT, 'src/store/migration-erasure.ts'), 'utf8'));
+    expect(erasure).toMatch(/function engram_forget\([\s\S]*security definer/);
     // The store's parts (sql-store.ts and the files its class is split into).
     const storeDir = join(ROOT, 'src/store');
     const store = readdirSync(storeDir).filter((f) => /^sql-.*\.ts$/.test(f))
