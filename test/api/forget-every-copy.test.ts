@@ -6,11 +6,10 @@
  * person's words (docs/quote-check.md, FORGOTTEN).
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import { actors, contentCounts } from '../helpers/memory.js';
-import type { SqlClient } from '../../src/store/sql-client.js';
 
 const FORGET = `mutation($ids: [ID!]!) { forgetMemories(ids: $ids, confirm: true) { __typename ... on BulkResult { changed } } }`;
 /** A word nobody else writes, letters only, ending in x (no suffix rule shortens it in the lexicon). */
@@ -18,24 +17,14 @@ const word = () => `zq${randomBytes(5).toString('hex').replace(/\d/g, (d) => 'gh
 
 for (const target of testDatabases()) {
   describe(`forget for good takes every copy (${target.name})`, () => {
-    let t: TestApp;
-    let db: SqlClient | undefined;
-
-    beforeAll(async () => {
-      db = target.name === 'pg' ? await target.open() : undefined;
-      t = await createTestApp({ db });
-    });
-    afterAll(async () => {
-      await t?.close();
-      await db?.close();
-    });
+    const app = testAppOn(target);
 
     const messagesOf = async (spaceId: string) =>
-      (await t.app.engram.db.query<{ role: string; text: string }>(`select role, text from messages where space_id = $1 order by seq`, [spaceId])).rows;
+      (await app.t.app.engram.db.query<{ role: string; text: string }>(`select role, text from messages where space_id = $1 order by seq`, [spaceId])).rows;
 
     it('redacts the wording from every message of the space that holds it; a remember of it is refused after', async () => {
-      const s = await t.space({ name: 'every copy' });
-      const a = actors(t.gql, s);
+      const s = await app.t.space({ name: 'every copy' });
+      const a = actors(app.t.gql, s);
       const secret = word();
       const quote = `I have a tattoo of a ${secret} on my ankle.`;
       const c = await a.open();
@@ -51,7 +40,7 @@ for (const target of testDatabases()) {
       expect(tea.outcome).toBe('CREATED');
       expect(tea.memory.context).toContain(secret);
 
-      expect((await t.gql(s.operator, FORGET, { ids: [kept.memory.id] })).data.forgetMemories).toEqual({ __typename: 'BulkResult', changed: 1 });
+      expect((await app.t.gql(s.operator, FORGET, { ids: [kept.memory.id] })).data.forgetMemories).toEqual({ __typename: 'BulkResult', changed: 1 });
 
       const after = await messagesOf(s.id);
       expect(after.filter((m) => m.text.includes(secret))).toEqual([]);
@@ -60,7 +49,7 @@ for (const target of testDatabases()) {
         { role: 'ASSISTANT', text: '[forgotten]\nNoted.' },
         { role: 'USER', text: 'Hello again.\n[forgotten]' },
       ]);
-      const everywhere = await t.app.engram.db.query<{ n: number }>(
+      const everywhere = await app.t.app.engram.db.query<{ n: number }>(
         `select (select count(*) from messages where text like '%' || $1 || '%') + (select count(*) from memories where context like '%' || $1 || '%')
            + (select count(*) from memory_terms where term like '%' || $1 || '%') as n`, [secret]);
       expect(Number(everywhere.rows[0]!.n)).toBe(0);
@@ -68,31 +57,31 @@ for (const target of testDatabases()) {
       expect(await a.memory(tea.memory.id)).toMatchObject({ status: 'ACTIVE', quote: 'I like tea.', context: null });
 
       // the words are not in the conversation any more: refused, nothing written
-      const before = await contentCounts(t.app.engram.db, s.id);
+      const before = await contentCounts(app.t.app.engram.db, s.id);
       for (const conversationId of [c, c2]) {
         const again = await a.remember({ conversationId, quote });
         expect(again).toMatchObject({ __typename: 'QuoteNotFound', reason: 'NOT_FOUND' });
       }
-      expect(await contentCounts(t.app.engram.db, s.id)).toEqual(before);
+      expect(await contentCounts(app.t.app.engram.db, s.id)).toEqual(before);
     });
 
     it('never keeps the redaction mark as the person\'s words, nor shows it as what was said', async () => {
-      const s = await t.space({ name: 'the mark' });
-      const a = actors(t.gql, s);
+      const s = await app.t.space({ name: 'the mark' });
+      const a = actors(app.t.gql, s);
       const secret = word();
       const c = await a.open();
       await a.say(c, `My locker code is ${secret}. I like coffee.`);
       const code = await a.remember({ conversationId: c, quote: `My locker code is ${secret}.` });
-      expect((await t.gql(s.operator, FORGET, { ids: [code.memory.id] })).data.forgetMemories.changed).toBe(1);
+      expect((await app.t.gql(s.operator, FORGET, { ids: [code.memory.id] })).data.forgetMemories.changed).toBe(1);
       expect((await messagesOf(s.id)).map((m) => m.text)).toEqual(['[forgotten]\nI like coffee.']);
 
-      const before = await contentCounts(t.app.engram.db, s.id);
+      const before = await contentCounts(app.t.app.engram.db, s.id);
       for (const quote of ['[forgotten]', '[forgotten] I like coffee.', '[forgotten]\nI like coffee.', 'forgotten']) {
         const r = await a.remember({ conversationId: c, quote });
         expect(r, quote).toMatchObject({ __typename: 'ForgottenWordsRefused', code: 'QUOTE_FORGOTTEN', reason: 'FORGOTTEN' });
         expect(r.detail).toContain('not the person');
       }
-      expect(await contentCounts(t.app.engram.db, s.id)).toEqual(before);
+      expect(await contentCounts(app.t.app.engram.db, s.id)).toEqual(before);
 
       // the sentence beside the mark is still the person's, and its memory keeps no mark
       const coffee = await a.remember({ conversationId: c, quote: 'I like coffee.' });
