@@ -12,7 +12,7 @@ import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js
 import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, negatedHeads, polarity, stance } from './polarity.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
-import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, possessedWords, valuesOf } from './slots.js';
+import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, subjectVerbs, possessedWords, valuesOf } from './slots.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -144,7 +144,10 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       return { kind: 'distinct', rule: 'polarity', detail: 'negated only for an added time or day' };
     }
     // 3. a new value for something that has one value at a time
-    const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => slots(newDecl, names).has(s) && samePredicateOf(s, oldDecl, newDecl, names));
+    const newSlots = slots(newDecl, names);
+    let verbs: [Map<string, Set<string>>, Map<string, Set<string>>] | undefined;
+    const onePredicate = (s: string) => samePredicateOf(s, ...(verbs ??= [subjectVerbs(oldDecl, names), subjectVerbs(newDecl, names)]));
+    const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => newSlots.has(s) && onePredicate(s));
     if (values.disagree.length > 0 && shared.length > 0) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }

@@ -13,7 +13,7 @@ import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
-import { extractValues } from './values.js';
+import { extractValues, foldMarks } from './values.js';
 
 export interface Thresholds {
   close: number;
@@ -124,7 +124,7 @@ export function sharesEntity(a: { entities: string[]; derivedEntities?: string[]
 }
 
 /** A name's words as compared: lower-cased, accents folded ("Kraków" = "Krakow"). */
-const nameWords = (name: string) => name.trim().toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').split(/\s+/).filter(Boolean);
+const nameWords = (name: string) => foldMarks(name.trim().toLowerCase()).split(/\s+/).filter(Boolean);
 
 /**
  * Two proper names (capitalised) of which one is part of the other, word for word: "Raptors" /

@@ -14,6 +14,9 @@ export function scrubContext(context: string, ownQuote: string, forgotten: reado
   return text;
 }
 
+/** A wording as a copy may end: without its final punctuation (the quote check accepts it so). */
+const withoutEndPunctuation = (q: string): string => q.replace(/\s*[.!?…]+$/u, '');
+
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 /**
@@ -46,7 +49,7 @@ export function heldSentences(text: string, wordings: readonly string[]): boolea
   for (const w of wordings) {
     const q = normalizeForQuote(w);
     if (!q) continue;
-    const stripped = q.replace(/\s*[.!?…]+$/u, '');
+    const stripped = withoutEndPunctuation(q);
     const needles: [string, boolean][] = [[q, false]];
     if (stripped !== q && stripped) needles.push([stripped, true]);
     for (const [needle, atEnd] of needles) {
@@ -67,7 +70,7 @@ export function heldSentences(text: string, wordings: readonly string[]): boolea
  * decides.
  */
 export function literalPieces(wording: string): string[] {
-  const q = normalizeForQuote(wording).replace(/\s*[.!?…]+$/u, '');
+  const q = withoutEndPunctuation(normalizeForQuote(wording));
   return [...new Set(q.split(/[\s'"]+/u).filter(Boolean))];
 }
 

@@ -95,13 +95,8 @@ export function subjects(text: string): Set<string> {
   return out;
 }
 
-/** Nouns named after "my/our/your": "My dog's name is Biscuit" -> dog. */
-export function possessed(text: string, names: Set<string>): Set<string> {
-  return new Set([...possessedWords(text, names)].map(key));
-}
-
 /**
- * The words of possessed phrases as said. The phrase ends where the sentence's tagger (wink-nlp,
+ * Nouns named after "my/our/your", as said ("My dog's name is Biscuit" -> dog). The phrase ends where the sentence's tagger (wink-nlp,
  * `deriveNouns`) sees no noun after its first word: "My bedroom faces east" -> bedroom.
  */
 export function possessedWords(text: string, names: Set<string>): Set<string> {
@@ -238,21 +233,20 @@ export function subjectVerbs(text: string, names: Set<string>): Map<string, Set<
   return out;
 }
 
-const BE = new Set(['be', 'is', 'are', 'was', 'were', 'am', "'s", "'re", "'m"]);
-
 /**
- * Whether two statements say the same predicate of a definite subject: the same verb, a WordNet
- * synonym of it, or a form of "be" on either side ("My flight is at 9" / "My flight leaves at 10").
- * A subject said without a verb on one side (inverted: "Dev is my manager") is not compared.
+ * Whether two statements say the same predicate of a definite subject (`subjectVerbs` of each):
+ * the same verb, a WordNet synonym of it, or an auxiliary — a form of "be", "have", ... — on either
+ * side ("My flight is at 9" / "My flight leaves at 10"). A subject said without a verb on one side
+ * (inverted: "Dev is my manager") is not compared.
  */
-export function samePredicateOf(slot: string, oldText: string, newText: string, names: Set<string>): boolean {
+export function samePredicateOf(slot: string, oldVerbs: Map<string, Set<string>>, newVerbs: Map<string, Set<string>>): boolean {
   if (!slot.startsWith('np:')) return true;
-  const a = subjectVerbs(oldText, names).get(slot);
-  const b = subjectVerbs(newText, names).get(slot);
+  const a = oldVerbs.get(slot);
+  const b = newVerbs.get(slot);
   if (!a || !b) return true;
   for (const x of a) {
     for (const y of b) {
-      if (x === y || BE.has(x) || BE.has(y) || AUX.has(x) || AUX.has(y) || lexicon().synonymous(x, y)) return true;
+      if (x === y || AUX.has(x) || AUX.has(y) || lexicon().synonymous(x, y)) return true;
     }
   }
   return false;

@@ -327,12 +327,15 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
     if (pa[1] || pb[1]) return ma % 720 === mb % 720;
     return ma === mb;
   }
-  if (kind === 'quantity') return a.replace(/k$/, '000') === b.replace(/k$/, '000');
+  if (kind === 'quantity') return count(a) === count(b);
   return false;
 }
+
+/** A quantity's count as compared: "5k" = "5000". */
+const count = (norm: string) => norm.replace(/k$/, '000');
 
 /** A bare number and a quantity of the same count ("My son is 6." / "... six years old."): one value said two ways. */
 export function sameCount(a: Value, b: Value): boolean {
   const kinds = new Set([a.kind, b.kind]);
-  return kinds.has('number') && kinds.has('quantity') && a.norm.replace(/k$/, '000') === b.norm.replace(/k$/, '000');
+  return kinds.has('number') && kinds.has('quantity') && count(a.norm) === count(b.norm);
 }

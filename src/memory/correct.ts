@@ -7,10 +7,9 @@ import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { conversationFor } from './conversations.js';
 import { InvalidInputError, InvalidStateError, NotFoundError, quoteRefusal } from './errors.js';
-import { indexStatus } from './indexing.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
-import { embedOrMissing, storeNewStatement } from './remember.js';
+import { correctionEvents, embedOrMissing, storeNewStatement, supersede } from './remember.js';
 
 /**
  * The assistant states a correction explicitly: the quote passes the same check as
@@ -72,7 +71,7 @@ async function supersedeBy(deps: MemoryDeps, tx: Tx, a: {
   spaceId: string; actor: string; old: MemoryRecord; by: MemoryRecord; quote: string; conversationId: string; messageId: string; saidAt: Date; lexical: string;
 }): Promise<{ id: string; events: MemoryEvent[] }> {
   const { spaceId, actor, old, by } = a;
-  const base = { spaceId, actor, detail: null, tier: null, score: null };
+  const base = { spaceId, actor, detail: null };
   const written = await deps.store.reinforce(tx, {
     memoryId: by.id,
     ...mergeInto(by, { importance: null, valence: null, entities: [], themes: [], tags: [], lastMentionedAt: a.saidAt }),
@@ -80,11 +79,9 @@ async function supersedeBy(deps: MemoryDeps, tx: Tx, a: {
     mention: { id: randomUUID(), quote: a.quote, conversationId: a.conversationId, messageId: a.messageId, saidAt: a.saidAt, tier: 'EXACT', score: 1 },
     events: [
       { ...base, memoryId: by.id, kind: 'REINFORCED', tier: 'EXACT', score: 1, rule: null, relatedId: null },
-      { ...base, memoryId: by.id, kind: 'CORRECTED', rule: 'explicit', relatedId: old.id, detail: { reason: 'corrected explicitly by the assistant, with the wording of this memory' } },
-      { ...base, memoryId: old.id, kind: 'SUPERSEDED', rule: 'explicit', relatedId: by.id },
+      ...correctionEvents(base, by.id, { id: old.id, rule: 'explicit', score: null, reason: 'corrected explicitly by the assistant, with the wording of this memory' }),
     ],
   }, spaceId);
-  await deps.store.setStatus(tx, spaceId, [old.id], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: by.id });
-  await indexStatus(deps, tx, [old.id], 'SUPERSEDED');
+  await supersede(deps, tx, spaceId, old.id, by.id);
   return { id: by.id, events: written.events ?? [] };
 }

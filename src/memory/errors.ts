@@ -1,3 +1,5 @@
+import type { QuoteRefusal } from '../core/quote-check.js';
+
 /**
  * Expected failures of the use cases. Each maps to a typed GraphQL error; anything
  * else is unexpected and masked by Yoga.
@@ -16,7 +18,8 @@ export class NotFoundError extends DomainError {
   }
 }
 
-export type QuoteRefusalReason = 'EMPTY' | 'FRAGMENT' | 'NOT_FOUND' | 'ASSISTANT_WORDS' | 'FORGOTTEN';
+/** The quote check's own reasons (src/core/quote-check.ts). */
+export type QuoteRefusalReason = QuoteRefusal;
 
 /** The quote check refused what the assistant handed over; nothing was written. */
 export class QuoteRefusedError extends DomainError {

@@ -320,7 +320,24 @@ export interface NewStatement {
   preceding?: string | null; saidAt: Date;
   importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
   vector: Float32Array | null; embedError?: unknown;
-  supersedes: { id: string; rule: string; score: number | null; reason: string } | null;
+  supersedes: Supersedes | null;
+}
+
+/** The memory a correction replaces, and why. */
+export interface Supersedes { id: string; rule: string; score: number | null; reason: string }
+
+/** The two events of a correction: CORRECTED on the memory that holds the fact now (`byId`), SUPERSEDED on the one it replaces. */
+export function correctionEvents(base: Pick<NewEvent, 'spaceId' | 'actor' | 'detail'>, byId: string, s: Supersedes): NewEvent[] {
+  return [
+    { ...base, memoryId: byId, kind: 'CORRECTED', tier: null, score: s.score, rule: s.rule, relatedId: s.id, detail: { ...(base.detail ?? {}), reason: s.reason } },
+    { ...base, memoryId: s.id, kind: 'SUPERSEDED', tier: null, score: s.score, rule: s.rule, relatedId: byId },
+  ];
+}
+
+/** The replaced memory's status, in the store and in the engines: SUPERSEDED by `byId`. */
+export async function supersede(deps: MemoryDeps, tx: Tx, spaceId: string, oldId: string, byId: string): Promise<void> {
+  await deps.store.setStatus(tx, spaceId, [oldId], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: byId });
+  await indexStatus(deps, tx, [oldId], 'SUPERSEDED');
 }
 
 type Stored = { id: string; memory: MemoryRecord; events: MemoryEvent[] };
@@ -343,12 +360,7 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
     evs.push({ ...base, memoryId: id, kind: 'EMBEDDING_MISSING', tier: null, score: null, rule: null, relatedId: null, detail: { error: String(a.embedError ?? 'unknown') } });
   }
   const s = a.supersedes;
-  if (s) {
-    evs.push(
-      { ...base, memoryId: id, kind: 'CORRECTED', tier: null, score: s.score, rule: s.rule, relatedId: s.id, detail: { ...(a.detail ?? {}), reason: s.reason } },
-      { ...base, memoryId: s.id, kind: 'SUPERSEDED', tier: null, score: s.score, rule: s.rule, relatedId: id },
-    );
-  }
+  if (s) evs.push(...correctionEvents(base, id, s));
   const row: NewMemory = {
     id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
     messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
@@ -368,10 +380,7 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
   const { events, ...memory } = written;
   // (without a transaction only the store's own copy indexes the vector: `stored` takes no transaction)
   if (a.vector) await indexStored(deps, tx as Tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
-  if (s && tx) {
-    await deps.store.setStatus(tx, spaceId, [s.id], 'SUPERSEDED', { from: ['ACTIVE'], supersededBy: id });
-    await indexStatus(deps, tx, [s.id], 'SUPERSEDED');
-  }
+  if (s && tx) await supersede(deps, tx, spaceId, s.id, id);
   return { id, memory, events: events ?? [] };
 }
 

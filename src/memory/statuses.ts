@@ -113,7 +113,7 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
   // Each message is read for the wordings whose every literal piece it holds (as the store chose
   // it), not for all of them, and the event loop turns between slices of messages: a sweep of
   // thousands of memories over a long history is work in proportion, never one long block.
-  const pieces = found.wordings.map((w) => ({ w, pieces: literalPieces(w) }));
+  const pieces = found.wordings.map((w, i) => ({ w, pieces: found.pieces[i]! }));
   const messages: { id: string; text: string | null }[] = [];
   for (const [i, m] of found.messages.entries()) {
     if (i > 0 && i % 200 === 0) await new Promise((r) => setImmediate(r));

@@ -307,10 +307,10 @@ export interface MemoryStore {
    * What a forget redacts (docs/erasure.md, "Every copy"): every wording of the memories (their
    * mentions' quotes), and the messages of the space that may hold one: the messages they were
    * said in, and every message holding literally all the pieces of one wording (`piecesOf`, per
-   * wording). Found by set-based statements, not a message at a time.
+   * wording; `pieces[i]` are wording i's). Found by set-based statements, not a message at a time.
    */
   forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wording: string) => string[]): Promise<{
-    wordings: string[]; messages: { id: string; text: string }[];
+    wordings: string[]; pieces: string[][]; messages: { id: string; text: string }[];
   }>;
   /**
    * Before memories `ids` are forgotten: every memory that stays and was replaced by one of them

@@ -240,7 +240,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
   }
 
   async forgottenMessages(tx: Tx, spaceId: string, ids: readonly string[], piecesOf: (wording: string) => string[]): Promise<{
-    wordings: string[]; messages: { id: string; text: string }[];
+    wordings: string[]; pieces: string[][]; messages: { id: string; text: string }[];
   }> {
     const q = this.q(tx);
     const w = await q.query<{ quote: string }>(
@@ -249,7 +249,8 @@ export class SqlLexicalForget extends SqlMemoryReads {
       [ids, spaceId],
     );
     const wordings = w.rows.map((x) => x.quote);
-    const pieces = wordings.flatMap((w, i) => piecesOf(w).map((piece) => ({ i, piece })));
+    const perWording = wordings.map(piecesOf);
+    const pieces = perWording.flatMap((ps, i) => ps.map((piece) => ({ i, piece })));
     // One statement: the messages the memories were said in, and every message of the space (its
     // conversations' index) holding every piece of some wording; which sentences hold one is decided after.
     const r = await q.query<{ id: string; text: string }>(
@@ -261,7 +262,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
          select 1 from unnest($3::int[], $4::text[]) as p(w, piece) group by p.w having bool_and(strpos(g.text, p.piece) > 0))`,
       [ids, spaceId, pieces.map((p) => p.i), pieces.map((p) => p.piece)],
     );
-    return { wordings, messages: r.rows.map((x) => ({ id: x.id, text: x.text })) };
+    return { wordings, pieces: perWording, messages: r.rows.map((x) => ({ id: x.id, text: x.text })) };
   }
 
   async relinkPastForgotten(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
