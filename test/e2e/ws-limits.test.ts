@@ -24,6 +24,33 @@ function run(client: Client, query: string): Promise<{ data: unknown[]; errors: 
   });
 }
 
+/**
+ * The real server with `env`, started for the enclosing describe block; the socket clients a test
+ * opens (`client`) are closed with it.
+ */
+function serve(env: Record<string, string>): { readonly t: TestApp; readonly url: string; client(token: string, onClose?: (code: number) => void): Client } {
+  let app: TestApp | undefined;
+  let url = '';
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    app = await createTestApp({ env });
+    url = (await app.app.start()).url;
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.dispose();
+    await app?.close();
+  });
+  return {
+    get t() { return app!; },
+    get url() { return url; },
+    client(token, onClose) {
+      const c = wsClient(url, token, { onClose });
+      clients.push(c);
+      return c;
+    },
+  };
+}
+
 function deep(levels: number): string {
   let sel = 'id';
   for (let i = 0; i < levels; i++) sel = `correctionChain { ${sel} }`;
@@ -31,24 +58,13 @@ function deep(levels: number): string {
 }
 
 describe('document limits over graphql-ws', () => {
-  let t: TestApp;
-  let url: string;
-  const clients: Client[] = [];
   // A cost limit of 100: a subscription over it is short to write, and every operation of the test is under it.
-  beforeAll(async () => {
-    t = await createTestApp({ env: { ENGRAM_MAX_COST: '100' } });
-    url = (await t.app.start()).url;
-  });
-  afterAll(async () => {
-    for (const c of clients) await c.dispose();
-    await t?.close();
-  });
+  const served = serve({ ENGRAM_MAX_COST: '100' });
 
   it('refuses an over-depth, over-alias or over-cost subscription alone; the valid one on the same socket keeps running', async () => {
-    const sp = await t.space({ name: 'ws-depth' });
+    const sp = await served.t.space({ name: 'ws-depth' });
     const closes: number[] = [];
-    const client = wsClient(url, sp.operator, { onClose: (code) => closes.push(code) });
-    clients.push(client);
+    const client = served.client(sp.operator, (code) => closes.push(code));
     const valid = listen(client, 'subscription { memoryEvents { kind memoryId } }');
     const tooDeep = await run(client, deep(12));
     const aliases = Array.from({ length: 20 }, (_, i) => `k${i}: kind`).join(' ');
@@ -64,7 +80,7 @@ describe('document limits over graphql-ws', () => {
       expect(r.errors[0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit });
     }
     // The socket is still open and the valid subscription still receives events.
-    const made = await say(url, sp, 'My sister lives in Porto.');
+    const made = await say(served.url, sp, 'My sister lives in Porto.');
     await until(() => valid.events.some((e) => e.memoryId === made.id), 30_000, 'the valid subscription to see the new memory');
     expect(valid.errors).toEqual([]);
     expect(closes).toEqual([]);
@@ -72,46 +88,34 @@ describe('document limits over graphql-ws', () => {
   });
 
   it('answers the same limits over HTTP without "Syntax Error"', async () => {
-    const sp = await t.space({ name: 'http-depth' });
+    const sp = await served.t.space({ name: 'http-depth' });
     let sel = 'id';
     for (let i = 0; i < 14; i++) sel = `correctionChain { ${sel} }`;
-    const r = await t.gql(sp.operator, `{ memory(id: "x") { ... on Memory { ${sel} } } }`);
+    const r = await served.t.gql(sp.operator, `{ memory(id: "x") { ... on Memory { ${sel} } } }`);
     expect(r.data ?? null).toBeNull();
     expect(r.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Query depth limit of 10 exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'depth' } });
-    const many = await t.gql(sp.operator, `{ viewer { ${'__typename '.repeat(3000)} } }`);
+    const many = await served.t.gql(sp.operator, `{ viewer { ${'__typename '.repeat(3000)} } }`);
     expect(many.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Token limit of 2000 exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'tokens' } });
   });
 });
 
 describe('the rate limit over graphql-ws', () => {
-  let t: TestApp;
-  let url: string;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    t = await createTestApp({ env: { ENGRAM_RATE_BURST: '5', ENGRAM_RATE_PER_SECOND: '0.001' } });
-    url = (await t.app.start()).url;
-  });
-  afterAll(async () => {
-    for (const c of clients) await c.dispose();
-    await t?.close();
-  });
+  const served = serve({ ENGRAM_RATE_BURST: '5', ENGRAM_RATE_PER_SECOND: '0.001' });
 
   it("takes each operation from the token's bucket, refuses the rest with RATE_LIMITED, and keeps the socket open", async () => {
-    const sp = await t.space({ name: 'ws-rate' });
+    const sp = await served.t.space({ name: 'ws-rate' });
     const closes: number[] = [];
-    const client = wsClient(url, sp.operator, { onClose: (code) => closes.push(code) });
-    clients.push(client);
+    const client = served.client(sp.operator, (code) => closes.push(code));
     const results = [];
     for (let i = 0; i < 7; i++) results.push(await run(client, 'mutation { __typename }'));
     expect(results.map((r) => (r.errors.length ? r.errors[0].extensions?.code : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
     expect(results[5]!.errors[0].message).toMatch(/too many requests for this token: retry in \d+ s/);
     expect(results[5]!.errors[0].extensions.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     // The same bucket as HTTP: the token's next HTTP request is refused too.
-    const http = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sp.operator}` }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const http = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sp.operator}` }, body: JSON.stringify({ query: '{ __typename }' }) });
     expect(http.status).toBe(429);
     // Another token of the space has its own bucket, over HTTP and over its own socket.
-    const other = wsClient(url, sp.assistant);
-    clients.push(other);
+    const other = served.client(sp.assistant);
     expect((await run(other, '{ __typename }')).errors).toEqual([]);
     // The refused operations closed nothing.
     expect(closes).toEqual([]);
