@@ -98,7 +98,7 @@ export const ConfigSchema = z.object({
    */
   pgvectorAnnIndexAbove: z.union([z.literal('off'), z.coerce.number().int().min(0)]).optional(),
   /**
-   * PGlite: megabytes of spaces' vectors kept in the process for searching (docs/engines.md,
+   * Megabytes of spaces' vectors kept in the process for searching (docs/engines.md,
    * "The vector mirror"; ~2.1 KB a 512-d vector); the least recently searched spaces are let go
    * past it and read again when next searched. 0 turns the mirror off (SQL searches).
    */

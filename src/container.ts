@@ -132,7 +132,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     const above = config.pgvectorAnnIndexAbove ?? (embedded ? 'off' : EXACT_SCAN_BELOW);
     index = new PgvectorIndex(db, {
       embedder: embedder.id, annIndexAbove: above === 'off' ? Number.POSITIVE_INFINITY : above, concurrentBuild: !embedded,
-      mirror: embedded && config.vectorMirrorMb > 0, mirrorMaxBytes: config.vectorMirrorMb * 1024 * 1024,
+      mirror: config.vectorMirrorMb > 0, mirrorMaxBytes: config.vectorMirrorMb * 1024 * 1024,
     });
   } else {
     // LanceDB's compaction and erasure: one instance at a time on a shared directory.
@@ -160,7 +160,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   if (background) outbox?.start();
   const consolidation = jobs.every('consolidate', background ? config.consolidateEvery * 1000 : 0, () => consolidateAll(deps));
   const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop: async () => {} };
-  // PGlite: the large spaces read into the vector mirror shortly after start, in the background
+  // The large spaces read into the vector mirror shortly after start, in the background
   // (chunks that let requests through), so a restart's first remember in one finds it held.
   const stopWarming = new AbortController();
   let warmed: Promise<unknown> = Promise.resolve();

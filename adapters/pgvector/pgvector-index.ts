@@ -37,7 +37,9 @@ export interface PgvectorOptions {
   bitsIndex?: boolean;
   /**
    * Every cosine search from an in-process copy of the vectors and their sign bits (vector-mirror.ts).
-   * Default: on for PGlite (transactions never interleave there), off on a server (unsound).
+   * Default: on for PGlite; on a server only when asked (the service asks: ENGRAM_VECTOR_MIRROR_MB),
+   * where it serves searches outside transactions only (sound there by migration 22: a space's
+   * vectors are numbered in commit order).
    */
   mirror?: boolean;
   /** Bytes of vectors the mirror keeps before letting the least recently searched spaces go (default 256 MB). */
@@ -88,6 +90,8 @@ export class PgvectorIndex implements VectorIndex {
   private building: Promise<void> | null = null;
   private held = false;
   private readonly mirror: VectorMirror | null;
+  /** Whether the mirror may serve a search in a transaction (see the constructor). */
+  private readonly mirrorInTx: boolean;
   private dims: number | null = null;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
@@ -97,7 +101,11 @@ export class PgvectorIndex implements VectorIndex {
     this.quantisedAbove = opts.quantisedAbove ?? QUANTISED_ABOVE;
     this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
     const mirrored = opts.mirror ?? db.driver === 'pglite';
-    if (mirrored && db.rollbacks === undefined) throw new VectorIndexError(this.name, 'the vector mirror needs a client that counts rollbacks (PGlite)');
+    // A client that counts rollbacks (PGlite: one connection, transactions never interleave) lets
+    // the copy read inside a transaction (a rollback empties it). On a server the copy reads only
+    // outside transactions, so it holds committed rows only: a search or delete in a transaction
+    // goes to SQL (docs/engines.md, "The vector mirror on a server").
+    this.mirrorInTx = db.rollbacks !== undefined;
     this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0, opts.mirrorMaxBytes) : null;
   }
 
@@ -264,7 +272,9 @@ export class PgvectorIndex implements VectorIndex {
     } catch (e) {
       throw new VectorIndexError(this.name, 'remove failed', e);
     }
-    this.mirror?.removeIds(memoryIds);
+    // On a server, a delete in a transaction may yet roll back: the copy keeps the rows, and a
+    // search that reads their statuses after the commit finds them gone (`searchMirror`).
+    if (tx === undefined || this.mirrorInTx) this.mirror?.removeIds(memoryIds);
   }
 
   async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {
@@ -331,7 +341,7 @@ export class PgvectorIndex implements VectorIndex {
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
       const quantised = metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined;
       const window = windowFor(s, this.window);
-      if (this.mirror && metric === 'cosine') {
+      if (this.mirror && metric === 'cosine' && (tx === undefined || this.mirrorInTx)) {
         // Every cosine search: the sign-bit window for recognition past quantisedAbove, else an exact scan of the copy.
         const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? window : Number.POSITIVE_INFINITY,
           quantised ? s.minScore : undefined, tx === undefined);

@@ -153,12 +153,12 @@ export function watchOutbox(metrics: EngramMetrics, outbox: { status(limit?: num
 }
 
 /**
- * engram_vector_mirror_bytes: the bytes of spaces' vectors the embedded store holds in the
+ * engram_vector_mirror_bytes: the bytes of spaces' vectors the service holds in the
  * process for searching (docs/engines.md, "The vector mirror"; bounded by ENGRAM_VECTOR_MIRROR_MB);
- * 0 where there is none (a server, another engine).
+ * 0 where there is none (ENGRAM_VECTOR_MIRROR_MB=0, another engine).
  */
 export function watchVectorMirror(metrics: EngramMetrics, index: object): void {
-  metrics.gauge('engram_vector_mirror_bytes', "bytes of spaces' vectors held in the process for searching (PGlite's vector mirror)", [], (g) => {
+  metrics.gauge('engram_vector_mirror_bytes', "bytes of spaces' vectors held in the process for searching (the vector mirror)", [], (g) => {
     const bytes = (index as { mirrorBytes?: number | null }).mirrorBytes;
     g.set(typeof bytes === 'number' ? bytes : 0);
   });

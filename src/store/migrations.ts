@@ -5,6 +5,7 @@ import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
 import { FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
+import { vectorBitsInSpaceOrderSql } from './migration-vectors.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -340,6 +341,8 @@ end $$;`,
   },
   // Forget for good redacts every copy of the words in the space (src/store/migration-erasure.ts).
   { version: 21, name: 'forget-every-copy', sql: () => FORGET_EVERY_COPY_SQL },
+  // A space's vectors are numbered in commit order (src/store/migration-vectors.ts).
+  { version: 22, name: 'vector-bits-in-space-order', sql: ({ dimensions }) => vectorBitsInSpaceOrderSql(dimensions) },
 ];
 
 /**

@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PgliteClient } from '../../src/store/pglite-client.js';
-import { PgClient } from '../../src/store/pg-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { pgCosineDistance, Ranked, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
@@ -221,9 +220,4 @@ describe('pgvector vector mirror (pglite)', () => {
     }
   }, 240_000);
 
-  it('is refused on a server, where transactions interleave', () => {
-    const server = new PgClient('postgres://nobody@127.0.0.1:1/none', 1);
-    expect(() => new PgvectorIndex(server, { embedder: 'test', mirror: true })).toThrow(/rollbacks/);
-    void server.close();
-  });
 });
