@@ -62,9 +62,11 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
  * thread, or by a remote service): the engine reads ahead meanwhile (`VectorIndex.prepare`;
  * pgvector on PGlite: its vector mirror caught up). A hint: a failure here is the search's to report.
  */
-export async function prepareSearch(deps: MemoryDeps, spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void> {
+export async function prepareSearch(
+  deps: MemoryDeps, spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[], exact?: boolean,
+): Promise<void> {
   try {
-    await deps.index.prepare?.(spaceId, kind, statuses);
+    await deps.index.prepare?.(spaceId, kind, statuses, exact);
   } catch {
     // the search that follows reads what it needs, and reports what fails
   }

@@ -129,7 +129,7 @@ export async function remember(deps: MemoryDeps, actor: Actor, input: RememberIn
     deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => {
       // While the embedder works, also the statuses the search will not want (the engine may read
       // them ahead, then the search reads none); with a client's vector nothing is waited for.
-      await prepareSearch(deps, spaceId, 'STATEMENT', clientVector ? undefined : ['ACTIVE']);
+      await prepareSearch(deps, spaceId, 'STATEMENT', clientVector ? undefined : ['ACTIVE'], true);
       // The statements kept from the quote's own message (a sentence after another: the next-sentence
       // correction's candidates), which need no vector: read here too, after the last event id as the rest.
       const sameMessage = check.previousSentence ? await deps.store.activeOfMessage(undefined, spaceId, check.messageId) : [];

@@ -82,9 +82,11 @@ export interface VectorIndex {
    * caller may be answered as of this call (recall: it comes after the request; recognition before
    * its lock: the space's last event id, read before this call, is checked before its write). An
    * engine may then read ahead which rows have other statuses and not read statuses again after
-   * the embedding. A search in a transaction is never answered from a read-ahead.
+   * the embedding. A search in a transaction is never answered from a read-ahead. `exact`: the
+   * search that follows will ask for exact distances (recognition); without it an engine may
+   * answer from an approximate index and read nothing ahead.
    */
-  prepare?(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[]): Promise<void>;
+  prepare?(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[], exact?: boolean): Promise<void>;
   close(): Promise<void>;
   /**
    * Engines outside PostgreSQL: the epoch marker written with the store when the engine

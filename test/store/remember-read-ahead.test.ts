@@ -18,7 +18,7 @@ beforeAll(async () => { t = await createTestApp(); }, 120_000);
 afterAll(async () => { await t?.close(); });
 
 describe('remember: the vector engine read ahead in the quote\'s shadow', () => {
-  it('asks for ACTIVE statements ahead when it embeds the quote, for nothing more with a client\'s vector', async () => {
+  it('asks for ACTIVE statements ahead when it embeds the quote, for nothing more with a client\'s vector; for exact distances either way', async () => {
     const deps = t.app.engram.deps;
     const wall = await Wall.open(deps, 'remember-read-ahead');
     try {
@@ -32,12 +32,12 @@ describe('remember: the vector engine read ahead in the quote\'s shadow', () => 
         return remember({ ...deps, index }, wall.assistant, { conversationId: conv.id, quote: text, type: 'FACT', vector });
       };
       await said('My sister lives in Lisbon.');
-      expect(asked).toEqual([[wall.spaceId, 'STATEMENT', ['ACTIVE']]]);
+      expect(asked).toEqual([[wall.spaceId, 'STATEMENT', ['ACTIVE'], true]]);
       asked.length = 0;
       const [v] = await deps.embedder.embed(['I keep bees in the back garden.']);
       const kept = await said('I keep bees in the back garden.', Array.from(v!));
       expect(kept.outcome).toBe('CREATED');
-      expect(asked).toEqual([[wall.spaceId, 'STATEMENT', undefined]]);
+      expect(asked).toEqual([[wall.spaceId, 'STATEMENT', undefined, true]]);
     } finally {
       await wall.drop();
     }
