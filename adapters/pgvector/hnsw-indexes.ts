@@ -1,3 +1,5 @@
+import type { VectorSearch } from '../../src/ports/vector-index.js';
+import { toPgVectorParam } from '../../src/core/vectors.js';
 import type { Queryable } from '../../src/store/sql-client.js';
 
 /**
@@ -52,4 +54,27 @@ export async function vectorDimensions(db: Queryable): Promise<number> {
 export async function dropFloatIndex(db: Queryable, concurrently: boolean): Promise<void> {
   if ((await indexState(db, FLOAT_HNSW_INDEX)) === 'none') return;
   await db.query(`drop index ${concurrently ? 'concurrently ' : ''}if exists ${FLOAT_HNSW_INDEX}`);
+}
+
+/**
+ * Approximate: the HNSW index (`walk`: the half-precision one, or the float one of an earlier
+ * version until it is replaced), iterative scan (filters applied during the walk), in a
+ * transaction (`q`: SET LOCAL needs one). The walk orders by the index's distance; each hit's
+ * distance is the float one.
+ */
+export async function walkHnsw(
+  q: Queryable, s: VectorSearch, op: string, kind: string, statuses: string[], walk: 'half' | 'float', efSearch: number,
+): Promise<{ memory_id: string; d: number }[]> {
+  await q.query(`set local hnsw.iterative_scan = relaxed_order`);
+  await q.query(`set local hnsw.ef_search = ${Math.max(efSearch, s.k)}`);
+  const dim = s.vector.length;
+  const order = walk === 'float' ? `v.embedding ${op} $1::vector` : `${halfOf('v.embedding', dim)} ${op} ${halfOf('$1::vector', dim)}`;
+  const r = await q.query<{ memory_id: string; d: number }>(
+    `select v.memory_id, v.embedding ${op} $1::vector as d
+     from memory_vectors v join memory_state st on st.memory_id = v.memory_id
+     where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
+     order by ${order} limit $5`,
+    [toPgVectorParam(s.vector), s.spaceId, kind, statuses, s.k],
+  );
+  return r.rows;
 }

@@ -8,7 +8,7 @@ import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { quantisedInSql, searchMirror, windowFor, type Row } from './pgvector-quantised.js';
 import { exactInSql } from './exact-scan.js';
 import { VectorMirror } from './vector-mirror.js';
-import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, dropFloatIndex, halfOf, indexState, vectorDimensions } from './hnsw-indexes.js';
+import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, dropFloatIndex, indexState, vectorDimensions, walkHnsw } from './hnsw-indexes.js';
 
 export interface PgvectorOptions {
   /** Embedder id written with every vector. */
@@ -272,9 +272,10 @@ export class PgvectorIndex implements VectorIndex {
     } catch (e) {
       throw new VectorIndexError(this.name, 'remove failed', e);
     }
-    // On a server, a delete in a transaction may yet roll back: the copy keeps the rows, and a
-    // search that reads their statuses after the commit finds them gone (`searchMirror`).
+    // On a server, a delete in a transaction may yet roll back: the copy drops the rows once a
+    // read outside the transaction no longer finds them (`VectorMirror.settle`, before the next search).
     if (tx === undefined || this.mirrorInTx) this.mirror?.removeIds(memoryIds);
+    else this.mirror?.removeAfterCommit(memoryIds);
   }
 
   async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {
@@ -318,6 +319,7 @@ export class PgvectorIndex implements VectorIndex {
     // 100K back to back: recall p50 48–68 ms with it, 35–46 without, docs/bench.md).
     const walked = this.walk !== null && size > this.exactBelow;
     if (walked && exact !== true) return;
+    await this.mirror?.settle(this.db);
     await this.mirror?.refresh(this.db, spaceId, kind, walked ? undefined : statuses);
   }
 
@@ -340,12 +342,13 @@ export class PgvectorIndex implements VectorIndex {
       // check (a count of every space's vectors) would otherwise run with each search.
       if (!small && !this.annReady && Date.now() - this.checkedAt > 60_000) void this.ensureAnnIndex().catch(() => {});
       const exact = s.exact === true || metric !== 'cosine' || this.walk === null || small;
-      if (!exact) return toHits(await this.hnsw(s, op, kind, statuses, tx));
+      if (!exact) return toHits(await this.inTx(tx, (t) => walkHnsw(t, s, op, kind, statuses, this.walk!, this.efSearch)));
       // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
       const quantised = metric === 'cosine' && size > this.quantisedAbove && s.minScore !== undefined;
       const window = windowFor(s, this.window);
       if (this.mirror && metric === 'cosine' && (tx === undefined || this.mirrorInTx)) {
+        await this.mirror.settle(q);
         // Every cosine search: the sign-bit window for recognition past quantisedAbove, else an exact scan of the copy.
         const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? window : Number.POSITIVE_INFINITY,
           quantised ? s.minScore : undefined, tx === undefined);
@@ -367,29 +370,8 @@ export class PgvectorIndex implements VectorIndex {
     return tx ? fn(this.q(tx)) : this.db.transaction((t) => fn(t));
   }
 
-  /** Approximate: the HNSW index, iterative scan (filters applied during the walk). */
-  private async hnsw(s: VectorSearch, op: string, kind: string, statuses: string[], tx?: TxHandle): Promise<{ memory_id: string; d: number }[]> {
-    const run = async (t: Queryable) => {
-      await t.query(`set local hnsw.iterative_scan = relaxed_order`);
-      await t.query(`set local hnsw.ef_search = ${Math.max(this.efSearch, s.k)}`);
-      // The walk orders by the index's distance (half precision; the float index's, until it is
-      // replaced); each hit's distance is the float one.
-      const dim = s.vector.length;
-      const order = this.walk === 'float' ? `v.embedding ${op} $1::vector` : `${halfOf('v.embedding', dim)} ${op} ${halfOf('$1::vector', dim)}`;
-      const r = await t.query<{ memory_id: string; d: number }>(
-        `select v.memory_id, v.embedding ${op} $1::vector as d
-         from memory_vectors v join memory_state st on st.memory_id = v.memory_id
-         where v.space_id = $2 and v.kind = $3 and st.status = any($4::text[])
-         order by ${order} limit $5`,
-        [toPgVectorParam(s.vector), s.spaceId, kind, statuses, s.k],
-      );
-      return r.rows;
-    };
-    return this.inTx(tx, run);
-  }
-
   /**
-   * PGlite: reads the spaces past QUANTISED_ABOVE vectors into the vector mirror, largest first,
+   * Reads the spaces past QUANTISED_ABOVE vectors into the vector mirror, largest first,
    * within its bound (the container runs it in the background shortly after start). Returns the
    * spaces read.
    */

@@ -46,6 +46,8 @@ export class VectorMirror {
    * (`nearestHeld`).
    */
   private othersAhead = new Map<string, OthersAhead>();
+  /** Rows deleted in a transaction on a server, and how many reads found them still there (`settle`). */
+  private removing = new Map<string, number>();
   private epoch: number;
 
   /**
@@ -168,6 +170,36 @@ export class VectorMirror {
     for (const slots of this.spaces.values()) slots.remove(ids);
   }
 
+  /**
+   * Deleted in a transaction on a server (the copy holds committed rows only, and that one may yet
+   * roll back): dropped by `settle` once a read outside it no longer finds them, so a forgotten
+   * vector does not wait for a search to meet it.
+   */
+  removeAfterCommit(ids: string[]): void {
+    for (const id of ids) this.removing.set(id, 0);
+  }
+
+  /**
+   * Drops the rows `removeAfterCommit` was told of whose deletes have committed (one statement,
+   * only while some are waiting). A row still found is asked for again at the next search, at most
+   * SETTLE_CHECKS times (its delete rolled back, or a long sweep is still running: then the status
+   * read drops it when a search meets it, as any row deleted behind the copy's back).
+   */
+  async settle(q: Queryable): Promise<void> {
+    if (this.removing.size === 0) return;
+    const ids = [...this.removing.keys()];
+    const r = await q.query<{ ids: string[] | null }>(
+      `select array_agg(memory_id) as ids from memory_vectors where memory_id = any($1::text[])`, [ids]);
+    const still = new Set(r.rows[0]?.ids ?? []);
+    const gone = ids.filter((id) => !still.has(id));
+    if (gone.length > 0) this.removeIds(gone);
+    for (const id of ids) {
+      const checks = (this.removing.get(id) ?? 0) + 1;
+      if (!still.has(id) || checks >= SETTLE_CHECKS) this.removing.delete(id);
+      else this.removing.set(id, checks);
+    }
+  }
+
   removeSpace(spaceId: string): void {
     for (const k of [...this.spaces.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.spaces.delete(k);
     for (const k of [...this.readAhead]) if (k.startsWith(`${spaceId}\u0000`)) this.readAhead.delete(k);
@@ -240,6 +272,9 @@ function rankIn(slots: Slots, vector: Float32Array | number[], window: number): 
   const rows = slots.window(pack(query), window);
   return slots.rank(rows, query, rows.length >= window);
 }
+
+/** Reads that may find a row deleted in a transaction still there before `settle` stops asking. */
+const SETTLE_CHECKS = 20;
 
 /** A 512-d row's bytes in the copy (vector, bits, norm, id), to guess whether a space fits before reading it. */
 const BYTES_PER_ROW_GUESS = 2_200;
