@@ -106,7 +106,7 @@ export class PgvectorIndex implements VectorIndex {
     // outside transactions, so it holds committed rows only: a search or delete in a transaction
     // goes to SQL (docs/engines.md, "The vector mirror on a server").
     this.mirrorInTx = db.rollbacks !== undefined;
-    this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0, opts.mirrorMaxBytes) : null;
+    this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0, opts.mirrorMaxBytes, !this.mirrorInTx) : null;
   }
 
   /** Bytes of vectors held in the process for searching (null: no mirror). */
@@ -230,6 +230,9 @@ export class PgvectorIndex implements VectorIndex {
       // caller's event loop, and one statement of thousands of vectors held it for tens of
       // seconds on a loaded machine. Each chunk is idempotent (an upsert), so a batch cut short
       // by an error is simply applied again by the caller's retry.
+      // In the spaces' order: the bits trigger takes each space's write lock (migration 22), and
+      // two writers of several spaces then never wait for each other in opposite orders.
+      items = [...items].sort((a, b) => (a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0));
       for (let at = 0; at < items.length; at += UPSERT_CHUNK) {
         if (at > 0) await new Promise((r) => setTimeout(r, 0)); // a macrotask turn: timers and I/O run too
         const chunk = items.slice(at, at + UPSERT_CHUNK);
@@ -285,7 +288,10 @@ export class PgvectorIndex implements VectorIndex {
       throw new VectorIndexError(this.name, 'removeSpace failed', e);
     }
     for (const k of [...this.sizes.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.sizes.delete(k);
-    this.mirror?.removeSpace(spaceId);
+    // On a server a drop in a transaction may yet roll back, and a search before its commit would
+    // read the space again: let go of the copy once the space holds no vector (`settle`).
+    if (tx === undefined || this.mirrorInTx) this.mirror?.removeSpace(spaceId);
+    else this.mirror?.removeSpaceAfterCommit(spaceId);
   }
 
   /**
@@ -306,12 +312,12 @@ export class PgvectorIndex implements VectorIndex {
 
   /**
    * Read ahead (the use cases call it while the text is embedded): the space's size for the
-   * thresholds and, on PGlite, the vector mirror brought up to date, so the search that
+   * thresholds and the vector mirror brought up to date, so the search that
    * follows reads only what was written since; with `statuses`, also the rows of other statuses,
    * so that search reads no status (`VectorMirror.refresh`).
    */
   async prepare(spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[], exact?: boolean): Promise<void> {
-    this.mirror?.dropOthers(spaceId, kind);
+    this.mirror?.dropReadAhead(spaceId, kind);
     const size = await this.kindSize(spaceId, kind, this.db);
     // A space the search walks through the HNSW index (past exactBelow, its index built): no status
     // read ahead; and for a search that may walk it (not exact: recall's), nothing read at all. On

@@ -32,9 +32,11 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  * - a rolled-back transaction may have been read half-way (an insert seen, a delete applied):
  *   the client counts rollbacks, and a different count empties the mirror (reloaded on use).
  *
- * Only sound where transactions never interleave: PGlite, one connection, one process per data
- * directory. On a server two transactions may commit out of `seq` order (a row with a lower
- * `seq` committing after a higher one was read would never be caught up), so it stays off there.
+ * The catch-up is sound where a space's rows commit in `seq` order: PGlite (one connection), and
+ * a server since migration 22 (the bits trigger numbers a row under the space's write lock,
+ * src/store/migration-vectors.ts). On a server the copy reads outside transactions only
+ * (committed rows; pgvector-index.ts sends a search in a transaction to SQL), and rows deleted in
+ * a transaction leave it once the delete has committed (`settle`).
  */
 export class VectorMirror {
   private spaces = new Map<string, Slots>();
@@ -46,8 +48,14 @@ export class VectorMirror {
    * (`nearestHeld`).
    */
   private othersAhead = new Map<string, OthersAhead>();
-  /** Rows deleted in a transaction on a server, and how many reads found them still there (`settle`). */
+  /** Rows deleted in a transaction on a server, and when (`settle`). */
   private removing = new Map<string, number>();
+  /** Spaces dropped in a transaction on a server, and when (`settle`). */
+  private removingSpaces = new Map<string, number>();
+  /** Ids deleted lately (at most GONE_KEPT): a catch-up that read them before the delete leaves them out. */
+  private gone = new Set<string>();
+  /** Per space and kind, the catch-up running: the next waits for it, so catch-ups apply in the order they read. */
+  private loading = new Map<string, Promise<Slots>>();
   private epoch: number;
 
   /**
@@ -55,7 +63,15 @@ export class VectorMirror {
    * searched spaces are let go (read again when next searched); the one being searched stays,
    * however large.
    */
-  constructor(private readonly epochOf: () => number, private readonly maxBytes = 256 * 1024 * 1024) {
+  constructor(
+    private readonly epochOf: () => number, private readonly maxBytes = 256 * 1024 * 1024,
+    /**
+     * A server's pool: catch-ups of one space and kind run one at a time, and ids deleted lately are
+     * kept out of them (`load`). Not on PGlite, whose one connection answers in the order asked
+     * (and where a search in a transaction must not wait for a catch-up queued behind it).
+     */
+    private readonly pooled = false,
+  ) {
     this.epoch = epochOf();
   }
 
@@ -109,9 +125,16 @@ export class VectorMirror {
     return others && performance.now() - others.at <= OTHERS_TTL_MS ? others : undefined;
   }
 
-  /** Forgets the rows of other statuses read ahead for the space and kind (a new read-ahead begins). */
-  dropOthers(spaceId: string, kind: string): void {
-    this.othersAhead.delete(key(spaceId, kind));
+  /**
+   * Forgets what was read ahead for the space and kind (a new read-ahead begins): the flag and the
+   * rows of other statuses. Called before the read-ahead's first statement, so a read-ahead that
+   * fails leaves none behind for its search (an older one would answer it from a copy older than
+   * what its caller read before: remember's last event id).
+   */
+  dropReadAhead(spaceId: string, kind: string): void {
+    const k = key(spaceId, kind);
+    this.readAhead.delete(k);
+    this.othersAhead.delete(k);
   }
 
   /**
@@ -163,11 +186,27 @@ export class VectorMirror {
   /** Rows a status read found gone (deleted without the adapter knowing): no longer candidates. */
   drop(spaceId: string, kind: string, ids: string[]): void {
     this.spaces.get(key(spaceId, kind))?.remove(ids);
+    this.noteGone(ids);
   }
 
-  /** Deleted through the adapter: out of every kind of their space(s). */
+  /**
+   * Deleted through the adapter (or found gone): out of every kind of their space(s), and
+   * remembered a while, so a catch-up whose statement was read before the delete committed does
+   * not put them back when its rows arrive after it (a pool: results need not come in order).
+   */
   removeIds(ids: string[]): void {
     for (const slots of this.spaces.values()) slots.remove(ids);
+    this.noteGone(ids);
+  }
+
+  /** Ids deleted: kept, the latest GONE_KEPT, for the catch-ups still reading (`load`). */
+  private noteGone(ids: string[]): void {
+    if (!this.pooled) return;
+    for (const id of ids) this.gone.add(id);
+    for (const id of this.gone) {
+      if (this.gone.size <= GONE_KEPT) break;
+      this.gone.delete(id);
+    }
   }
 
   /**
@@ -176,28 +215,37 @@ export class VectorMirror {
    * vector does not wait for a search to meet it.
    */
   removeAfterCommit(ids: string[]): void {
-    for (const id of ids) this.removing.set(id, 0);
+    const now = performance.now();
+    for (const id of ids) this.removing.set(id, now);
+  }
+
+  /** A space dropped in a transaction on a server: let go by `settle` once it holds no vector. */
+  removeSpaceAfterCommit(spaceId: string): void {
+    this.removingSpaces.set(spaceId, performance.now());
   }
 
   /**
-   * Drops the rows `removeAfterCommit` was told of whose deletes have committed (one statement,
-   * only while some are waiting). A row still found is asked for again at the next search, at most
-   * SETTLE_CHECKS times (its delete rolled back, or a long sweep is still running: then the status
-   * read drops it when a search meets it, as any row deleted behind the copy's back).
+   * Drops the rows (and spaces) deleted in a transaction whose deletes have committed: one
+   * statement, only while some wait. One still found is asked for again at the next search for
+   * SETTLE_FOR_MS (its delete rolled back, or its transaction is still running: past that, the
+   * status read drops it when a search meets it, as any row deleted behind the copy's back).
    */
   async settle(q: Queryable): Promise<void> {
-    if (this.removing.size === 0) return;
+    if (this.removing.size === 0 && this.removingSpaces.size === 0) return;
     const ids = [...this.removing.keys()];
-    const r = await q.query<{ ids: string[] | null }>(
-      `select array_agg(memory_id) as ids from memory_vectors where memory_id = any($1::text[])`, [ids]);
+    const spaces = [...this.removingSpaces.keys()];
+    const r = await q.query<{ ids: string[] | null; spaces: string[] | null }>(
+      `select (select array_agg(memory_id) from memory_vectors where memory_id = any($1::text[])) as ids,
+              (select array_agg(s) from unnest($2::text[]) s where exists (select 1 from memory_vectors v where v.space_id = s)) as spaces`,
+      [ids, spaces]);
     const still = new Set(r.rows[0]?.ids ?? []);
+    const held = new Set(r.rows[0]?.spaces ?? []);
     const gone = ids.filter((id) => !still.has(id));
     if (gone.length > 0) this.removeIds(gone);
-    for (const id of ids) {
-      const checks = (this.removing.get(id) ?? 0) + 1;
-      if (!still.has(id) || checks >= SETTLE_CHECKS) this.removing.delete(id);
-      else this.removing.set(id, checks);
-    }
+    for (const sp of spaces) if (!held.has(sp)) this.removeSpace(sp);
+    const now = performance.now();
+    for (const id of ids) if (!still.has(id) || now - this.removing.get(id)! > SETTLE_FOR_MS) this.removing.delete(id);
+    for (const sp of spaces) if (!held.has(sp) || now - this.removingSpaces.get(sp)! > SETTLE_FOR_MS) this.removingSpaces.delete(sp);
   }
 
   removeSpace(spaceId: string): void {
@@ -219,6 +267,21 @@ export class VectorMirror {
    * (the warm-up counted them): the copy is then sized once for them.
    */
   private async current(q: Queryable, spaceId: string, kind: string, stopped = () => false, rows?: number): Promise<Slots> {
+    // One at a time per space and kind: on a server two catch-ups may read on two connections and
+    // their rows arrive in either order; the second reads past what the first applied.
+    if (!this.pooled) return this.load(q, spaceId, kind, stopped, rows);
+    const k = key(spaceId, kind);
+    const before = this.loading.get(k);
+    const run = (before ? before.catch(() => null) : Promise.resolve(null)).then(() => this.load(q, spaceId, kind, stopped, rows));
+    this.loading.set(k, run);
+    try {
+      return await run;
+    } finally {
+      if (this.loading.get(k) === run) this.loading.delete(k);
+    }
+  }
+
+  private async load(q: Queryable, spaceId: string, kind: string, stopped: () => boolean, rows?: number): Promise<Slots> {
     const epoch = this.epochOf();
     if (epoch !== this.epoch) {
       this.spaces.clear();
@@ -250,7 +313,9 @@ export class VectorMirror {
       const bytes = Buffer.byteLength(row.vectors, 'base64');
       if (!decoded || decoded.length < bytes) decoded = Buffer.allocUnsafeSlow(bytes);
       const vectors = decoded.subarray(0, decoded.write(row.vectors, 'base64'));
-      slots.putMany(row.ids.split('\n'), Buffer.from(row.bits, 'base64'), vectors, Math.max(coming, row.n));
+      const ids = row.ids.split('\n');
+      slots.putMany(ids, Buffer.from(row.bits, 'base64'), vectors, Math.max(coming, row.n));
+      if (this.gone.size > 0) slots.remove(ids.filter((id) => this.gone.has(id)));
       coming = Math.max(coming - row.n, 0);
       if (BigInt(row.seq) > BigInt(slots.seq)) slots.seq = row.seq;
       if (row.n < LOAD_CHUNK || stopped()) break;
@@ -273,8 +338,11 @@ function rankIn(slots: Slots, vector: Float32Array | number[], window: number): 
   return slots.rank(rows, query, rows.length >= window);
 }
 
-/** Reads that may find a row deleted in a transaction still there before `settle` stops asking. */
-const SETTLE_CHECKS = 20;
+/** How long `settle` asks after a row (or space) deleted in a transaction that is still found. */
+const SETTLE_FOR_MS = 60_000;
+
+/** Ids of rows deleted lately kept by the mirror (`removeIds`), ~60 bytes each. */
+const GONE_KEPT = 10_000;
 
 /** A 512-d row's bytes in the copy (vector, bits, norm, id), to guess whether a space fits before reading it. */
 const BYTES_PER_ROW_GUESS = 2_200;

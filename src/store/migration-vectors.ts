@@ -11,15 +11,19 @@
  * the spaces' order (one statement writing several spaces never waits in an order another
  * reverses). The lock is held to the end of the transaction, so every row of a space numbered
  * after another row of it belongs to a transaction that began writing the space after the other's
- * committed or rolled back: reading "past n" never skips a row that commits later.
- * (docs/engines.md, "The vector mirror on a server").
+ * committed or rolled back: reading "past n" never skips a row that commits later. The
+ * migration first takes a lock on the bits table that waits for the writers already numbering
+ * rows under the old trigger (another instance, mid-upgrade). PGlite needs neither: one
+ * connection, its transactions never interleave (docs/engines.md, "The vector mirror").
  */
-export const vectorBitsInSpaceOrderSql = (dimensions: number) => `
-create or replace function engram_vector_bits_new() returns trigger language plpgsql as $$
+export const vectorBitsInSpaceOrderSql = (dimensions: number, driver: 'pg' | 'pglite') => `
+${driver === 'pglite' ? '' : `-- Writers numbering rows under the previous trigger finish first; new ones wait for this one.
+lock table memory_vector_bits in share row exclusive mode;
+`}create or replace function engram_vector_bits_new() returns trigger language plpgsql as $$
 begin
-  perform pg_advisory_xact_lock(hashtext('space:' || s.space_id))
+${driver === 'pglite' ? '' : `  perform pg_advisory_xact_lock(hashtext('space:' || s.space_id))
     from (select distinct space_id from new_rows order by space_id) s;
-  insert into memory_vector_bits (memory_id, space_id, kind, bq)
+`}  insert into memory_vector_bits (memory_id, space_id, kind, bq)
     select memory_id, space_id, kind, binary_quantize(embedding)::bit(${dimensions}) from new_rows
   on conflict (memory_id) do update set space_id = excluded.space_id, kind = excluded.kind, bq = excluded.bq,
     seq = nextval('memory_vector_bits_seq');

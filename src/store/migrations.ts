@@ -342,7 +342,7 @@ end $$;`,
   // Forget for good redacts every copy of the words in the space (src/store/migration-erasure.ts).
   { version: 21, name: 'forget-every-copy', sql: () => FORGET_EVERY_COPY_SQL },
   // A space's vectors are numbered in commit order (src/store/migration-vectors.ts).
-  { version: 22, name: 'vector-bits-in-space-order', sql: ({ dimensions }) => vectorBitsInSpaceOrderSql(dimensions) },
+  { version: 22, name: 'vector-bits-in-space-order', sql: ({ dimensions, driver }) => vectorBitsInSpaceOrderSql(dimensions, driver) },
 ];
 
 /**

@@ -59,11 +59,9 @@ describe.skipIf(!url)('pgvector vector mirror (pg)', () => {
     await tx.query(`insert into memory_vectors (memory_id, space_id, kind, embedder, embedding) values ($1, $2, 'STATEMENT', 'test', $3::vector)`, [id, space, toPgVectorText(v)]);
   };
 
-  /** Whether a session of this database waits for an advisory lock now, writing a vector (writer B). */
-  const waitsForAdvisoryLock = async () => Number((await db.query<{ n: number }>(
-    `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-     where l.locktype = 'advisory' and not l.granted and a.datname = current_database()
-       and a.query like 'insert into memory_vectors%'`)).rows[0].n) > 0;
+  /** Whether the session `pid` waits for an advisory lock now. */
+  const waitsForAdvisoryLock = async (pid: number) => Number((await db.query<{ n: number }>(
+    `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and pid = $1`, [pid])).rows[0].n) > 0;
 
   it('a second writer of a space waits for the first: a row numbered before one the copy read is never skipped', async () => {
     const space = await seed.space();
@@ -87,9 +85,13 @@ describe.skipIf(!url)('pgvector vector mirror (pg)', () => {
     let bDone = false;
     let b: Promise<void> = Promise.resolve();
     try {
-      b = db.transaction(async (tx) => write(tx, space, idB, second)).then(() => { bDone = true; });
+      let bPid = 0;
+      b = db.transaction(async (tx) => {
+        bPid = Number((await tx.query<{ pid: number }>(`select pg_backend_pid() as pid`)).rows[0]!.pid);
+        await write(tx, space, idB, second);
+      }).then(() => { bDone = true; });
       // Until B is seen waiting for the lock, or has written (what it did before migration 22).
-      while (!bDone && !(await waitsForAdvisoryLock())) await new Promise((r) => setTimeout(r, 20));
+      while (!bDone && (bPid === 0 || !(await waitsForAdvisoryLock(bPid)))) await new Promise((r) => setTimeout(r, 20));
       expect(bDone).toBe(false);
       // Meanwhile the copy is searched: neither row is committed.
       expect((await mirrored.search(probe)).map((h) => h.memoryId)).not.toContain(idA);
@@ -114,12 +116,15 @@ describe.skipIf(!url)('pgvector vector mirror (pg)', () => {
     const rolledBack = randomUUID();
     const q = ask(space, near(v, 0.05, 7), { minScore: 0.5 });
     await mirrored.search(q); // the copy read
+    const held = mirrored.mirrorBytes!;
     await db.transaction(async (tx) => {
       await write(tx, space, rolledBack, v);
       expect((await mirrored.search(q, tx))[0]?.memoryId).toBe(rolledBack);
+      expect(mirrored.mirrorBytes).toBe(held); // answered in SQL: the copy read nothing in the transaction
       throw new Error('roll back');
     }).catch(() => {});
     const after = await mirrored.search(q);
+    expect(mirrored.mirrorBytes).toBe(held);
     expect(after.map((h) => h.memoryId)).not.toContain(rolledBack);
     same(after, await sql.search(q));
   }, 60_000);
@@ -151,5 +156,34 @@ describe.skipIf(!url)('pgvector vector mirror (pg)', () => {
     const after = await mirrored.search(q);
     expect(after.map((h) => h.memoryId)).not.toContain(items[10].memoryId);
     same(after, await sql.search(q));
+  }, 60_000);
+
+  it('a space dropped in a transaction is let go of once the drop has committed, not before', async () => {
+    const space = await seed.space();
+    const vs = unitVectors(50, 12, DIM);
+    await seed.put(space, vs);
+    const q = ask(space, near(vs[3]!, 0.05, 13), { minScore: 0.5 });
+    const before = mirrored.mirrorBytes!; // the other tests' spaces
+    await mirrored.search(q); // the copy read
+    const held = mirrored.mirrorBytes! - before;
+    const other = await seed.space();
+    await seed.put(other, unitVectors(5, 14, DIM));
+    const probe = ask(other, unitVectors(1, 15, DIM)[0]!);
+    await mirrored.search(probe);
+    const both = mirrored.mirrorBytes!;
+    let inside = 0;
+    await db.transaction(async (tx) => {
+      await mirrored.removeSpace(space, tx);
+      await mirrored.search(probe); // outside the transaction: the space's vectors are still committed
+      inside = mirrored.mirrorBytes!;
+      throw new Error('roll back');
+    }).catch(() => {});
+    expect(inside).toBe(both);
+    await mirrored.search(probe);
+    expect(mirrored.mirrorBytes).toBe(both); // rolled back: still held, and still found
+    expect((await mirrored.search(q))[0]?.memoryId).toBeDefined();
+    await db.transaction((tx) => mirrored.removeSpace(space, tx));
+    await mirrored.search(probe);
+    expect(mirrored.mirrorBytes).toBe(both - held);
   }, 60_000);
 });
