@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PgliteClient } from '../../src/store/pglite-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import type { MemoryStatus } from '../../src/core/types.js';
-import type { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import type { VectorMirror } from '../../adapters/pgvector/vector-mirror.js';
 import { near, type Seeder, unitVectors } from '../contract/harness.js';
 import { openMirrorStore } from '../helpers/mirror.js';
@@ -258,5 +258,32 @@ describe('pgvector vector mirror: statuses, read ahead or after (pglite)', () =>
     const hits = await mirrored.search(a);
     expect(db.statementCount).toBeGreaterThan(before);
     expect(hits).toEqual(await sql.search(a));
+  }, 120_000);
+
+  it('a read-ahead that fails leaves none for its search: a preliminary search then catches up, and finds a row written since the last one', async () => {
+    // The index's client fails on demand (the read-ahead's catch-up), as a dropped connection would.
+    let fail = false;
+    const flaky = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === 'query') {
+          return (...a: Parameters<PgliteClient['query']>) => (fail ? Promise.reject(new Error('connection lost')) : target.query(...a));
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const idx = new PgvectorIndex(flaky, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY });
+    const space = await seed.space();
+    const base = unitVectors(1_200, 190, DIM);
+    for (let i = 0; i < base.length; i += 300) await seed.put(space, base.slice(i, i + 300));
+    await idx.prepare(space, 'STATEMENT', ['ACTIVE'], true); // read ahead: the copy as of now, its flag set
+    // A restatement's original is written after it (another caller's remember), then a read-ahead fails.
+    const [x] = unitVectors(1, 191, DIM);
+    const [row] = await seed.put(space, [x!]);
+    fail = true;
+    await expect(idx.prepare(space, 'STATEMENT', ['ACTIVE'], true)).rejects.toThrow();
+    fail = false;
+    const hits = await idx.search({ spaceId: space, vector: near(x!, 0.05, 192), k: 10, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore: 0.5, preliminary: true });
+    expect(hits[0]?.memoryId).toBe(row!.memoryId);
   }, 120_000);
 });
