@@ -28,9 +28,11 @@ import { pack, Slots, type Nearest } from './mirror-slots.js';
  *   reports which ids no longer exist (`drop`), and the search runs again without them (a search
  *   read ahead with its statuses reads none: recall and remember, its users, read each hit's
  *   current version or record and skip one that no longer exists);
- *   deletes through the adapter (`remove`, `removeSpace`) drop their slots at once;
- * - a rolled-back transaction may have been read half-way (an insert seen, a delete applied):
- *   the client counts rollbacks, and a different count empties the mirror (reloaded on use).
+ *   deletes through the adapter (`remove`, `removeSpace`) drop their slots at once (on a
+ *   server, in a transaction: once the delete has committed, `settle`);
+ * - PGlite: a rolled-back transaction may have been read half-way (an insert seen, a delete
+ *   applied): the client counts rollbacks, and a different count empties the mirror (reloaded on
+ *   use). A server's copy reads no transaction's rows but committed ones.
  *
  * The catch-up is sound where a space's rows commit in `seq` order: PGlite (one connection), and
  * a server since migration 22 (the bits trigger numbers a row under the space's write lock,
