@@ -104,7 +104,7 @@ export class PgvectorIndex implements VectorIndex {
     // A client that counts rollbacks (PGlite: one connection, transactions never interleave) lets
     // the copy read inside a transaction (a rollback empties it). On a server the copy reads only
     // outside transactions, so it holds committed rows only: a search or delete in a transaction
-    // goes to SQL (docs/engines.md, "The vector mirror on a server").
+    // goes to SQL (docs/engines.md, "The vector mirror", on a server).
     this.mirrorInTx = db.rollbacks !== undefined;
     this.mirror = mirrored ? new VectorMirror(() => db.rollbacks ?? 0, opts.mirrorMaxBytes, !this.mirrorInTx) : null;
   }
@@ -325,7 +325,6 @@ export class PgvectorIndex implements VectorIndex {
     // 100K back to back: recall p50 48–68 ms with it, 35–46 without, docs/bench.md).
     const walked = this.walk !== null && size > this.exactBelow;
     if (walked && exact !== true) return;
-    await this.mirror?.settle(this.db);
     await this.mirror?.refresh(this.db, spaceId, kind, walked ? undefined : statuses);
   }
 

@@ -66,29 +66,27 @@ function cpuMs(): number {
 }
 
 /**
- * What one call of `fn` costs: the smaller of the clock's time and the process's CPU time. Each
+ * Time since the call, in ms: the smaller of the clock's time and the process's CPU time. Each
  * errs one way: the clock counts waits for a core (beside busy processes normalizeMapped measured
  * x77), the CPU time counts the process's other threads (the collector's, a native pool another
  * file left busy in this worker: x79 once, 1.35 ms -> 107 ms in all three runs). Neither makes a
  * quadratic rule look linear: its time is in both.
  */
-function costOf(fn: () => unknown): number {
+function stopwatch(): () => number {
   const c = cpuMs();
   const t = performance.now();
-  fn();
-  return Math.min(performance.now() - t, cpuMs() - c);
+  return () => Math.min(performance.now() - t, cpuMs() - c);
 }
 
 function timeOf(fn: () => unknown, minMs = 20): number {
   // Repeat small inputs until the measurement is long enough to mean something.
   let reps = 0;
-  const c = cpuMs();
-  const t = performance.now();
+  const since = stopwatch();
   let elapsed = 0;
   do {
     fn();
     reps++;
-    elapsed = Math.min(performance.now() - t, cpuMs() - c);
+    elapsed = since();
   } while (elapsed < minMs && reps < 1000);
   return elapsed / reps;
 }
@@ -102,7 +100,9 @@ function fastestOf(fn: () => unknown): number {
   let best = Number.POSITIVE_INFINITY;
   let total = 0;
   for (let rep = 0; rep < 5 && total < 5; rep++) {
-    const ms = costOf(fn);
+    const since = stopwatch();
+    fn();
+    const ms = since();
     best = Math.min(best, ms);
     total += ms;
   }
