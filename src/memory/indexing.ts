@@ -60,7 +60,7 @@ export async function indexRemove(deps: MemoryDeps, tx: Tx, ids: string[]): Prom
 /**
  * A search of the space is coming and its vector is being embedded (in the embedder's worker
  * thread, or by a remote service): the engine reads ahead meanwhile (`VectorIndex.prepare`;
- * pgvector on PGlite: its vector mirror caught up). A hint: a failure here is the search's to report.
+ * pgvector: its vector mirror caught up). A hint: a failure here is the search's to report.
  */
 export async function prepareSearch(
   deps: MemoryDeps, spaceId: string, kind: MemoryKind, statuses?: readonly MemoryStatus[], exact?: boolean,

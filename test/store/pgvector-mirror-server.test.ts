@@ -1,5 +1,5 @@
 /**
- * The vector mirror on a PostgreSQL server (docs/engines.md, "The vector mirror on a server"):
+ * The vector mirror on a PostgreSQL server (docs/engines.md, "The vector mirror", on a server):
  * the copy catches up by reading a space's rows past the highest `seq` it holds, which is sound
  * only if a space's rows commit in `seq` order. Migration 22 makes the bits trigger take the
  * space's write lock before numbering a row, so a second writer of the space waits for the first
