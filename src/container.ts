@@ -146,6 +146,8 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     });
   }
   await index.init();
+  // On a server, every instance's erasures reach what this process holds (src/store/pg-erasures.ts).
+  const erasures = (opts.background ?? true) && db.driver === 'pg' ? await listenForErasures(db as PgClient, store, index, embedder, log) : null;
   const deps: MemoryDeps = {
     store, index, embedder, clock: opts.clock ?? systemClock, bus: opts.bus ?? { publish: () => {} }, log,
     thresholds: { ...embedder.thresholds, ...Object.fromEntries(Object.entries(config.thresholds).filter(([, v]) => v !== undefined)) }, outbox, candidateK: config.candidateK,
@@ -177,6 +179,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     async close() {
       if (mirrorWarmUp) clearTimeout(mirrorWarmUp);
       stopWarming.abort();
+      await erasures?.stop();
       await warmed;
       await rebuild;
       consolidation.stop();
@@ -191,6 +194,29 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       if (!opts.embedder) await embedder.close();
     },
   };
+}
+
+/**
+ * Listens for erasures made by any instance on the server (migration 23) and lets go of what this
+ * process holds of their words: the postings BM25 scores from (held from then on: without the
+ * listener they are not), the vector mirror, the embedder's recent texts. A listener that cannot
+ * connect leaves the postings to the database's statement (logged; the service still starts).
+ */
+async function listenForErasures(db: PgClient, store: SqlStore, index: VectorIndex, embedder: Embedder, log: Logger): Promise<{ stop(): Promise<void> } | null> {
+  const { PgErasureListener } = await import('./store/pg-erasures.js');
+  const listener = new PgErasureListener(db.connectionString, (spaceId, ids) => {
+    store.letGoOf(spaceId);
+    index.letGo?.(spaceId, ids);
+    embedder.letGo?.();
+  }, log);
+  try {
+    await listener.start();
+  } catch (e) {
+    log.warn({ err: e }, 'erasure listener could not connect: postings are not held in this process');
+    return null;
+  }
+  store.holdPostings();
+  return listener;
 }
 
 /** How long after start the vector mirror's warm-up begins (the first requests of a warm start go first). */

@@ -107,6 +107,10 @@ export class Slots {
     return this.ids.length;
   }
 
+  has(id: string): boolean {
+    return this.at.has(id);
+  }
+
   /** Bytes of the typed arrays (their capacity) and ~60 a row for the id and its map entry. */
   get bytes(): number {
     return this.bits.byteLength + this.vectors.byteLength + this.norms.byteLength + 60 * this.ids.length;

@@ -114,6 +114,11 @@ export class PgvectorIndex implements VectorIndex {
     return this.mirror?.bytes ?? null;
   }
 
+  /** Whether the mirror holds the memory's vector (tests of erasure). */
+  mirrorHolds(memoryId: string): boolean {
+    return this.mirror?.holds(memoryId) ?? false;
+  }
+
   /** Whether the HNSW index exists (approximate scans need it). */
   get annIndexReady(): boolean {
     return this.annReady;
@@ -279,6 +284,13 @@ export class PgvectorIndex implements VectorIndex {
     // read outside the transaction no longer finds them (`VectorMirror.settle`, before the next search).
     if (tx === undefined || this.mirrorInTx) this.mirror?.removeIds(memoryIds);
     else this.mirror?.removeAfterCommit(memoryIds);
+  }
+
+  letGo(spaceId: string | null, ids: readonly string[] | null): void {
+    if (!this.mirror) return;
+    if (spaceId === null) this.mirror.removeAll();
+    else if (ids === null) this.mirror.removeSpace(spaceId);
+    else this.mirror.removeIds([...ids]);
   }
 
   async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {

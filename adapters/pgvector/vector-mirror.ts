@@ -250,6 +250,19 @@ export class VectorMirror {
     for (const sp of spaces) if (!held.has(sp) || now - this.removingSpaces.get(sp)! > SETTLE_FOR_MS) this.removingSpaces.delete(sp);
   }
 
+  /** Whether some space's copy holds the row. */
+  holds(id: string): boolean {
+    for (const slots of this.spaces.values()) if (slots.has(id)) return true;
+    return false;
+  }
+
+  /** Everything held goes (erasures elsewhere may have been missed: src/store/pg-erasures.ts). */
+  removeAll(): void {
+    this.spaces.clear();
+    this.readAhead.clear();
+    this.othersAhead.clear();
+  }
+
   removeSpace(spaceId: string): void {
     for (const k of [...this.spaces.keys()]) if (k.startsWith(`${spaceId}\u0000`)) this.spaces.delete(k);
     for (const k of [...this.readAhead]) if (k.startsWith(`${spaceId}\u0000`)) this.readAhead.delete(k);

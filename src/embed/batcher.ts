@@ -65,6 +65,11 @@ export class EmbedBatcher {
     });
   }
 
+  /** Forgets every text answered lately (a forget for good: its words leave the process). */
+  letGo(): void {
+    this.cache.clear();
+  }
+
   private remember(text: string, v: Float32Array): void {
     if (this.cacheSize <= 0) return;
     this.cache.set(text, v);

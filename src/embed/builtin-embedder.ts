@@ -100,6 +100,10 @@ export class BuiltinEmbedder implements Embedder {
     });
   }
 
+  letGo(): void {
+    this.encoder?.letGo();
+  }
+
   async close(): Promise<void> {
     // The word vectors are shared per process (see loadWordVectors); dropping our reference is enough.
     this.encoder = null;

@@ -43,6 +43,10 @@ export class LazyEmbedder implements Embedder {
     return this.inner.embed(texts);
   }
 
+  letGo(): void {
+    this.inner.letGo?.();
+  }
+
   async close(): Promise<void> {
     this.loading = null;
     this.done = false;

@@ -86,6 +86,11 @@ export class SifEncoder {
   private readonly harmonic: number;
   private readonly hashCache = new Map<string, Float32Array>();
 
+  /** Forgets the words hashed lately (out-of-vocabulary words a forget may have taken out). */
+  letGo(): void {
+    this.hashCache.clear();
+  }
+
   constructor(
     private readonly wv: WordVectors,
     options: Partial<SifOptions> = {},

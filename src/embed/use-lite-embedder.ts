@@ -107,6 +107,10 @@ export class UseLiteEmbedder implements Embedder {
     return run;
   }
 
+  letGo(): void {
+    this.batcher.letGo();
+  }
+
   async close(): Promise<void> {
     await this.thread?.close();
     const pending = this.loading;

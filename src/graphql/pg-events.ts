@@ -1,7 +1,7 @@
-import pg from 'pg';
 import type { MemoryEvent, MemoryStore } from '../ports/memory-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { Queryable } from '../store/sql-client.js';
+import { PgListener } from '../store/pg-listen.js';
 
 /** The channel migration 10's trigger notifies on. */
 export const EVENTS_CHANNEL = 'engram_events';
@@ -20,75 +20,28 @@ export interface LiveEventSource {
  * pub/sub. The payload never carries rows, so no write is too large to announce, and
  * reading after a cursor (ids of one space increase in commit order: every writer holds
  * the space's lock) means a missed or merged notification loses nothing. When the LISTEN
- * connection drops, it reconnects with backoff and catches up every watched space.
+ * connection drops, it reconnects with backoff and catches up every watched space (PgListener).
  */
 export class PgEventHub implements LiveEventSource {
-  private client: pg.Client | null = null;
   private readonly watchers = new Map<string, { count: number; cursor: number }>();
-  private chain: Promise<void> = Promise.resolve();
-  private stopped = false;
-  private retryMs = 250;
-  private reconnectTimer: NodeJS.Timeout | null = null;
+  private readonly listener: PgListener;
   /** Notifications handled and events published by this instance (metrics, tests). */
-  readonly stats = { notifications: 0, published: 0, reconnects: 0 };
+  readonly stats = { notifications: 0, published: 0 };
 
   constructor(
-    private readonly connectionString: string,
+    connectionString: string,
     private readonly store: Pick<MemoryStore, 'spaceEvents'>,
     private readonly db: Queryable,
     private readonly publish: (e: MemoryEvent) => void,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    // Whatever was committed while nobody listened: every watched space catches up.
+    this.listener = new PgListener(connectionString, EVENTS_CHANNEL, (payload) => this.onNotification(payload),
+      () => this.catchUp([...this.watchers.keys()]), log, 'event listener');
+  }
 
   async start(): Promise<void> {
-    await this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('notification', (m) => {
-      if (m.channel === EVENTS_CHANNEL) this.enqueue(() => this.onNotification(m.payload ?? ''));
-    });
-    const lost = (e?: unknown) => {
-      if (this.client !== client) return;
-      this.client = null;
-      client.removeAllListeners('notification');
-      void client.end().catch(() => {});
-      if (this.stopped) return;
-      this.log.warn({ err: e, retryMs: this.retryMs }, 'event listener lost its connection; reconnecting');
-      this.scheduleReconnect();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-    this.client = client;
-    this.retryMs = 250;
-  }
-
-  private scheduleReconnect(): void {
-    if (this.reconnectTimer || this.stopped) return;
-    this.reconnectTimer = setTimeout(async () => {
-      this.reconnectTimer = null;
-      try {
-        await this.connect();
-        this.stats.reconnects++;
-        // Whatever was committed while nobody listened.
-        this.enqueue(() => this.catchUp([...this.watchers.keys()]));
-      } catch (e) {
-        this.retryMs = Math.min(this.retryMs * 2, 5_000);
-        this.log.warn({ err: e, retryMs: this.retryMs }, 'event listener could not reconnect; retrying');
-        this.scheduleReconnect();
-      }
-    }, this.retryMs);
-    this.reconnectTimer.unref();
-  }
-
-  /** One notification at a time, in arrival (= commit) order. */
-  private enqueue(fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn).catch((e) => {
-      this.log.warn({ err: e }, 'reading events failed; catching up at the next notification or reconnect');
-    });
+    await this.listener.start();
   }
 
   private async onNotification(payload: string): Promise<void> {
@@ -136,7 +89,7 @@ export class PgEventHub implements LiveEventSource {
       const entry = { count: 1, cursor: Number.MAX_SAFE_INTEGER };
       this.watchers.set(spaceId, entry);
       // The cursor is set inside the chain, so no notification is read against a cursor not yet known.
-      await new Promise<void>((resolve) => this.enqueue(async () => {
+      await new Promise<void>((resolve) => this.listener.enqueue(async () => {
         try {
           entry.cursor = Number((await this.db.query<{ last: number }>(
             `select coalesce(max(id), 0) as last from memory_events where space_id = $1`, [spaceId])).rows[0].last);
@@ -155,12 +108,7 @@ export class PgEventHub implements LiveEventSource {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    const c = this.client;
-    this.client = null;
-    await c?.end().catch(() => {});
-    await this.chain;
+    await this.listener.stop();
   }
 }
 

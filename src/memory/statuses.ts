@@ -134,11 +134,13 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
 }
 
 /**
- * After a forget, sweep or drop committed: the outside engine applies the removals now
- * (and erases its old versions), and the system of record rewrites the files that held
- * the words (docs/erasure.md). An engine that is down gets them from the outbox later.
+ * After a forget, sweep or drop committed: the embedder lets go of the texts it holds, the
+ * outside engine applies the removals now (and erases its old versions), and the system of
+ * record rewrites the files that held the words (docs/erasure.md). An engine that is down gets them from the outbox later.
  */
 export async function eraseEverywhere(deps: MemoryDeps): Promise<void> {
+  // The texts the embedder answered lately may hold the words (a remember's quote, a recall's question).
+  deps.embedder.letGo?.();
   if (deps.outbox) {
     await deps.outbox.drain().catch((e) => deps.log.warn({ cause: String(e) }, 'erasure: the engine will apply the removals when it accepts writes'));
   }

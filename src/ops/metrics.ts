@@ -125,6 +125,9 @@ export class MeteredEmbedder implements Embedder {
       end();
     }
   }
+  letGo(): void {
+    this.inner.letGo?.();
+  }
   async close(): Promise<void> {
     this.initialised = false;
     await this.inner.close();

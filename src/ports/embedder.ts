@@ -20,6 +20,11 @@ export interface Embedder {
   init(): Promise<void>;
   /** One unit-length vector per text, in order. Throws EmbeddingError on failure. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Lets go of the texts held from earlier calls (a cache of recent texts): a forget for good, here
+   * or in another instance, takes its words out of every process (docs/erasure.md, "Every process").
+   */
+  letGo?(): void;
   close(): Promise<void>;
 }
 

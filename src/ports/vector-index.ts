@@ -76,6 +76,11 @@ export interface VectorIndex {
   removeSpace(spaceId: string, tx?: TxHandle): Promise<void>;
   search(q: VectorSearch, tx?: TxHandle): Promise<VectorHit[]>;
   /**
+   * Memories deleted by another instance (committed; src/store/pg-erasures.ts): what this process
+   * holds of them goes. `ids` null: the space's whole copy; `spaceId` null: everything held.
+   */
+  letGo?(spaceId: string | null, ids: readonly string[] | null): void;
+  /**
    * A search of this space and kind is coming (its vector is being embedded): an engine may read
    * ahead what that search needs. A hint only: the search is as correct without it, and a
    * failure here is the search's to report. `statuses`: those that search will ask for, when the

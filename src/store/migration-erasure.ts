@@ -64,3 +64,38 @@ begin
   perform set_config('engram.forget', '', true);
 end $$;
 `;
+
+/** The channel migration 23's trigger notifies on (src/store/pg-erasures.ts). */
+export const ERASURES_CHANNEL = 'engram_erasures';
+/** Memory ids a notification names at most: 100 of 36 characters stay far below PostgreSQL's 8,000 bytes. */
+const IDS_PER_NOTIFICATION = 100;
+
+/**
+ * Migration 23 (docs/erasure.md, "Every process"): on a server, a statement that deletes memories
+ * (a forget, a sweep, a sealed space's drop) notifies, at its commit, every instance listening on
+ * `engram_erasures` of the space and the ids deleted — `{s, ids}`, a hundred ids a notification —
+ * so each lets go of what it holds in its process (postings, vectors, texts embedded). Ids too
+ * long for one notification, or a space id over 1,000 bytes, send `ids: null` (`s: null`): the
+ * listener lets go of the whole space (of everything). A rolled-back delete notifies nothing.
+ * PGlite is one process: every forget passes through its one store, which lets go itself.
+ */
+export const erasureNotifySql = (driver: 'pg' | 'pglite'): string => driver === 'pglite' ? 'select 1;' : `
+create or replace function engram_notify_erasures() returns trigger language plpgsql as $$
+declare r record; payload text;
+begin
+  for r in select space_id, array_agg(id order by id) as ids
+             from (select space_id, id, (row_number() over (partition by space_id order by id) - 1) / ${IDS_PER_NOTIFICATION} as chunk
+                     from gone_memories) g
+            group by space_id, chunk loop
+    payload := json_build_object('s', r.space_id, 'ids', r.ids)::text;
+    if octet_length(payload) > 7900 then
+      payload := json_build_object('s', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'ids', null)::text;
+    end if;
+    perform pg_notify('${ERASURES_CHANNEL}', payload);
+  end loop;
+  return null;
+end $$;
+drop trigger if exists memories_erased on memories;
+create trigger memories_erased after delete on memories
+  referencing old table as gone_memories for each statement execute function engram_notify_erasures();
+`;

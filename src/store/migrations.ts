@@ -3,7 +3,7 @@ import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
-import { FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
+import { erasureNotifySql, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 import { vectorBitsInSpaceOrderSql } from './migration-vectors.js';
 
@@ -343,6 +343,8 @@ end $$;`,
   { version: 21, name: 'forget-every-copy', sql: () => FORGET_EVERY_COPY_SQL },
   // A space's vectors are numbered in commit order (src/store/migration-vectors.ts).
   { version: 22, name: 'vector-bits-in-space-order', sql: ({ dimensions, driver }) => vectorBitsInSpaceOrderSql(dimensions, driver) },
+  // On a server, deleted memories are announced to every instance (src/store/migration-erasure.ts).
+  { version: 23, name: 'erasure-notify', sql: ({ driver }) => erasureNotifySql(driver) },
 ];
 
 /**

@@ -9,9 +9,11 @@
  * df, reads the same `ver`. The score is then summed here, with the very arithmetic of the SQL
  * statement (`bm25Window`).
  *
- * Only where one process holds the store (PGlite): every forget passes through this store, which
- * drops the space's postings at once (nothing forgotten stays in the process), and no other
- * process can change a term behind its `ver` between two statements of this one.
+ * Where one process holds the store (PGlite), every forget passes through this store, which drops
+ * the space's postings at once (nothing forgotten stays in the process). On a server, only once
+ * another instance's erasures reach this process (src/store/pg-erasures.ts): `ver` keeps what is
+ * scored current whatever another instance writes (a term changed between two statements is read
+ * again or scored by the statement), and the erasure listener takes forgotten words out.
  */
 
 /** One term's postings in a (space, kind), as of `ver`. */
@@ -57,9 +59,12 @@ export class PostingsCache {
     return p;
   }
 
+  /** Times everything was let go (`dropAll`): counted into every space's generation. */
+  private dropsAll = 0;
+
   /** The space's generation: `put` with an older one (read before a forget) keeps nothing. */
   generation(spaceId: string): number {
-    return this.drops.get(spaceId) ?? 0;
+    return this.dropsAll + (this.drops.get(spaceId) ?? 0);
   }
 
   put(spaceId: string, kind: string, term: string, p: TermPostings, generation: number): void {
@@ -116,6 +121,15 @@ export class PostingsCache {
       this.terms.delete(k);
       this.held -= bytesOf(q);
     }
+  }
+
+  /** Lets go of every space's terms (erasures elsewhere may have been missed: src/store/pg-erasures.ts). */
+  dropAll(): void {
+    this.dropsAll++;
+    this.terms.clear();
+    this.held = 0;
+    this.whole.clear();
+    this.idStrings.clear();
   }
 
   /** Postings held, in all or in one space (tests). */

@@ -21,12 +21,26 @@ const searchTerms = (keys: string[]): string[] => [...new Set(keys.filter((t) =>
 
 /** The SqlStore's lexical search (BM25 over the postings) and forget-for-good. */
 export class SqlLexicalForget extends SqlMemoryReads {
-  /** Postings held in the process where one process holds the store (postings-cache.ts); null elsewhere. */
+  /** Postings held in the process where one process holds the store, or erasures reach it (postings-cache.ts); null elsewhere. */
   private heldPostings: PostingsCache | null | undefined;
   private readonly postingsLoads = new Map<string, Promise<void>>();
   private get postings(): PostingsCache | null {
     if (this.heldPostings === undefined) this.heldPostings = this.oneStatementAtATime ? new PostingsCache() : null;
     return this.heldPostings;
+  }
+
+  /**
+   * On a server: postings are held in this process from now on, because erasures made by any
+   * instance reach `letGoOf` (src/store/pg-erasures.ts, started by the container).
+   */
+  holdPostings(): void {
+    if (!this.postings) this.heldPostings = new PostingsCache();
+  }
+
+  /** A space's words erased (by any instance), or everything (null: erasures may have been missed). */
+  letGoOf(spaceId: string | null): void {
+    if (spaceId === null) this.postings?.dropAll();
+    else this.postings?.dropSpace(spaceId);
   }
 
   /**
