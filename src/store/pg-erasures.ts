@@ -19,12 +19,9 @@ export type LetGo = (spaceId: string | null, ids: readonly string[] | null) => v
  */
 export class PgErasureListener {
   private readonly listener: PgListener;
-  /** Notifications handled (tests). */
-  heard = 0;
 
   constructor(connectionString: string, letGo: LetGo, log: Logger) {
     this.listener = new PgListener(connectionString, ERASURES_CHANNEL, async (payload) => {
-      this.heard++;
       const note = parseErasure(payload);
       letGo(note.spaceId, note.ids);
     }, async () => letGo(null, null), log, 'erasure listener');
@@ -32,11 +29,6 @@ export class PgErasureListener {
 
   async start(): Promise<void> {
     await this.listener.start();
-  }
-
-  /** Resolves once every notification received so far is handled (tests). */
-  idle(): Promise<void> {
-    return this.listener.idle();
   }
 
   stop(): Promise<void> {

@@ -14,8 +14,6 @@ export class PgListener {
   private stopped = false;
   private retryMs = 250;
   private reconnectTimer: NodeJS.Timeout | null = null;
-  /** Reconnections made (metrics, tests). */
-  reconnects = 0;
 
   constructor(
     private readonly connectionString: string,
@@ -31,11 +29,6 @@ export class PgListener {
   /** Connects and listens (rejects if the first connection fails). */
   async start(): Promise<void> {
     await this.connect();
-  }
-
-  /** Whether the connection listens now (a notification sent meanwhile reaches `heard`). */
-  get listening(): boolean {
-    return this.client !== null;
   }
 
   private async connect(): Promise<void> {
@@ -72,7 +65,6 @@ export class PgListener {
       this.reconnectTimer = null;
       try {
         await this.connect();
-        this.reconnects++;
         this.enqueue(this.missed);
       } catch (e) {
         this.retryMs = Math.min(this.retryMs * 2, 5_000);
@@ -88,11 +80,6 @@ export class PgListener {
     this.chain = this.chain.then(fn).catch((e) => {
       this.log.warn({ err: e }, `${this.what}: handling a notification failed`);
     });
-  }
-
-  /** Resolves once every notification received so far is handled. */
-  async idle(): Promise<void> {
-    await this.chain;
   }
 
   async stop(): Promise<void> {

@@ -12,7 +12,7 @@ import { changeStatus, forget } from '../../src/memory/statuses.js';
 import { Wall } from '../../src/eval/wall.js';
 import { keepSaid } from '../helpers/wall.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
-import { bm25Window, rint, type TermPostings } from '../../src/store/postings-cache.js';
+import { bm25Window, PostingsCache, rint, type TermPostings } from '../../src/store/postings-cache.js';
 import type { Actor } from '../../src/memory/deps.js';
 import type { LexicalStats } from '../../src/ports/memory-store.js';
 
@@ -181,5 +181,42 @@ describe('bm25Window and rint', () => {
     const w = bm25Window([p(['b', 'a', 'c'], [1, 1, 2], [4, 4, 4]), p(['c', 'd'], [1, 1], [4, 9])], [1.5, 0.5], 5, 3);
     expect(w.map((x) => x.memoryId)).toEqual(['c', 'a', 'b']);
     expect(w[1]!.score).toBe(w[2]!.score);
+  });
+
+  it('held in the cache (numbered per space) or not, gives the window a full sort of every memory gives', () => {
+    // A reference written the plain way: every memory's exact sum, all sorted (score desc, id bytewise).
+    const reference = (ps: TermPostings[], idf: number[], avgdl: number, window: number) => {
+      const sums = new Map<string, number>();
+      ps.forEach((p, t) => p.ids.forEach((id, j) => {
+        const tf = p.tf[j]!;
+        sums.set(id, (sums.get(id) ?? 0) + rint(1e12 * idf[t]! * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * p.len[j]! / avgdl))));
+      }));
+      return [...sums].map(([memoryId, x]) => ({ memoryId, score: x / 1e12 }))
+        .sort((a, b) => b.score - a.score || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0)).slice(0, window);
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const cache = new PostingsCache();
+    for (let round = 0; round < 20; round++) {
+      // few distinct lengths and frequencies: many exact ties, which the ids must order
+      const memories = Array.from({ length: 50 + Math.floor(random() * 500) }, (_, i) => `m${String(Math.floor(random() * 1e6)).padStart(7, '0')}-${i}`);
+      const terms = 1 + Math.floor(random() * 6);
+      const make = () => Array.from({ length: terms }, () => {
+        const ids = memories.filter(() => random() < 0.3);
+        return { ver: '1', ids, tf: Int32Array.from(ids, () => 1 + Math.floor(random() * 2)), len: Int32Array.from(ids, () => 4 + Math.floor(random() * 3)) } as TermPostings;
+      });
+      const plain = make();
+      const idf = plain.map(() => 0.1 + random() * 3);
+      const avgdl = 4 + random() * 3;
+      const space = `s${round}`;
+      const held = plain.map((p) => ({ ...p, ids: [...p.ids] }));
+      held.forEach((p, t) => cache.put(space, 'STATEMENT', `t${t}`, p, cache.generation(space)));
+      expect(held.every((p) => p.nums && p.numbering === held[0]!.numbering)).toBe(true);
+      for (const window of [1, 7, 32, 10_000]) {
+        const want = reference(plain, idf, avgdl, window);
+        expect(bm25Window(plain, idf, avgdl, window)).toEqual(want);
+        expect(bm25Window(held, idf, avgdl, window)).toEqual(want);
+      }
+    }
   });
 });
