@@ -112,34 +112,77 @@ export class SqlLexicalForget extends SqlMemoryReads {
     if (!cache || !ver || terms.some((t) => !ver.has(t))) return null;
     const held = () => terms.map((t) => cache.get(spaceId, kind, t, ver.get(t)!));
     let postings = held();
+    // On a server, postings are read after the answer, never in a search's path: a search lacking any scores by the
+    // statement (at 100K memories, a common term's postings cost more to read than the statement's whole answer).
+    if (postings.some((p) => !p) && !this.oneStatementAtATime) {
+      this.readAfterAnswer(cache, spaceId, kind, terms.filter((_, i) => !postings[i]));
+      return null;
+    }
     // The space's first search reads every term's postings (while they fit the bound): a term missing after that was written since.
-    // On PGlite only: there the statements queue on the one thread; a server reads the terms a search lacks (at 100K
-    // memories, the whole space's ~1M postings took ~3 s, for a first search that then reads six terms' ~26K).
-    if (postings.some((p) => !p) && this.oneStatementAtATime && !cache.loadedAll(spaceId, kind)) {
+    if (postings.some((p) => !p) && !cache.loadedAll(spaceId, kind)) {
       await this.loadPostings(cache, spaceId, kind);
       postings = held();
     }
     const missing = terms.filter((_, i) => !postings[i]);
     if (missing.length > 0) {
-      const generation = cache.generation(spaceId);
-      const r = await this.db.query<PostingsRow>(
-        `${GENERIC_PLAN}select d.term, ${POSTINGS} from lexicon_df d ${POSTINGS_JOIN}
-         where d.space_id = $1 and d.kind = $2 and d.term = any($3::text[])
-         group by d.term, d.ver`,
-        [spaceId, kind, missing],
-      );
-      for (const x of r.rows) {
-        const p = termPostings(x);
-        cache.put(spaceId, kind, x.term, p, generation);
-        if (x.ver === ver.get(x.term)) postings[terms.indexOf(x.term)] = p;
+      for (const x of await this.readTerms(cache, spaceId, kind, missing)) {
+        if (x.ver === ver.get(x.term)) postings[terms.indexOf(x.term)] = x.postings;
       }
       if (postings.some((p) => !p)) return null;
     }
     return bm25Window(postings as TermPostings[], idf, avgdl, window);
   }
 
-  /** Every term's postings in the (space, kind), a thousand terms a statement, the event loop free between (once at a time). */
-  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind): Promise<void> {
+  /** The terms' postings, read in one statement and held. */
+  private async readTerms(cache: PostingsCache, spaceId: string, kind: MemoryKind, terms: string[]): Promise<{ term: string; ver: string; postings: TermPostings }[]> {
+    const generation = cache.generation(spaceId);
+    const r = await this.db.query<PostingsRow>(
+      `${GENERIC_PLAN}select d.term, ${POSTINGS} from lexicon_df d ${POSTINGS_JOIN}
+       where d.space_id = $1 and d.kind = $2 and d.term = any($3::text[])
+       group by d.term, d.ver`,
+      [spaceId, kind, terms],
+    );
+    return r.rows.map((x) => {
+      const postings = termPostings(x);
+      cache.put(spaceId, kind, x.term, postings, generation);
+      return { term: x.term, ver: x.ver, postings };
+    });
+  }
+
+  /** Per (space, kind), the terms a server's searches lacked, waiting for the read after their answers. */
+  private readonly lacking = new Map<string, Set<string>>();
+
+  /**
+   * On a server, after the answer (`afterAnswer`: the store's close waits for it): the space's every
+   * term on its first search (while they fit the bound, a thousand terms a statement), then the
+   * terms a search lacked (written since), those of searches meanwhile gathered into one read.
+   */
+  private readAfterAnswer(cache: PostingsCache, spaceId: string, kind: MemoryKind, terms: string[]): void {
+    const key = `${spaceId}\u0000${kind}`;
+    if (!cache.loadedAll(spaceId, kind)) {
+      if (!this.postingsLoads.has(key)) this.afterAnswer(this.loadPostings(cache, spaceId, kind, true));
+      return;
+    }
+    const waiting = this.lacking.get(key);
+    if (waiting) {
+      for (const t of terms) waiting.add(t);
+      return;
+    }
+    const wanted = new Set(terms);
+    this.lacking.set(key, wanted);
+    this.afterAnswer((async () => {
+      await new Promise((done) => setImmediate(done));
+      this.lacking.delete(key);
+      await this.readTerms(cache, spaceId, kind, [...wanted]);
+    })());
+  }
+
+  /**
+   * Every term's postings in the (space, kind), a thousand terms a statement, the event loop free
+   * between (once at a time). `tried`: a space past the bound counts as read too, so its searches
+   * read the terms they lack instead of trying the whole space again (a server's reads after answers).
+   */
+  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind, tried = false): Promise<void> {
     const key = `${spaceId}\u0000${kind}`;
     let loading = this.postingsLoads.get(key);
     if (!loading) {
@@ -154,7 +197,10 @@ export class SqlLexicalForget extends SqlMemoryReads {
             [spaceId, kind, after],
           );
           // Past the bound, the space is not held whole: each search reads the terms it lacks.
-          if (!cache.fits(r.rows.reduce((n, x) => n + x.ids.length, 0), r.rows.length)) return;
+          if (!cache.fits(r.rows.reduce((n, x) => n + x.ids.length, 0), r.rows.length)) {
+            if (tried) cache.markLoaded(spaceId, kind, generation);
+            return;
+          }
           for (const x of r.rows) cache.put(spaceId, kind, x.term, termPostings(x), generation);
           if (r.rows.length < LOAD_TERMS) break;
           after = r.rows[r.rows.length - 1]!.term;

@@ -191,8 +191,16 @@ export class SqlMemoryWrites extends SqlStoreBase {
     await this.q(tx).query(`update memory_state set embedding_status = $2, updated_at = now() where memory_id = $1`, [id, status]);
   }
 
-  /** Writes issued after the caller's answer (the recall counters): `settled` waits for them. */
-  private readonly afterAnswer = new Set<Promise<void>>();
+  /** Work issued after the caller's answer (the recall counters, a server's postings read): `settled` waits for it. */
+  private readonly afterAnswers = new Set<Promise<void>>();
+
+  /** Work after an answer: never thrown (logged), waited for by `settled`. */
+  protected afterAnswer(work: Promise<void>): Promise<void> {
+    const done = work.catch((e: unknown) => this.log?.warn({ err: e instanceof Error ? e.message : String(e) }, 'work after an answer failed'))
+      .finally(() => this.afterAnswers.delete(done));
+    this.afterAnswers.add(done);
+    return done;
+  }
 
   /**
    * Adds one to each memory's recall count, after the answer: the write is issued now and not
@@ -215,14 +223,14 @@ export class SqlMemoryWrites extends SqlStoreBase {
     ).then(
       () => undefined,
       (e: unknown) => this.log?.warn({ err: e instanceof Error ? e.message : String(e), memories: ids.length }, 'recall counters not written'),
-    ).finally(() => this.afterAnswer.delete(write));
-    this.afterAnswer.add(write);
-    if (this.afterAnswer.size > AFTER_ANSWER_MAX) await write;
+    );
+    const waited = this.afterAnswer(write);
+    if (this.afterAnswers.size > AFTER_ANSWER_MAX) await waited;
   }
 
   /** Waits for the writes issued after their answers (`incrementRecall`): before the store closes, or a test reads them. */
   async settled(): Promise<void> {
-    while (this.afterAnswer.size > 0) await Promise.all([...this.afterAnswer]);
+    while (this.afterAnswers.size > 0) await Promise.all([...this.afterAnswers]);
   }
 
   async addEvents(tx: Tx | undefined, events: NewEvent[]): Promise<MemoryEvent[]> {
