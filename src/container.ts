@@ -146,13 +146,13 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     });
   }
   await index.init();
+  const background = opts.background ?? true;
   // On a server, every instance's erasures reach what this process holds (src/store/pg-erasures.ts).
-  const erasures = (opts.background ?? true) && db.driver === 'pg' ? await listenForErasures(db as PgClient, store, index, embedder, log) : null;
+  const erasures = background && db.driver === 'pg' ? await listenForErasures(db as PgClient, store, index, embedder, log) : null;
   const deps: MemoryDeps = {
     store, index, embedder, clock: opts.clock ?? systemClock, bus: opts.bus ?? { publish: () => {} }, log,
     thresholds: { ...embedder.thresholds, ...Object.fromEntries(Object.entries(config.thresholds).filter(([, v]) => v !== undefined)) }, outbox, candidateK: config.candidateK,
   };
-  const background = opts.background ?? true;
   // An outside engine lost or older than the store is rebuilt from PostgreSQL in the background.
   const rebuilds = opts.metrics?.counter('engram_engine_rebuilds_total',
     'Outside vector engines found lost or older than the store at start and rebuilt from PostgreSQL', ['engine', 'reason']);

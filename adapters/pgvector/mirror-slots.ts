@@ -180,7 +180,7 @@ export class Slots {
     this.norms = norms;
   }
 
-  remove(ids: string[]): void {
+  remove(ids: readonly string[]): void {
     const w = this.words;
     const dim = this.dim;
     for (const id of ids) {

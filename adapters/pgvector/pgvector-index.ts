@@ -290,7 +290,7 @@ export class PgvectorIndex implements VectorIndex {
     if (!this.mirror) return;
     if (spaceId === null) this.mirror.removeAll();
     else if (ids === null) this.mirror.removeSpace(spaceId);
-    else this.mirror.removeIds([...ids]);
+    else this.mirror.removeIds(ids);
   }
 
   async removeSpace(spaceId: string, tx?: TxHandle): Promise<void> {

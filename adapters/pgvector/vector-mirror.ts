@@ -196,13 +196,13 @@ export class VectorMirror {
    * remembered a while, so a catch-up whose statement was read before the delete committed does
    * not put them back when its rows arrive after it (a pool: results need not come in order).
    */
-  removeIds(ids: string[]): void {
+  removeIds(ids: readonly string[]): void {
     for (const slots of this.spaces.values()) slots.remove(ids);
     this.noteGone(ids);
   }
 
   /** Ids deleted: kept, the latest GONE_KEPT, for the catch-ups still reading (`load`). */
-  private noteGone(ids: string[]): void {
+  private noteGone(ids: readonly string[]): void {
     if (!this.pooled) return;
     for (const id of ids) this.gone.add(id);
     for (const id of this.gone) {

@@ -129,7 +129,7 @@ export class PostingsCache {
     }
   }
 
-  /** Whether every term of the (space, kind) was read once (and none let go since for room). */
+  /** Whether the (space, kind) was read whole once, or tried and found past the bound (and no term let go since for room). */
   loadedAll(spaceId: string, kind: string): boolean {
     return this.whole.has(keyOf(spaceId, kind, ''));
   }

@@ -9,6 +9,8 @@ import { bm25Window, PostingsCache, type TermPostings } from './postings-cache.j
 interface PostingsRow { term: string; ver: string; ids: string[]; tf: number[]; len: number[] }
 const POSTINGS = `d.ver::text as ver, array_agg(p.memory_id) as ids, array_agg(p.tf) as tf, array_agg(p.len) as len`;
 const POSTINGS_JOIN = `join memory_terms p on p.space_id = $1 and p.kind = $2 and p.term = d.term`;
+/** A (space, kind)'s key in the maps of reads under way. */
+const kindKey = (spaceId: string, kind: MemoryKind) => `${spaceId}\u0000${kind}`;
 const termPostings = (x: PostingsRow): TermPostings => ({ ver: x.ver, ids: x.ids, tf: Int32Array.from(x.tf), len: Int32Array.from(x.len) });
 /** Terms read per statement by a space's first search. */
 const LOAD_TERMS = 1_000;
@@ -158,9 +160,9 @@ export class SqlLexicalForget extends SqlMemoryReads {
    * terms a search lacked (written since), those of searches meanwhile gathered into one read.
    */
   private readAfterAnswer(cache: PostingsCache, spaceId: string, kind: MemoryKind, terms: string[]): void {
-    const key = `${spaceId}\u0000${kind}`;
+    const key = kindKey(spaceId, kind);
     if (!cache.loadedAll(spaceId, kind)) {
-      if (!this.postingsLoads.has(key)) this.afterAnswer(this.loadPostings(cache, spaceId, kind, true));
+      if (!this.postingsLoads.has(key)) this.afterAnswer(this.loadPostings(cache, spaceId, kind));
       return;
     }
     const waiting = this.lacking.get(key);
@@ -179,11 +181,11 @@ export class SqlLexicalForget extends SqlMemoryReads {
 
   /**
    * Every term's postings in the (space, kind), a thousand terms a statement, the event loop free
-   * between (once at a time). `tried`: a space past the bound counts as read too, so its searches
-   * read the terms they lack instead of trying the whole space again (a server's reads after answers).
+   * between (once at a time). A space past the bound counts as read too: its searches read the
+   * terms they lack instead of trying the whole space again (until terms are let go for room).
    */
-  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind, tried = false): Promise<void> {
-    const key = `${spaceId}\u0000${kind}`;
+  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind): Promise<void> {
+    const key = kindKey(spaceId, kind);
     let loading = this.postingsLoads.get(key);
     if (!loading) {
       loading = (async () => {
@@ -197,10 +199,7 @@ export class SqlLexicalForget extends SqlMemoryReads {
             [spaceId, kind, after],
           );
           // Past the bound, the space is not held whole: each search reads the terms it lacks.
-          if (!cache.fits(r.rows.reduce((n, x) => n + x.ids.length, 0), r.rows.length)) {
-            if (tried) cache.markLoaded(spaceId, kind, generation);
-            return;
-          }
+          if (!cache.fits(r.rows.reduce((n, x) => n + x.ids.length, 0), r.rows.length)) break;
           for (const x of r.rows) cache.put(spaceId, kind, x.term, termPostings(x), generation);
           if (r.rows.length < LOAD_TERMS) break;
           after = r.rows[r.rows.length - 1]!.term;
