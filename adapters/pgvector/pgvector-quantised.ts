@@ -22,9 +22,12 @@ export function statusWindow(k: number): number {
   return Math.max(2 * k, k + 50);
 }
 
-/** Rows of the first pass reranked exactly: at least `min`, 20 per hit asked for exact requests, 4 otherwise. */
-export function windowFor(s: VectorSearch, min: number): number {
-  return Math.max(min, (s.exact ? 20 : 4) * s.k);
+/**
+ * Rows of the first pass reranked exactly: at least `min`, 20 per hit asked for exact requests and
+ * for any search the vector mirror reranks in the process (`inProcess`), 4 for an approximate one in SQL.
+ */
+export function windowFor(s: VectorSearch, min: number, inProcess = false): number {
+  return Math.max(min, (s.exact || inProcess ? 20 : 4) * s.k);
 }
 
 /**

@@ -250,6 +250,11 @@ export class VectorMirror {
     for (const sp of spaces) if (!held.has(sp) || now - this.removingSpaces.get(sp)! > SETTLE_FOR_MS) this.removingSpaces.delete(sp);
   }
 
+  /** Whether the copy holds the space and kind (read by a search or the warm-up, not let go since). */
+  holdsSpace(spaceId: string, kind: string): boolean {
+    return this.spaces.has(key(spaceId, kind)) && this.epochOf() === this.epoch;
+  }
+
   /** Whether some space's copy holds the row. */
   holds(id: string): boolean {
     for (const slots of this.spaces.values()) if (slots.has(id)) return true;

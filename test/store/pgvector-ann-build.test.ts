@@ -12,7 +12,7 @@ import { testDatabases } from '../helpers/db.js';
 import { BITS_INDEX, FLOAT_HNSW_INDEX, HNSW_INDEX, PgvectorIndex, halfOf } from '../../adapters/pgvector/pgvector-index.js';
 import { migrate } from '../../src/store/migrations.js';
 import { PgClient } from '../../src/store/pg-client.js';
-import type { SqlClient } from '../../src/store/sql-client.js';
+import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { rng } from '../../src/core/random.js';
 
 const DIM = 16;
@@ -22,6 +22,20 @@ async function validIndex(db: SqlClient, name = HNSW_INDEX): Promise<boolean> {
     `select count(*)::int as n from pg_class c join pg_index x on x.indexrelid = c.oid
      where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and x.indisvalid`, [name]);
   return Number(r.rows[0].n) === 1;
+}
+
+/** `db` recording the text of every statement it sends (in transactions too) into `sent`. */
+function recording(db: SqlClient, sent: string[]): SqlClient {
+  const rec = (q: Queryable): Queryable => ({ query: (sql, params) => { sent.push(sql); return q.query(sql, params); } });
+  return {
+    driver: db.driver,
+    get statementCount() { return db.statementCount; },
+    get rollbacks() { return db.rollbacks; },
+    exec: (sql) => db.exec(sql),
+    query: rec(db).query,
+    transaction: (fn) => db.transaction((tx) => fn(rec(tx))),
+    close: () => db.close(),
+  };
 }
 
 for (const target of testDatabases()) {
@@ -138,6 +152,36 @@ for (const target of testDatabases()) {
       expect(await validIndex(db)).toBe(true);
       expect(await validIndex(db, FLOAT_HNSW_INDEX)).toBe(false);
       expect((await off.search({ spaceId: 's1', vector: q, k: 5 }))[0]).toEqual(truth[0]);
+    });
+
+    it('an approximate search of a space the vector mirror holds reranks its sign-bit window instead of walking the index', async () => {
+      await db.query(`drop index if exists ${FLOAT_HNSW_INDEX}`);
+      const sent: string[] = [];
+      const rc = recording(db, sent);
+      const idx = new PgvectorIndex(rc, { embedder: 'test', annIndexAbove: 100, exactScanBelow: 100, quantisedAbove: 100, concurrentBuild: target.name === 'pg', mirror: true });
+      expect(await idx.ensureAnnIndex()).toBe(true);
+      const exact = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, mirror: false });
+      const walked = () => sent.some((x) => x.includes('hnsw.ef_search'));
+      const q = vectors[87].map((x) => x + 0.005);
+      const truth = await exact.search({ spaceId: 's1', vector: q, k: 5, exact: true });
+      // not held yet: the walk
+      sent.length = 0;
+      expect((await idx.search({ spaceId: 's1', vector: q, k: 5 }))[0]!.memoryId).toBe('m87');
+      expect(walked()).toBe(true);
+      // recognition's search reads the space into the copy; approximate searches rank it from then on
+      await idx.search({ spaceId: 's1', vector: q, k: 5, exact: true, minScore: 0.5 });
+      sent.length = 0;
+      const hits = await idx.search({ spaceId: 's1', vector: q, k: 5 });
+      expect(walked()).toBe(false);
+      expect(hits.map((h) => h.memoryId)).toEqual(truth.map((h) => h.memoryId));
+      hits.forEach((h, i) => expect(h.score).toBeCloseTo(truth[i]!.score, 5));
+      if (target.name === 'pg') {
+        // on a server the copy holds committed rows only: a search in a transaction walks
+        sent.length = 0;
+        const inTx = await rc.transaction((tx) => idx.search({ spaceId: 's1', vector: q, k: 5 }, tx));
+        expect(inTx[0]!.memoryId).toBe('m87');
+        expect(walked()).toBe(true);
+      }
     });
 
     it('with bitsIndex, recognition in a space past exactScanBelow walks the sign bits\' HNSW index and returns what the exact scan returns', async () => {
