@@ -162,22 +162,33 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
   if (background) outbox?.start();
   const consolidation = jobs.every('consolidate', background ? config.consolidateEvery * 1000 : 0, () => consolidateAll(deps));
   const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop: async () => {} };
-  // The large spaces read into the vector mirror shortly after start, in the background
-  // (chunks that let requests through), so a restart's first remember in one finds it held.
+  // The large spaces read into the vector mirror, then their postings into the store, shortly
+  // after start, in the background (chunks that let requests through), so a restart's first
+  // remember or recall in one finds them held.
   const stopWarming = new AbortController();
+  const stopped = () => stopWarming.signal.aborted;
   let warmed: Promise<unknown> = Promise.resolve();
-  const mirrorWarmUp = background && index instanceof PgvectorIndex && index.mirrorBytes !== null
+  const warmUp = background
     ? setTimeout(() => {
-      warmed = index.warmMirror(stopWarming.signal).catch((e: unknown) => {
-        if (!stopWarming.signal.aborted) log.warn({ err: e }, 'vector mirror: warm-up failed (spaces are read when first searched)');
-      });
-    }, MIRROR_WARM_AFTER_MS)
+      warmed = (async () => {
+        if (index instanceof PgvectorIndex && index.mirrorBytes !== null) {
+          await index.warmMirror(stopWarming.signal).catch((e: unknown) => {
+            if (!stopped()) log.warn({ err: e }, 'vector mirror: warm-up failed (spaces are read when first searched)');
+          });
+        }
+        if (!stopped()) {
+          await store.warmPostings(stopped).catch((e: unknown) => {
+            if (!stopped()) log.warn({ err: e }, 'postings: warm-up failed (spaces are read when first searched)');
+          });
+        }
+      })();
+    }, WARM_AFTER_MS)
     : null;
-  mirrorWarmUp?.unref();
+  warmUp?.unref();
   return {
     deps, db, store, rebuild, jobs,
     async close() {
-      if (mirrorWarmUp) clearTimeout(mirrorWarmUp);
+      if (warmUp) clearTimeout(warmUp);
       stopWarming.abort();
       await erasures?.stop();
       await warmed;
@@ -219,19 +230,19 @@ async function listenForErasures(db: PgClient, store: SqlStore, index: VectorInd
   return listener;
 }
 
-/** How long after start the vector mirror's warm-up begins (the first requests of a warm start go first). */
-const MIRROR_WARM_AFTER_MS = 2_000;
+/** How long after start the warm-up (vector mirror, postings) begins (the first requests of a warm start go first). */
+const WARM_AFTER_MS = 2_000;
 
 /**
  * PGlite runs no autovacuum: its housekeeping (src/store/housekeeping.ts) vacuums and analyses
  * the tables autovacuum would, checked every five minutes, one statement per table. Shortly
- * after start (`checkAfterMs`, with the vector mirror's warm-up), a store that holds memories
+ * after start (`checkAfterMs`, with the warm-up), a store that holds memories
  * but was never analysed (a fresh import) is analysed; otherwise the first check waits
  * `startDelayMs`. PGlite runs statements one at a time on the service's only thread, so the
  * check at once would hold back the start's own statements and its first requests (the check
  * alone took ~250 ms of a 2.6 s warm start on a slow machine: docs/bench.md, "Fifteenth round").
  */
-function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000, checkAfterMs = MIRROR_WARM_AFTER_MS): { stop(): Promise<void> } {
+function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000, checkAfterMs = WARM_AFTER_MS): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   /** The check, or a tidy it started, while it runs: `stop` waits for it (the store closes next). */

@@ -9,7 +9,7 @@ export { parseTsvector, toMemory } from './sql-rows.js';
 /**
  * The system of record over `SqlClient`. Its parts, each extending the one before:
  * sql-store-base.ts (connection, transactions, space lock, spaces, tokens, conversations),
- * sql-memory-writes.ts, sql-memory-reads.ts, sql-lexical-forget.ts; this file adds the
+ * sql-memory-writes.ts, sql-memory-reads.ts, sql-postings-held.ts, sql-lexical-forget.ts; this file adds the
  * tidy-up work (cleanup sweeps, resolution, consolidation's merges). Methods that take
  * `tx` run inside the caller's transaction; the others run on their own.
  */

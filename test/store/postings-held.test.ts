@@ -15,6 +15,7 @@ import { lexicalKeys } from '../../src/memory/lexical.js';
 import { bm25Window, PostingsCache, rint, type TermPostings } from '../../src/store/postings-cache.js';
 import type { Actor } from '../../src/memory/deps.js';
 import type { LexicalStats } from '../../src/ports/memory-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 
 const admin: Actor = { role: 'admin', tokenId: null, spaceId: null };
 const STATUSES = ['ACTIVE', 'SUPERSEDED', 'ERRONEOUS'] as const;
@@ -130,6 +131,26 @@ describe('postings held in the process (PGlite)', () => {
     const reads = r.heldSql.filter((x) => x.includes('join memory_terms p'));
     expect(reads).toHaveLength(1);
     expect(reads[0]).toContain('d.term = any(');
+    expect(r.held).toEqual(r.statement);
+  });
+
+  it('the warm-up reads the postings of the spaces past its size, and only those: their first search reads none', async () => {
+    const { spaceId } = await spaceWith(sentences);
+    const small = await spaceWith(sentences.slice(0, 6));
+    const store = deps().store as SqlStore;
+    // (as after a restart: nothing of either held)
+    store.letGoOf(spaceId);
+    store.letGoOf(small.spaceId);
+    expect(heldIn(spaceId)).toBe(0);
+    expect(await store.warmPostings(() => true, 10)).toBe(0);
+    expect(heldIn(spaceId)).toBe(0);
+    expect(await store.warmPostings(() => false, 10)).toBeGreaterThanOrEqual(1);
+    const [{ n }] = (await app().db.query<{ n: number }>(`select count(*)::int as n from memory_terms where space_id = $1`, [spaceId])).rows;
+    expect(heldIn(spaceId)).toBe(n);
+    expect(heldIn(small.spaceId)).toBe(0);
+    const r = await both(spaceId, 'red kites and old boats', 5);
+    expect(r.heldSql.filter((x) => x.includes('join memory_terms p'))).toEqual([]);
+    expect(r.scoredInSql).toBe(false);
     expect(r.held).toEqual(r.statement);
   });
 
