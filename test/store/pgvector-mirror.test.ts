@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PgliteClient } from '../../src/store/pglite-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
+import { VectorMirror } from '../../adapters/pgvector/vector-mirror.js';
 import { pgCosineDistance, Ranked, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
@@ -220,4 +221,20 @@ describe('pgvector vector mirror (pglite)', () => {
     }
   }, 240_000);
 
+  it('holds a space whole only once it was read to its end: not while its first read is under way or after a warm-up stopped half-way', async () => {
+    const space = await seed.space();
+    const vs = unitVectors(1_500, 95, DIM);
+    for (let i = 0; i < vs.length; i += 750) await seed.put(space, vs.slice(i, i + 750));
+    const mirror = new VectorMirror(() => db.rollbacks ?? 0);
+    // stopped after its first chunk of 1,000 rows
+    let asked = 0;
+    await mirror.warm(db, 1_000, () => asked++ > 0);
+    expect(mirror.holdsSpace(space, 'STATEMENT')).toBe(false);
+    // a search reads the rest (past the seq held), and from then on the space is held whole
+    await mirror.nearest(db, space, 'STATEMENT', vs[3], 200);
+    expect(mirror.holdsSpace(space, 'STATEMENT')).toBe(true);
+    expect(mirror.holdsSpace(space, 'INFERENCE')).toBe(false);
+    mirror.removeSpace(space);
+    expect(mirror.holdsSpace(space, 'STATEMENT')).toBe(false);
+  }, 120_000);
 });
