@@ -13,6 +13,8 @@ export class EmbedBatcher {
   private readonly cache = new Map<string, Float32Array>();
   private readonly pending = new Map<string, Waiter[]>();
   private running = false;
+  /** Bumped by `letGo`: a pass begun before it answers its callers but caches nothing. */
+  private generation = 0;
   /** Forward passes made (tests read it). */
   passes = 0;
 
@@ -48,11 +50,13 @@ export class EmbedBatcher {
     }
     for (const [text] of batch) this.pending.delete(text);
     this.passes++;
+    const generation = this.generation;
     this.encode(batch.map(([t]) => t)).then(
       (vectors) => {
         batch.forEach(([text, waiters], i) => {
           const v = vectors[i]!;
-          this.remember(text, v);
+          // (a forget came while this pass ran: its texts may be the forgotten words)
+          if (generation === this.generation) this.remember(text, v);
           for (const w of waiters) w.resolve(v);
         });
       },
@@ -65,9 +69,13 @@ export class EmbedBatcher {
     });
   }
 
-  /** Forgets every text answered lately (a forget for good: its words leave the process). */
+  /**
+   * Forgets every text answered lately (a forget for good: its words leave the process), and
+   * keeps the texts of a pass under way out of the cache when it ends.
+   */
   letGo(): void {
     this.cache.clear();
+    this.generation++;
   }
 
   private remember(text: string, v: Float32Array): void {
