@@ -55,7 +55,7 @@ export class PostingsCache {
   private readonly terms = new Map<string, TermPostings>();
   private held = 0;
   /** The (space, kind)s whose every term was read once (`loadedAll`): a term missing since was written since. */
-  private readonly whole = new Set<string>();
+  private readonly whole = new Map<string, number>();
   /** Per space, how many times it was let go: postings read before a forget are not put back after it. */
   private readonly drops = new Map<string, number>();
   /** Per space, one string and number per memory id however many terms it holds (kept while a term of the space is). */
@@ -134,9 +134,18 @@ export class PostingsCache {
     return this.whole.has(keyOf(spaceId, kind, ''));
   }
 
-  /** Marks the (space, kind) as read whole, its terms `put` since `generation`. */
-  markLoaded(spaceId: string, kind: string, generation: number): void {
-    if (generation === this.generation(spaceId)) this.whole.add(keyOf(spaceId, kind, ''));
+  /**
+   * Whether the (space, kind), read whole when it held `docs` memories or fewer, now holds more than
+   * twice as many (most of its terms are likely newer than those held: read whole again).
+   */
+  grewPast(spaceId: string, kind: string, docs: number): boolean {
+    const then = this.whole.get(keyOf(spaceId, kind, ''));
+    return then !== undefined && docs > 2 * Math.max(then, 1);
+  }
+
+  /** Marks the (space, kind) as read whole when it held `docs` memories, its terms `put` since `generation`. */
+  markLoaded(spaceId: string, kind: string, generation: number, docs: number): void {
+    if (generation === this.generation(spaceId)) this.whole.set(keyOf(spaceId, kind, ''), docs);
   }
 
   /** Whether `postings` more postings in `terms` more terms would fit without letting any go. */
@@ -148,7 +157,7 @@ export class PostingsCache {
   dropSpace(spaceId: string): void {
     this.drops.set(spaceId, (this.drops.get(spaceId) ?? 0) + 1);
     const prefix = `${spaceId}\u0000`;
-    for (const k of this.whole) if (k.startsWith(prefix)) this.whole.delete(k);
+    for (const k of [...this.whole.keys()]) if (k.startsWith(prefix)) this.whole.delete(k);
     for (const k of [...this.terms.keys()]) if (k.startsWith(prefix)) this.letGo(k);
     this.numberings.delete(spaceId);
     this.termsIn.delete(spaceId);

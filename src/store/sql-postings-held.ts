@@ -63,12 +63,12 @@ export class SqlPostingsHeld extends SqlMemoryReads {
     // On a server, postings are read after the answer, never in a search's path: a search lacking any scores by the
     // statement (at 100K memories, a common term's postings cost more to read than the statement's whole answer).
     if (postings.some((p) => !p) && !this.oneStatementAtATime) {
-      this.readAfterAnswer(cache, spaceId, kind, terms.filter((_, i) => !postings[i]));
+      this.readAfterAnswer(cache, spaceId, kind, terms.filter((_, i) => !postings[i]), stats.docs);
       return null;
     }
     // The space's first search reads every term's postings (while they fit the bound): a term missing after that was written since.
     if (postings.some((p) => !p) && !cache.loadedAll(spaceId, kind)) {
-      await this.loadPostings(cache, spaceId, kind);
+      await this.loadPostings(cache, spaceId, kind, stats.docs);
       postings = held();
     }
     const missing = terms.filter((_, i) => !postings[i]);
@@ -105,10 +105,12 @@ export class SqlPostingsHeld extends SqlMemoryReads {
    * term on its first search (while they fit the bound, a thousand terms a statement), then the
    * terms a search lacked (written since), those of searches meanwhile gathered into one read.
    */
-  private readAfterAnswer(cache: PostingsCache, spaceId: string, kind: MemoryKind, terms: string[]): void {
+  private readAfterAnswer(cache: PostingsCache, spaceId: string, kind: MemoryKind, terms: string[], docs: number): void {
     const key = kindKey(spaceId, kind);
-    if (!cache.loadedAll(spaceId, kind)) {
-      if (!this.postingsLoads.has(key)) this.afterAnswer(this.loadPostings(cache, spaceId, kind));
+    // Read whole again once the space has more than doubled since (read early in a bulk load, by
+    // the warm-up or a first search, most of its terms are older than the statistics then).
+    if (!cache.loadedAll(spaceId, kind) || cache.grewPast(spaceId, kind, docs) || this.postingsLoads.has(key)) {
+      if (!this.postingsLoads.has(key)) this.afterAnswer(this.loadPostings(cache, spaceId, kind, docs));
       return;
     }
     const waiting = this.lacking.get(key);
@@ -130,7 +132,7 @@ export class SqlPostingsHeld extends SqlMemoryReads {
    * between (once at a time). A space past the bound counts as read too: its searches read the
    * terms they lack instead of trying the whole space again (until terms are let go for room).
    */
-  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind, stopped = () => false): Promise<void> {
+  private loadPostings(cache: PostingsCache, spaceId: string, kind: MemoryKind, docs: number, stopped = () => false): Promise<void> {
     const key = kindKey(spaceId, kind);
     let loading = this.postingsLoads.get(key);
     if (!loading) {
@@ -153,7 +155,7 @@ export class SqlPostingsHeld extends SqlMemoryReads {
           // (a warm-up stopped: what was read stays, each term as of its version; the space is not read whole)
           if (stopped()) return;
         }
-        cache.markLoaded(spaceId, kind, generation);
+        cache.markLoaded(spaceId, kind, generation, docs);
       })().finally(() => this.postingsLoads.delete(key));
       this.postingsLoads.set(key, loading);
     }
@@ -171,14 +173,14 @@ export class SqlPostingsHeld extends SqlMemoryReads {
   async warmPostings(stopped: () => boolean, above = WARM_POSTINGS_ABOVE): Promise<number> {
     const cache = this.postings;
     if (!cache) return 0;
-    const r = await this.db.query<{ space_id: string; kind: MemoryKind; total_len: string }>(
-      `select space_id, kind, total_len::text from lexicon_stats where docs > $1 order by docs desc, space_id, kind`, [above]);
+    const r = await this.db.query<{ space_id: string; kind: MemoryKind; docs: number; total_len: string }>(
+      `select space_id, kind, docs, total_len::text from lexicon_stats where docs > $1 order by docs desc, space_id, kind`, [above]);
     let read = 0;
     for (const x of r.rows) {
       if (stopped()) break;
       // A space's postings are at most its words (total_len); one past the bound is read by its searches instead.
       if (cache.loadedAll(x.space_id, x.kind) || !cache.fits(Number(x.total_len), 0)) continue;
-      await this.loadPostings(cache, x.space_id, x.kind, stopped);
+      await this.loadPostings(cache, x.space_id, x.kind, Number(x.docs), stopped);
       read++;
     }
     return read;

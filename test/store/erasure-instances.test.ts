@@ -100,6 +100,29 @@ describe.skipIf(!url)('erasures across instances (pg)', () => {
     expect(again.held).toEqual(after.statement);
   });
 
+  it('a space more than twice as large as when its postings were read whole is read whole again after an answer that lacked terms', async () => {
+    const wall = await Wall.open(a.app.engram.deps, 'grown on a server');
+    await keepSaid(a.app.engram.deps, wall, sentences.slice(0, 4));
+    const postingsOf = async () => Number((await dbs[1]!.query<{ n: number }>(
+      `select count(*)::int as n from memory_terms where space_id = $1 and kind = 'STATEMENT'`, [wall.spaceId])).rows[0]!.n);
+    await onA(wall.spaceId, 'Where are my red kites?');
+    await a.app.engram.store.settled();
+    expect(heldIn(a, wall.spaceId)).toBe(await postingsOf());
+    // B writes: the space grows from 4 memories to 10, words A never read among them
+    await keepSaid(b.app.engram.deps, wall, [
+      'I keep my violin in the attic.', 'Our cellar floods every spring.', 'My cousin Tomasz repairs clocks.',
+      'The orchard behind the barn has plums.', 'I learned to sail in Gdynia.', 'My neighbour breeds quails.',
+    ]);
+    // A's search lacks a term (violin): scored by the statement, and after it the space is read whole, not that term alone
+    const r = await onA(wall.spaceId, 'Where do I keep my violin?');
+    expect(r.scoredInSql).toBe(true);
+    await a.app.engram.store.settled();
+    expect(heldIn(a, wall.spaceId)).toBe(await postingsOf());
+    const again = await onA(wall.spaceId, 'Who breeds quails in the orchard?');
+    expect(again.scoredInSql).toBe(false);
+    expect(again.held).toEqual(again.statement);
+  });
+
   it("another instance's forget takes the words out of this one: postings, the vector mirror, the embedder's texts", async () => {
     const wall = await Wall.open(a.app.engram.deps, 'forgotten elsewhere');
     const [kept, gone] = await keepSaid(a.app.engram.deps, wall, ['My blue boats are moored in Brest.', 'I have a tattoo of a quokka on my ankle.']);
