@@ -7,29 +7,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NativeRanked, nativeExactSearch, setNativeScan } from '../../adapters/pgvector/native-ranked.js';
-import { pack, pgCosineDistance, Slots } from '../../adapters/pgvector/mirror-slots.js';
+import { pack, pgCosineDistance } from '../../adapters/pgvector/mirror-slots.js';
+import { slotsOf } from '../helpers/mirror.js';
 import { near, unitVectors } from '../contract/harness.js';
-
-/** Rows as the mirror's load reads them: varbit_send of the sign bits, vector_send of the vectors. */
-function slotsOf(vectors: Float32Array[]): Slots {
-  const dim = vectors[0].length;
-  const words = Math.ceil(dim / 32);
-  const bits = new Uint8Array(vectors.length * (4 + words * 4));
-  const vecs = new Uint8Array(vectors.length * (4 + 4 * dim));
-  const bv = new DataView(bits.buffer);
-  const vv = new DataView(vecs.buffer);
-  vectors.forEach((v, r) => {
-    const b = r * (4 + words * 4);
-    bv.setUint32(b, dim);
-    bits.set(new Uint8Array(pack(v).buffer), b + 4);
-    const o = r * (4 + 4 * dim);
-    vv.setUint16(o, dim);
-    v.forEach((x, j) => vv.setFloat32(o + 4 + 4 * j, x));
-  });
-  const slots = new Slots();
-  slots.putMany(vectors.map((_, i) => `m${i}`), bits, vecs);
-  return slots;
-}
 
 const all = (n: number) => Array.from({ length: n }, (_, i) => i);
 

@@ -11,11 +11,11 @@ import type { PgliteClient } from '../../src/store/pglite-client.js';
 import type { IndexedVector, VectorSearch } from '../../src/ports/vector-index.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
 import { VectorMirror } from '../../adapters/pgvector/vector-mirror.js';
-import { pgCosineDistance, Ranked, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
+import { pack, pgCosineDistance, Ranked, Slots, smallest } from '../../adapters/pgvector/mirror-slots.js';
 import { rng } from '../../src/core/random.js';
 import { toPgVectorText } from '../../src/core/vectors.js';
 import { near, type Seeder, unitVectors } from '../contract/harness.js';
-import { openMirrorStore } from '../helpers/mirror.js';
+import { openMirrorStore, slotsOf } from '../helpers/mirror.js';
 
 const DIM = 512;
 
@@ -220,6 +220,26 @@ describe('pgvector vector mirror (pglite)', () => {
       grow.mockRestore();
     }
   }, 240_000);
+
+  it('the sign-bit first pass keeps the rows nearest in Hamming distance, whatever the words a row (1 to 16)', () => {
+    const hamming = (a: Uint32Array, b: Uint32Array) => {
+      let d = 0;
+      for (let j = 0; j < a.length; j++) for (let x = (a[j]! ^ b[j]!) >>> 0; x !== 0; x >>>= 1) d += x & 1;
+      return d;
+    };
+    for (const dim of [512, 384, 100, 33, 3]) {
+      const rows = unitVectors(400, 60 + dim, dim);
+      const q = near(rows[17]!, 0.5, 61 + dim);
+      const d = rows.map((v) => hamming(pack(v), pack(q)));
+      const window = 40;
+      // the smallest distance that at least `window` rows reach; every row nearer, and rows at it up to twice the window, in slot order
+      const cut = [...d].sort((x, y) => x - y)[window - 1]!;
+      const nearer = d.flatMap((x, i) => (x < cut ? [i] : []));
+      const atCut = d.flatMap((x, i) => (x === cut ? [i] : []));
+      expect(nearer.length).toBeLessThan(window);
+      expect(slotsOf(rows).window(pack(q), window)).toEqual([...nearer, ...atCut].slice(0, 2 * window));
+    }
+  });
 
   it('holds a space whole only once it was read to its end: not while its first read is under way or after a warm-up stopped half-way', async () => {
     const space = await seed.space();
