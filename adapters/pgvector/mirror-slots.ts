@@ -111,6 +111,8 @@ export function smallest(xs: Float64Array, m: number): number {
 export class Slots {
   /** Highest `seq` read (text: a bigint). */
   seq = '0';
+  /** Read to the space's end once (`VectorMirror.holdsSpace`): bringing it up to date reads only what was written since. */
+  whole = false;
   private ids: string[] = [];
   private at = new Map<string, number>();
   private words = 0;

@@ -56,8 +56,6 @@ export class VectorMirror {
   private removingSpaces = new Map<string, number>();
   /** Ids deleted lately (at most GONE_KEPT): a catch-up that read them before the delete leaves them out. */
   private gone = new Set<string>();
-  /** Spaces (and kinds) read to their end once since they were last let go (`holdsSpace`). */
-  private whole = new Set<string>();
   /** Per space and kind, the catch-up running: the next waits for it, so catch-ups apply in the order they read. */
   private loading = new Map<string, Promise<Slots>>();
   private epoch: number;
@@ -258,8 +256,7 @@ export class VectorMirror {
    * since. A space being read for the first time, or a warm-up stopped half-way, is not.
    */
   holdsSpace(spaceId: string, kind: string): boolean {
-    const k = key(spaceId, kind);
-    return this.whole.has(k) && this.spaces.has(k) && this.epochOf() === this.epoch;
+    return this.spaces.get(key(spaceId, kind))?.whole === true && this.epochOf() === this.epoch;
   }
 
   /** Whether some space's copy holds the row. */
@@ -314,13 +311,10 @@ export class VectorMirror {
       this.spaces.clear();
       this.readAhead.clear();
       this.othersAhead.clear();
-      this.whole.clear();
       this.epoch = epoch;
     }
     const k = key(spaceId, kind);
-    const held = this.spaces.get(k);
-    if (!held) this.whole.delete(k);
-    const slots = this.use(k, held ?? new Slots());
+    const slots = this.use(k, this.spaces.get(k) ?? new Slots());
     // In chunks, in seq order, each one row of aggregates (PGlite turns a bytea column into a
     // hex string row by row: 1.6 s for 10K rows at 512-d; one base64 text per chunk, 0.35 s),
     // yielding between chunks so the event loop is never held for the whole space. Every chunk's
@@ -340,7 +334,7 @@ export class VectorMirror {
       );
       const row = r.rows[0];
       if (!row || row.n === 0 || row.ids === null) {
-        this.whole.add(k);
+        slots.whole = true;
         break;
       }
       const bytes = Buffer.byteLength(row.vectors, 'base64');
@@ -351,7 +345,7 @@ export class VectorMirror {
       if (this.gone.size > 0) slots.remove(ids.filter((id) => this.gone.has(id)));
       coming = Math.max(coming - row.n, 0);
       if (BigInt(row.seq) > BigInt(slots.seq)) slots.seq = row.seq;
-      if (row.n < LOAD_CHUNK) this.whole.add(k);
+      if (row.n < LOAD_CHUNK) slots.whole = true;
       if (row.n < LOAD_CHUNK || stopped()) break;
       await new Promise((done) => setTimeout(done, 0));
     }

@@ -107,10 +107,12 @@ export class SqlPostingsHeld extends SqlMemoryReads {
    */
   private readAfterAnswer(cache: PostingsCache, spaceId: string, kind: MemoryKind, terms: string[], docs: number): void {
     const key = kindKey(spaceId, kind);
+    // A whole read under way (a first search's, the warm-up's): the terms are read with it, or asked for again.
+    if (this.postingsLoads.has(key)) return;
     // Read whole again once the space has more than doubled since (read early in a bulk load, by
     // the warm-up or a first search, most of its terms are older than the statistics then).
-    if (!cache.loadedAll(spaceId, kind) || cache.grewPast(spaceId, kind, docs) || this.postingsLoads.has(key)) {
-      if (!this.postingsLoads.has(key)) this.afterAnswer(this.loadPostings(cache, spaceId, kind, docs));
+    if (!cache.loadedAll(spaceId, kind) || cache.grewPast(spaceId, kind, docs)) {
+      this.afterAnswer(this.loadPostings(cache, spaceId, kind, docs));
       return;
     }
     const waiting = this.lacking.get(key);
