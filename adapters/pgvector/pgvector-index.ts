@@ -119,6 +119,11 @@ export class PgvectorIndex implements VectorIndex {
     return this.mirror?.holds(memoryId) ?? false;
   }
 
+  /** A space (of one kind) past this many vectors gets the HNSW index (infinite: never, as on the embedded store). */
+  get annIndexAbove(): number {
+    return this.annAbove;
+  }
+
   /** Whether the HNSW index exists (approximate scans need it). */
   get annIndexReady(): boolean {
     return this.annReady;
@@ -335,7 +340,7 @@ export class PgvectorIndex implements VectorIndex {
     // walk it (not exact: recall's), nothing read at all unless the mirror holds the space and so
     // serves that search (`search`). On a server a catch-up for a search that then walks is a
     // statement that only competes with recall's own (measured at 100K back to back: recall p50
-    // 48–68 ms with it, 35–46 without, docs/bench.md).
+    // 48–68 ms with it, 35–46 without, docs/bench-rounds.md, "Nineteenth round").
     const walked = this.walk !== null && size > this.exactBelow;
     if (walked && exact !== true && !this.mirrorServesWalk(spaceId, kind)) return;
     await this.mirror?.refresh(this.db, spaceId, kind, walked ? undefined : statuses);
