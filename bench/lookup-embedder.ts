@@ -39,5 +39,10 @@ export class LookupEmbedder implements Embedder {
     return this.fallback.embed(texts);
   }
 
+  /** The fallback's recent texts let go of (each engine's embedded remembers then embed afresh). */
+  letGo(): void {
+    this.fallback?.letGo?.();
+  }
+
   async close(): Promise<void> {}
 }

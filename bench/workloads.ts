@@ -236,6 +236,9 @@ export async function rememberWorkload(
     return took;
   };
   const ms = await sample(n, sizes.budgetMs, (j) => once(j, true));
+  // The embedder is loaded once per case and shared by its engines: its cache of recent texts would
+  // answer the next engine's quotes (embedded by the one before) without embedding them.
+  if (opts.embedded) deps.embedder.letGo?.();
   const embeddedMs = opts.embedded ? await sample(n, sizes.budgetMs, (j) => once(n + j, false)) : null;
   const settle = await e.settle();
   const engine = lat('remember() with recognition', summarize(ms), true);
