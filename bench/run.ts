@@ -12,6 +12,7 @@ import { BuiltinEmbedder } from '../src/embed/builtin-embedder.js';
 import { parseArgs, type BenchOptions } from './args.js';
 import { benchDatabaseUrl, openEngine, serverReachable, type EngineName } from './engines.js';
 import { Floor } from './floor.js';
+import { forgetSentenceReadings } from '../src/core/memo.js';
 import { LookupEmbedder } from './lookup-embedder.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { renderMarkdown } from './report.js';
@@ -109,6 +110,9 @@ export async function runBench(o: BenchOptions, progress?: (partial: BenchResult
         const floor = new Floor(spec.dim);
         const floorLoadMs = floorPreload(floor, ds, spec, pre.spaceIds);
         if (!res.preload.floor) res.preload.floor = { ms: floorLoadMs, perSecond: (spec.n * 1000) / Math.max(floorLoadMs, 1e-3), settleMs: 0, maintainMs: 0, hnswMs: 0 };
+        // Every engine starts with no sentence read (the rules' and the ranking's readings are cached by
+        // text in the process, which a case's engines share: the first would pay for the others).
+        forgetSentenceReadings();
         const read = await readWorkloads(opened, floor, ds, spec, pre.spaceIds, o.sizes);
         log(`  ${name}: read workloads done`);
         const rem = await rememberWorkload(opened, floor, ds, pre.spaceIds, o.sizes, { embedded });
