@@ -6,7 +6,7 @@
  * keeps at least that accuracy); the rows that could be among the
  * nearest by pgvector's arithmetic are then computed exactly in JavaScript (mirror-slots.ts), so
  * the answer is the one the double-precision pass gives, to the last bit and in the same order.
- * At 10K × 512-d: ~1 ms against ~4 ms for the JavaScript pass (docs/bench.md, seventh round).
+ * At 10K × 512-d: ~1 ms against ~4 ms for the JavaScript pass (docs/bench-rounds.md, seventh round).
  * Where the module does not load, or `ENGRAM_NATIVE_SCAN=0`, the JavaScript pass runs.
  */
 import { createRequire } from 'node:module';

@@ -5,7 +5,7 @@ import { VectorIndexError } from '../../src/ports/vector-index.js';
 import type { MemoryKind, MemoryStatus } from '../../src/core/types.js';
 import { toPgVectorParam } from '../../src/core/vectors.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
-import { quantisedInSql, searchMirror, windowFor, type Row } from './pgvector-quantised.js';
+import { quantisedInSql, searchMirror, recognitionInMirror, windowFor, type Row } from './pgvector-quantised.js';
 import { exactInSql } from './exact-scan.js';
 import { VectorMirror } from './vector-mirror.js';
 import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, dropFloatIndex, indexState, vectorDimensions, walkHnsw } from './hnsw-indexes.js';
@@ -385,8 +385,9 @@ export class PgvectorIndex implements VectorIndex {
       if (this.mirror && metric === 'cosine' && (tx === undefined || this.mirrorInTx)) {
         await this.mirror.settle(q);
         // Every cosine search: the sign-bit window for recognition past quantisedAbove, else an exact scan of the copy.
-        const hits = await searchMirror(this.mirror, q, s, kind, statuses, quantised ? window : Number.POSITIVE_INFINITY,
-          quantised ? s.minScore : undefined, tx === undefined);
+        const hits = quantised
+          ? await recognitionInMirror(this.mirror, q, s, kind, statuses, window, tx === undefined)
+          : await searchMirror(this.mirror, q, s, kind, statuses, Number.POSITIVE_INFINITY, undefined, tx === undefined);
         if (hits) return toHits(hits);
       } else if (quantised) {
         const hits = !small && this.bitsReady

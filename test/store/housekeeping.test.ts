@@ -66,7 +66,7 @@ describe('PGlite housekeeping', () => {
 
 describe('statistics at start', () => {
   // A store that holds memories but was never analysed (a fresh import) is analysed shortly after
-  // start, not among the start's own statements (PGlite runs one at a time: docs/bench.md, "Fifteenth round").
+  // start, not among the start's own statements (PGlite runs one at a time: docs/bench-rounds.md, "Fifteenth round").
   it('analyses a store never analysed after the start\'s statements, not among them', { timeout: 60_000 }, async () => {
     const db = await PgliteClient.open(':memory:');
     const sent: string[] = [];

@@ -6,7 +6,7 @@
  * the statuses asked for are rare in the space. The exact scan, which reads statuses
  * for its nearest window only, returns the exact top k of the wanted statuses either way.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import { PgvectorIndex } from '../../adapters/pgvector/pgvector-index.js';
@@ -103,6 +103,25 @@ for (const target of testDatabases()) {
         expect(hits.map((h) => h.memoryId)).toEqual(truth(muted, 10).map((x) => x.id));
         hits.forEach((h, i) => expect(h.score).toBeCloseTo(truth(muted, 10)[i].score, 5));
       }
+    }, 120_000);
+
+    it('ranks a window whose every row reaches minScore exactly in the process, not by a scan in SQL', async () => {
+      const space = await seed.space();
+      const q = unitVectors(1, 950, DIM)[0];
+      // 1,200 rows around the query (cosine ~0.9 down to ~0.67: all past minScore, far more than the
+      // sign-bit window of 200), and 300 random ones: the window cannot tell where the top 10 ends.
+      await putAll(space, [...Array.from({ length: 1_200 }, (_, i) => near(q, 0.5 + (i % 7) * 0.1, 5_000 + i)), ...unitVectors(300, 951, DIM)]);
+      const mirrored = new PgvectorIndex(db, { embedder: 'test', annIndexAbove: Number.POSITIVE_INFINITY, quantisedAbove: 1_000, mirror: true });
+      const ask = { spaceId: space, vector: q, k: 10, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
+      await mirrored.search({ ...ask, minScore: 0.4 }); // the copy read
+      const spy = vi.spyOn(db, 'query');
+      const hits = await mirrored.search({ ...ask, minScore: 0.4 });
+      const scans = spy.mock.calls.filter(([sql]) => /embedding <=> \$1::vector as d/.test(String(sql)));
+      spy.mockRestore();
+      const truth = await exact.search(ask);
+      expect(hits.map((h) => h.memoryId)).toEqual(truth.map((h) => h.memoryId));
+      hits.forEach((h, i) => expect(h.score).toBeCloseTo(truth[i].score, 5));
+      expect(scans).toHaveLength(0);
     }, 120_000);
   });
 }
