@@ -82,7 +82,7 @@ export interface QuickResult {
   /**
    * One small read (ten memories' records by id, as recognition reads its candidates) right after
    * another, and after a 10 ms pause (as a use case's first statement after its embedding): what
-   * the machine's caches add to a statement that follows a wait (docs/bench.md, fourteenth round).
+   * the machine's caches add to a statement that follows a wait (docs/bench-rounds.md, fourteenth round).
    */
   statement_hot_p50_ms: number;
   statement_after_pause_p50_ms: number;

@@ -67,7 +67,7 @@ export function renderMarkdown(r: BenchResults): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}.${m.note ? ` ${m.note}` : ''}`,
     '',
-    `Run ${r.startedAt} → ${r.finishedAt}. Command options: engines ${r.options.engines.join(',')}; N ${r.options.ns.join(',')}; dim ${r.options.dims.join(',')}; spaces ${r.options.spaces.join(',')}; samples ${JSON.stringify(r.options.sizes)}.`,
+    `Run ${r.startedAt} → ${r.finishedAt}. Command options: engines ${r.options.engines.join(',')}; ${r.options.cases ? `cases ${r.options.cases.map((c) => `${c.dim}x${c.n}x${c.spaces}`).join(',')}` : `N ${r.options.ns.join(',')}; dim ${r.options.dims.join(',')}; spaces ${r.options.spaces.join(',')}`}; samples ${JSON.stringify(r.options.sizes)}.`,
     '',
     'Each engine cell is the figure and, in brackets, its ratio to the brute-force floor (in-process Float32Array scan, no persistence) measured in the same run. Shares (recall@10, duplicate misses) are shown as they are. Latencies are one client, back to back; throughput = 1000 / mean latency.',
     '',

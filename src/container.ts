@@ -240,7 +240,7 @@ const WARM_AFTER_MS = 2_000;
  * but was never analysed (a fresh import) is analysed; otherwise the first check waits
  * `startDelayMs`. PGlite runs statements one at a time on the service's only thread, so the
  * check at once would hold back the start's own statements and its first requests (the check
- * alone took ~250 ms of a 2.6 s warm start on a slow machine: docs/bench.md, "Fifteenth round").
+ * alone took ~250 ms of a 2.6 s warm start on a slow machine: docs/bench-rounds.md, "Fifteenth round").
  */
 function keepStatistics(db: SqlClient, log: Logger, jobs: JobRunner, everyMs = 5 * 60_000, startDelayMs = 60_000, checkAfterMs = WARM_AFTER_MS): { stop(): Promise<void> } {
   let stopped = false;

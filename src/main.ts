@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 // drains V8's platform tasks itself, and that drain waits for every background job, including the
 // optimising compiles of PGlite's code that the start's statements made hot: the first request
 // waited ~0.25-0.4 s after listening. One compilation thread for WebAssembly leaves the other
-// core to the start (docs/operations.md#start, docs/bench.md "Seventeenth round"). The flag holds
+// core to the start (docs/operations.md#start, docs/bench-rounds.md "Seventeenth round"). The flag holds
 // for the process's life (the embedder's worker compiles under it too). Since the timer also keeps
 // a start that never finishes alive, it says so every half minute instead of keeping quiet.
 const startedAt = Date.now();

@@ -2,7 +2,7 @@
 import type { SqlClient } from './sql-client.js';
 
 /**
- * Migration 18, fewer index entries per memory written (docs/bench.md, "Fourteenth round"). The
+ * Migration 18, fewer index entries per memory written (docs/bench-rounds.md, "Fourteenth round"). The
  * GIN index on memory_lexicon.doc serves no query since BM25 reads memory_terms (migration 4), yet
  * each insert added an entry per term to it (and forget's VACUUM FULL rebuilt it). The three links
  * to another memory are null in nearly every row: indexed only where set, they still serve every
@@ -23,7 +23,7 @@ drop index if exists memory_lexicon_doc;
 `;
 
 /**
- * Migration 19, the events' lookup by memory as a hash index (docs/bench.md, "Fifteenth round").
+ * Migration 19, the events' lookup by memory as a hash index (docs/bench-rounds.md, "Fifteenth round").
  * The only statement that finds events by memory is a memory's history (`eventsOf`:
  * `memory_id = any($1) … order by id`, a few rows per memory, sorted after): it needs equality,
  * which a hash index answers by a bitmap scan, and neither the B-tree's order nor its `id`
@@ -43,7 +43,7 @@ create index memory_events_memory on memory_events using hash (memory_id);
 `;
 
 /**
- * Migration 20, less work per event written (docs/bench.md, "Sixteenth round"); a bulk change of
+ * Migration 20, less work per event written (docs/bench-rounds.md, "Sixteenth round"); a bulk change of
  * 10,000 memories writes 10,000 events, and what they cost is mostly their index entries.
  * - The events are keyed by space: the primary key becomes `(space_id, id)`, which takes the place
  *   of the B-tree `memory_events_space` on the same columns. Every read by space (a cursor's

@@ -28,7 +28,7 @@ export interface PgliteOpenOptions {
  * start (its WebAssembly memory is written through at boot): 281 MB RSS after opening an
  * empty store, 172 MB with 16 MB, and the open is faster. Pages the pool does not hold are
  * read from the data directory through the OS page cache, so a smaller pool costs a read
- * per page missed, not a disk seek (measured: docs/bench.md#start-and-footprint).
+ * per page missed, not a disk seek (measured: docs/bench-rounds.md, "Start and footprint, the first passes").
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
 
