@@ -134,7 +134,7 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
   };
   try {
     const spec: CaseSpec = { dim, n: o.n, spaces: 1, data: 'random' };
-    const pre = await preload(open, ds, spec, (m) => log(`preload ${m}`), { hnsw: false });
+    const pre = await preload(open, ds, spec, (m) => log(`preload ${m}`));
     log(`preloaded ${o.n} x ${dim}-d in ${(pre.ms / 1000).toFixed(1)} s`);
     const spaceId = pre.spaceIds[0];
     // The store as the service keeps it: PGlite's housekeeping (src/store/housekeeping.ts), which the

@@ -56,7 +56,7 @@ export function memoryId(i: number): string {
 const typeOf = (i: number) => (i % 10 === 0 ? 'MEMO' : MEMORY_TYPES[i % 2]);
 
 /** Creates the spaces (createSpace) and bulk-loads N memories (see preload.ts), then rebuilds the HNSW index and lets the engine settle. */
-export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progress?: (msg: string) => void, opts: { hnsw?: boolean } = {}): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
+export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progress?: (msg: string) => void): Promise<{ spaceIds: string[]; ms: number; settleMs: number; maintainMs: number; hnswMs: number }> {
   const deps = e.engram.deps;
   const spaceIds: string[] = [];
   for (let s = 0; s < spec.spaces; s++) spaceIds.push((await createSpace(deps, { name: `bench:${s}`, sealed: true })).id);
@@ -87,7 +87,7 @@ export async function preload(e: OpenEngine, ds: Dataset, spec: CaseSpec, progre
   }
   const ms = performance.now() - t;
   const largest = Math.ceil(spec.n / spec.spaces);
-  const h = pg && opts.hnsw !== false && largest > pg.annIndexAbove ? await timed(() => e.engram.db.transaction(async (tx) => {
+  const h = pg && largest > pg.annIndexAbove ? await timed(() => e.engram.db.transaction(async (tx) => {
     await tx.query(`set local maintenance_work_mem = '${e.store === 'pglite' ? '512MB' : '1GB'}'`);
     // The vectors' index only (half precision): the sign bits' index is built by the adapter if it is configured to use it.
     await tx.query(`create index ${ANN_INDEXES[0].name} on ${ANN_INDEXES[0].table} using ${ANN_INDEXES[0].using(spec.dim)}`);
