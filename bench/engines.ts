@@ -103,8 +103,8 @@ async function settleOutbox(e: Engram): Promise<number> {
   const t = performance.now();
   for (;;) {
     if ((await ob.pendingCount()) === 0) return performance.now() - t;
-    ob.kick();
-    await new Promise((r) => setTimeout(r, 20));
+    // (a kick may wait to gather more commits: `gatherWrites`)
+    await ob.drain().catch(() => new Promise((r) => setTimeout(r, 20)));
   }
 }
 

@@ -35,7 +35,10 @@ export interface Outbox {
   /** True while the engine is rebuilt from PostgreSQL: searches then use `fallbackHits` (docs/engines.md). */
   readonly rebuilding?: boolean;
   enqueue(tx: Tx, items: { memoryId: string; op: OutboxOp }[]): Promise<void>;
-  /** Called after the transaction committed: apply what is pending, never throws. */
+  /**
+   * Called after the transaction committed: apply what is pending (at once, or gathered with
+   * the next commits' rows where the engine asks for it: `gatherWrites`), never throws.
+   */
   kick(): void;
   /** Applies what is pending now and returns how many rows; throws when nothing could be applied because the engine fails. */
   drain(): Promise<number>;

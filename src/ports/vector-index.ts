@@ -53,6 +53,12 @@ export interface VectorIndexCapabilities {
    * a new memory's vector indexes it, and `stored` is told of it instead of an `upsert`.
    */
   storeVectors?: boolean;
+  /**
+   * Each write costs the engine's readers something (LanceDB: a table version every search
+   * then opens): the outbox applies rows right after commit only once this many commits are
+   * waiting, else at its next background pass (`ENGRAM_OUTBOX_INTERVAL_MS`). Unset: at once.
+   */
+  gatherWrites?: number;
 }
 
 /** Transaction handle passed through from the store; adapters that are not transactional ignore it. */

@@ -54,6 +54,8 @@ export class SqlOutbox implements Outbox {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** Commits kicked since the last drain began (an engine that gathers writes drains every `gatherWrites`). */
+  private waiting = 0;
   private failures = 0;
   /** After a failure, kicks wait until then (the background loop retries with backoff). */
   private retryAt = 0;
@@ -132,11 +134,11 @@ export class SqlOutbox implements Outbox {
     if (this.timer) return;
     this.nextProbe = Date.now() + (this.opts.probeParkedMs ?? 30_000);
     this.timer = setInterval(() => {
-      this.kick();
+      this.drainSoon();
       void this.probeParked();
     }, this.opts.intervalMs ?? 1_000);
     this.timer.unref();
-    this.kick();
+    this.drainSoon();
   }
 
   async stop(): Promise<void> {
@@ -151,6 +153,13 @@ export class SqlOutbox implements Outbox {
   }
 
   kick(): void {
+    const gather = this.index.capabilities.gatherWrites ?? 1;
+    // Without a background loop (tests, tools) nothing else would apply them: at once.
+    if (++this.waiting < gather && this.timer) return;
+    this.drainSoon();
+  }
+
+  private drainSoon(): void {
     if (this.rebuilding || Date.now() < this.retryAt) return;
     if (this.running) {
       this.again = true;
@@ -163,7 +172,7 @@ export class SqlOutbox implements Outbox {
         this.running = null;
         if (this.again) {
           this.again = false;
-          this.kick();
+          this.drainSoon();
         }
       });
   }
@@ -189,6 +198,7 @@ export class SqlOutbox implements Outbox {
   }
 
   private async drainNow(): Promise<number> {
+    this.waiting = 0;
     let applied = 0;
     let firstError: unknown = null;
     // Rows that failed in this pass stay behind the cursor: the pass moves on to the rows after them.
