@@ -8,7 +8,8 @@ import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
 import { quantisedInSql, searchMirror, recognitionInMirror, windowFor, type Row } from './pgvector-quantised.js';
 import { exactInSql } from './exact-scan.js';
 import { VectorMirror } from './vector-mirror.js';
-import { ANN_INDEXES, FLOAT_HNSW_INDEX, HNSW_INDEX, dropFloatIndex, indexState, vectorDimensions, walkHnsw } from './hnsw-indexes.js';
+import { walkHnsw } from './hnsw-indexes.js';
+import { AnnBuild } from './ann-build.js';
 
 export interface PgvectorOptions {
   /** Embedder id written with every vector. */
@@ -77,22 +78,10 @@ export class PgvectorIndex implements VectorIndex {
   private readonly annAbove: number;
   private readonly quantisedAbove: number;
   private readonly window: number;
-  private annReady = false;
-  private bitsReady = false;
-  /**
-   * Which index the approximate walk reads: the half-precision one, or, until it exists, the float
-   * one an earlier version built (a store upgraded keeps its walk; on PGlite, until `reindex`).
-   */
-  private walk: 'half' | 'float' | null = null;
-  /** When the indexes' states were last read (a large space's searches ask at most once a minute). */
-  private checkedAt = Number.NEGATIVE_INFINITY;
-  private upsertsSinceCheck = 0;
-  private building: Promise<void> | null = null;
-  private held = false;
+  private readonly ann: AnnBuild;
   private readonly mirror: VectorMirror | null;
   /** Whether the mirror may serve a search in a transaction (see the constructor). */
   private readonly mirrorInTx: boolean;
-  private dims: number | null = null;
 
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
     this.exactBelow = opts.exactScanBelow ?? EXACT_SCAN_BELOW;
@@ -100,6 +89,7 @@ export class PgvectorIndex implements VectorIndex {
     this.annAbove = opts.annIndexAbove ?? this.exactBelow;
     this.quantisedAbove = opts.quantisedAbove ?? QUANTISED_ABOVE;
     this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
+    this.ann = new AnnBuild(db, { above: this.annAbove, bitsIndex: opts.bitsIndex, concurrentBuild: opts.concurrentBuild });
     const mirrored = opts.mirror ?? db.driver === 'pglite';
     // A client that counts rollbacks (PGlite: one connection, transactions never interleave) lets
     // the copy read inside a transaction (a rollback empties it). On a server the copy reads only
@@ -126,12 +116,12 @@ export class PgvectorIndex implements VectorIndex {
 
   /** Whether the HNSW index exists (approximate scans need it). */
   get annIndexReady(): boolean {
-    return this.annReady;
+    return this.ann.ready;
   }
 
   /** Which index approximate searches walk (null: none, they scan exactly). */
   get annWalk(): 'half' | 'float' | null {
-    return this.walk;
+    return this.ann.walk;
   }
 
   /**
@@ -141,78 +131,20 @@ export class PgvectorIndex implements VectorIndex {
    * builds it once at the end, as after a restore, then releases the hold.
    */
   holdAnnIndex(hold: boolean): void {
-    this.held = hold;
+    this.ann.held = hold;
   }
 
   /**
    * Creates the HNSW index when a space has outgrown exact scans (or when
    * `force`d, e.g. by `reindex`). Idempotent; concurrent calls share one build.
    */
-  async ensureAnnIndex(force = false): Promise<boolean> {
-    const wanted = this.opts.bitsIndex ? ANN_INDEXES : ANN_INDEXES.slice(0, 1);
-    if (this.annReady && (this.bitsReady || !this.opts.bitsIndex)) return true;
-    this.building ??= (async () => {
-      this.checkedAt = Date.now();
-      const states = await Promise.all(wanted.map((i) => this.indexState(i.name)));
-      if (states.every((x) => x === 'valid')) {
-        this.annReady = this.bitsReady = true;
-        this.walk = 'half';
-        await dropFloatIndex(this.db, this.opts.concurrentBuild === true);
-        return;
-      }
-      this.annReady = states[0] === 'valid';
-      this.bitsReady = states[1] === 'valid'; // undefined (not wanted): false
-      this.walk = this.annReady ? 'half' : (await this.indexState(FLOAT_HNSW_INDEX)) === 'valid' ? 'float' : null;
-      // For the largest space (of one kind), not the table: only a space past exactScanBelow is searched through it.
-      const largest = Number((await this.db.query<{ n: number }>(
-        `select coalesce(max(n), 0)::int as n from (select count(*) as n from memory_vectors group by space_id, kind) x`)).rows[0].n);
-      if (!force && (this.held || largest <= this.annAbove)) return;
-      const dim = await this.dimensions();
-      for (const [at, index] of wanted.entries()) {
-        if (states[at] === 'valid') continue;
-        // On a server, CONCURRENTLY lets writes go on during the build (minutes at 100K).
-        // Several processes may get here at once: IF NOT EXISTS makes the later ones step
-        // aside, and an invalid index (an interrupted build) is dropped only when no build
-        // is in progress on the table, so one process never drops what another is building.
-        if (this.opts.concurrentBuild) {
-          const building = await this.db.query<{ n: number }>(
-            `select count(*)::int as n from pg_stat_progress_create_index where relid = $1::regclass`, [index.table]);
-          if (Number(building.rows[0].n) > 0) return;
-          if (states[at] === 'invalid') await this.db.query(`drop index concurrently if exists ${index.name}`);
-          await this.db.query(`create index concurrently if not exists ${index.name} on ${index.table} using ${index.using(dim)}`);
-          if ((await this.indexState(index.name)) !== 'valid') return; // another process's build, still running
-        } else {
-          await this.db.query(`create index if not exists ${index.name} on ${index.table} using ${index.using(dim)}`);
-        }
-        // Fresh statistics, or the planner may keep scanning (PGlite never autovacuums).
-        await this.db.query(`analyze ${index.table}`);
-        if (at === 0) this.annReady = true;
-        else this.bitsReady = true;
-      }
-      if (this.annReady) {
-        this.walk = 'half';
-        await dropFloatIndex(this.db, this.opts.concurrentBuild === true);
-      }
-    })().finally(() => {
-      this.building = null;
-    });
-    await this.building;
-    return this.annReady && (this.bitsReady || !this.opts.bitsIndex);
+  ensureAnnIndex(force = false): Promise<boolean> {
+    return this.ann.ensure(force);
   }
 
   /** Whether the HNSW index exists in this schema, and if so whether it is usable (an interrupted concurrent build leaves it invalid). */
-  async annIndexState(): Promise<'valid' | 'invalid' | 'none'> {
-    return this.indexState(HNSW_INDEX);
-  }
-
-  /** The dimensions of `memory_vectors.embedding`, read once. */
-  private async dimensions(): Promise<number> {
-    this.dims ??= await vectorDimensions(this.db);
-    return this.dims;
-  }
-
-  private indexState(name: string): Promise<'valid' | 'invalid' | 'none'> {
-    return indexState(this.db, name);
+  annIndexState(): Promise<'valid' | 'invalid' | 'none'> {
+    return this.ann.state();
   }
 
   async init(): Promise<void> {
@@ -267,12 +199,7 @@ export class PgvectorIndex implements VectorIndex {
       const hit = this.sizes.get(sizeKey(i.spaceId, i.kind));
       if (hit) hit.n++;
     }
-    this.upsertsSinceCheck += items.length;
-    if (!(this.annReady && (this.bitsReady || !this.opts.bitsIndex)) && this.upsertsSinceCheck >= 1_000) {
-      this.upsertsSinceCheck = 0;
-      // Not awaited: it runs after the caller's transaction, outside the request path.
-      void this.ensureAnnIndex().catch(() => {});
-    }
+    this.ann.written(items.length);
   }
 
   /** Status lives in memory_state (written by the store); nothing to do here. */
@@ -341,7 +268,7 @@ export class PgvectorIndex implements VectorIndex {
     // serves that search (`search`). On a server a catch-up for a search that then walks is a
     // statement that only competes with recall's own (measured at 100K back to back: recall p50
     // 48–68 ms with it, 35–46 without, docs/bench-rounds.md, "Nineteenth round").
-    const walked = this.walk !== null && size > this.exactBelow;
+    const walked = this.ann.walk !== null && size > this.exactBelow;
     if (walked && exact !== true && !this.mirrorServesWalk(spaceId, kind)) return;
     await this.mirror?.refresh(this.db, spaceId, kind, walked ? undefined : statuses);
   }
@@ -363,8 +290,8 @@ export class PgvectorIndex implements VectorIndex {
       // transaction), and scan meanwhile (or walk the float index of an earlier version). Its
       // state is read at most once a minute: on PGlite, where the service builds no index, the
       // check (a count of every space's vectors) would otherwise run with each search.
-      if (!small && !this.annReady && Date.now() - this.checkedAt > 60_000) void this.ensureAnnIndex().catch(() => {});
-      const exact = s.exact === true || metric !== 'cosine' || this.walk === null || small;
+      if (!small && !this.ann.ready && Date.now() - this.ann.checkedAt > 60_000) void this.ann.ensure().catch(() => {});
+      const exact = s.exact === true || metric !== 'cosine' || this.ann.walk === null || small;
       if (!exact) {
         // A space the mirror holds (recognition or the warm-up read it): the sign-bit window of 20 rows a
         // hit, reranked exactly in the process, is nearer the exact answer than the walk and costs less
@@ -376,7 +303,7 @@ export class PgvectorIndex implements VectorIndex {
           const hits = await searchMirror(this.mirror!, q, s, kind, statuses, windowFor(s, this.window, true), undefined, tx === undefined);
           if (hits) return toHits(hits);
         }
-        return toHits(await this.inTx(tx, (t) => walkHnsw(t, s, op, kind, statuses, this.walk!, this.efSearch)));
+        return toHits(await this.inTx(tx, (t) => walkHnsw(t, s, op, kind, statuses, this.ann.walk!, this.efSearch)));
       }
       // The sign-bit pass keeps near vectors but may drop far ones: only for a caller that
       // needs nothing below minScore (recognition); a plain exact request scans exactly.
@@ -390,7 +317,7 @@ export class PgvectorIndex implements VectorIndex {
           : await searchMirror(this.mirror, q, s, kind, statuses, Number.POSITIVE_INFINITY, undefined, tx === undefined);
         if (hits) return toHits(hits);
       } else if (quantised) {
-        const hits = !small && this.bitsReady
+        const hits = !small && this.ann.bitsReady
           ? await this.inTx(tx, (t) => quantisedInSql(t, s, kind, statuses, size, window, this.efSearch))
           : await quantisedInSql(q, s, kind, statuses, null, window, this.efSearch);
         if (hits) return toHits(hits);
