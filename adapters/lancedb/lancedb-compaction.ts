@@ -3,7 +3,12 @@
  * a new table version and new small files; `optimize()` merges the fragments,
  * folds new rows into the indices and prunes old versions. It runs after
  * `everyWrites` write operations, or on the timer once `everyMs` has passed
- * since the last run with at least one write in between.
+ * since the last run with at least one write in between and the writes have
+ * paused (`quietMs`): between bursts, not in them. A compaction rewrites every
+ * fragment below LanceDB's target of 1M rows, that is the whole table of a
+ * space of 100K (tens of seconds with its ANN index), and writes wait behind it
+ * in the adapter's queue. Writes that never pause are still compacted every
+ * `everyWrites`, and the timer stops waiting for a pause after 10 × `everyMs`.
  */
 export interface CompactionPolicy {
   /** Write operations (not rows) between two compactions. 0 disables the write trigger. */
@@ -12,6 +17,8 @@ export interface CompactionPolicy {
   everyMs: number;
   /** Versions older than this are pruned by a compaction. */
   keepVersionsMs: number;
+  /** The timer's compaction waits until nothing was written for this long (default 5 s; 0: does not wait). */
+  quietMs?: number;
 }
 
 export const DEFAULT_COMPACTION: CompactionPolicy = { everyWrites: 100, everyMs: 60_000, keepVersionsMs: 10 * 60_000 };
@@ -20,6 +27,7 @@ export const DEFAULT_COMPACTION: CompactionPolicy = { everyWrites: 100, everyMs:
 export class CompactionSchedule {
   private writes = 0;
   private lastRun = Date.now();
+  private lastWrite = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   /** Completed compactions (tests and logs read it). */
@@ -33,17 +41,21 @@ export class CompactionSchedule {
 
   start(): void {
     if (this.timer || this.policy.everyMs <= 0) return;
-    this.timer = setInterval(() => this.tick(), Math.min(this.policy.everyMs, 10_000));
+    this.timer = setInterval(() => this.tick(), Math.min(this.policy.everyMs, 10_000, Math.max(1_000, this.policy.quietMs ?? 5_000)));
     this.timer.unref();
   }
 
   noteWrite(): void {
     this.writes++;
+    this.lastWrite = Date.now();
     if (this.policy.everyWrites > 0 && this.writes >= this.policy.everyWrites) this.trigger();
   }
 
-  private tick(): void {
-    if (this.writes > 0 && Date.now() - this.lastRun >= this.policy.everyMs) this.trigger();
+  /** The timer's check (every min(everyMs, 10 s)); public for tests. */
+  tick(now = Date.now()): void {
+    if (this.writes === 0 || now - this.lastRun < this.policy.everyMs) return;
+    const quiet = now - this.lastWrite >= (this.policy.quietMs ?? 5_000);
+    if (quiet || now - this.lastRun >= 10 * this.policy.everyMs) this.trigger();
   }
 
   /** Starts a compaction unless one is running; resolves when the current one ends. */
