@@ -51,7 +51,7 @@ export class CompactionSchedule {
     if (this.policy.everyWrites > 0 && this.writes >= this.policy.everyWrites) this.trigger();
   }
 
-  /** The timer's check (every min(everyMs, 10 s)); public for tests. */
+  /** The timer's check (every min(everyMs, 10 s, quietMs), at least 1 s apart); public for tests. */
   tick(now = Date.now()): void {
     if (this.writes === 0 || now - this.lastRun < this.policy.everyMs) return;
     const quiet = now - this.lastWrite >= (this.policy.quietMs ?? 5_000);
