@@ -21,6 +21,9 @@ export interface CompactionPolicy {
   quietMs?: number;
 }
 
+/** How long the timer's compaction waits for the writes to pause, unless the policy says. */
+const DEFAULT_QUIET_MS = 5_000;
+
 export const DEFAULT_COMPACTION: CompactionPolicy = { everyWrites: 100, everyMs: 60_000, keepVersionsMs: 10 * 60_000 };
 
 /** Runs `compact` on the policy's schedule; one run at a time, errors go to `onError`. */
@@ -39,9 +42,13 @@ export class CompactionSchedule {
     private readonly onError: (e: unknown) => void,
   ) {}
 
+  private get quietMs(): number {
+    return this.policy.quietMs ?? DEFAULT_QUIET_MS;
+  }
+
   start(): void {
     if (this.timer || this.policy.everyMs <= 0) return;
-    this.timer = setInterval(() => this.tick(), Math.min(this.policy.everyMs, 10_000, Math.max(1_000, this.policy.quietMs ?? 5_000)));
+    this.timer = setInterval(() => this.tick(), Math.min(this.policy.everyMs, 10_000, Math.max(1_000, this.quietMs)));
     this.timer.unref();
   }
 
@@ -54,7 +61,7 @@ export class CompactionSchedule {
   /** The timer's check (every min(everyMs, 10 s, quietMs), at least 1 s apart); public for tests. */
   tick(now = Date.now()): void {
     if (this.writes === 0 || now - this.lastRun < this.policy.everyMs) return;
-    const quiet = now - this.lastWrite >= (this.policy.quietMs ?? 5_000);
+    const quiet = now - this.lastWrite >= this.quietMs;
     if (quiet || now - this.lastRun >= 10 * this.policy.everyMs) this.trigger();
   }
 

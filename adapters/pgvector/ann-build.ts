@@ -15,17 +15,22 @@ export class AnnBuild {
    */
   walk: 'half' | 'float' | null = null;
   /** When the indexes' states were last read (a large space's searches ask at most once a minute). */
-  checkedAt = Number.NEGATIVE_INFINITY;
+  private checkedAt = Number.NEGATIVE_INFINITY;
   private upsertsSinceCheck = 0;
   private building: Promise<void> | null = null;
   /** See `PgvectorIndex.holdAnnIndex`. */
   held = false;
   private dims: number | null = null;
 
+  /** A space (of one kind) past this many vectors gets the index. */
+  readonly above: number;
+
   constructor(
     private readonly db: SqlClient,
     private readonly opts: { above: number; bitsIndex?: boolean; concurrentBuild?: boolean },
-  ) {}
+  ) {
+    this.above = opts.above;
+  }
 
   /** Every index wanted exists. */
   get complete(): boolean {
@@ -39,6 +44,16 @@ export class AnnBuild {
       this.upsertsSinceCheck = 0;
       void this.ensure().catch(() => {});
     }
+  }
+
+  /**
+   * A space past the exact-scan size was searched without the index: build it in the background
+   * (after the caller's transaction). Its state is read at most once a minute: on PGlite, where
+   * the service builds no index, the check (a count of every space's vectors) would otherwise
+   * run with each search.
+   */
+  searchedWithout(): void {
+    if (!this.ready && Date.now() - this.checkedAt > 60_000) void this.ensure().catch(() => {});
   }
 
   /**
@@ -63,7 +78,7 @@ export class AnnBuild {
       // For the largest space (of one kind), not the table: only a space past exactScanBelow is searched through it.
       const largest = Number((await this.db.query<{ n: number }>(
         `select coalesce(max(n), 0)::int as n from (select count(*) as n from memory_vectors group by space_id, kind) x`)).rows[0].n);
-      if (!force && (this.held || largest <= this.opts.above)) return;
+      if (!force && (this.held || largest <= this.above)) return;
       const dim = await this.dimensions();
       for (const [at, index] of wanted.entries()) {
         if (states[at] === 'valid') continue;

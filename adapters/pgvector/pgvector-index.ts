@@ -75,7 +75,6 @@ export class PgvectorIndex implements VectorIndex {
   private sizes = new Map<string, { n: number; at: number }>();
   private readonly exactBelow: number;
   private readonly efSearch: number;
-  private readonly annAbove: number;
   private readonly quantisedAbove: number;
   private readonly window: number;
   private readonly ann: AnnBuild;
@@ -86,10 +85,9 @@ export class PgvectorIndex implements VectorIndex {
   constructor(private readonly db: SqlClient, private readonly opts: PgvectorOptions) {
     this.exactBelow = opts.exactScanBelow ?? EXACT_SCAN_BELOW;
     this.efSearch = opts.efSearch ?? 100;
-    this.annAbove = opts.annIndexAbove ?? this.exactBelow;
     this.quantisedAbove = opts.quantisedAbove ?? QUANTISED_ABOVE;
     this.window = opts.quantisedWindow ?? QUANTISED_WINDOW;
-    this.ann = new AnnBuild(db, { above: this.annAbove, bitsIndex: opts.bitsIndex, concurrentBuild: opts.concurrentBuild });
+    this.ann = new AnnBuild(db, { above: opts.annIndexAbove ?? this.exactBelow, bitsIndex: opts.bitsIndex, concurrentBuild: opts.concurrentBuild });
     const mirrored = opts.mirror ?? db.driver === 'pglite';
     // A client that counts rollbacks (PGlite: one connection, transactions never interleave) lets
     // the copy read inside a transaction (a rollback empties it). On a server the copy reads only
@@ -111,7 +109,7 @@ export class PgvectorIndex implements VectorIndex {
 
   /** A space (of one kind) past this many vectors gets the HNSW index (infinite: never, as on the embedded store). */
   get annIndexAbove(): number {
-    return this.annAbove;
+    return this.ann.above;
   }
 
   /** Whether the HNSW index exists (approximate scans need it). */
@@ -286,11 +284,9 @@ export class PgvectorIndex implements VectorIndex {
       const q = this.q(tx);
       const size = await this.kindSize(s.spaceId, kind, q);
       const small = size <= this.exactBelow;
-      // A large space without the HNSW index yet: build it in the background (after this
-      // transaction), and scan meanwhile (or walk the float index of an earlier version). Its
-      // state is read at most once a minute: on PGlite, where the service builds no index, the
-      // check (a count of every space's vectors) would otherwise run with each search.
-      if (!small && !this.ann.ready && Date.now() - this.ann.checkedAt > 60_000) void this.ann.ensure().catch(() => {});
+      // A large space without the HNSW index yet: built in the background (at most one check a
+      // minute), scanned meanwhile (or the float index of an earlier version walked).
+      if (!small) this.ann.searchedWithout();
       const exact = s.exact === true || metric !== 'cosine' || this.ann.walk === null || small;
       if (!exact) {
         // A space the mirror holds (recognition or the warm-up read it): the sign-bit window of 20 rows a
