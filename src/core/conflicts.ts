@@ -6,7 +6,7 @@
  * docs/corrections.md, one section per rule name used here.
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
-import { extractValues, valueGroup, type Value } from './values.js';
+import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js';
 import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
@@ -173,6 +173,15 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     return { kind: 'distinct', rule: 'different-thing', detail: `${co.join(',')} / ${cn.join(',')}` };
   }
   if (values.disagree.length > 0) return { kind: 'distinct', rule: 'value-mismatch', detail: values.detail };
+  // each side says a value the other does not, of different kinds, with no number in common: the same frame with
+  // another qualifier ("Never book me on a flight before 7am." / "... longer than 10 hours."), not one value
+  // read two ways ("around 11" / "at about 11pm", "two toddlers" / "Two toddlers")
+  const said = (vs: Value[]) => vs.filter((v) => valueGroup(v.kind) !== 'name');
+  const [oldOwn, newOwn] = [said(values.dropped), said(values.added)];
+  const oldNumbers = new Set(oldOwn.flatMap(numbersIn));
+  if (oldOwn.length > 0 && newOwn.length > 0 && values.shared === 0 && !newOwn.flatMap(numbersIn).some((n) => oldNumbers.has(n))) {
+    return { kind: 'distinct', rule: 'value-mismatch', detail: `"${oldOwn[0]!.raw}" / "${newOwn[0]!.raw}"` };
+  }
   // one subject, nothing said about it in common: "My best friend Tom lives in Glasgow" / "... is a pilot"
   const npOld = [...slots(oldS.text, names)].filter((s) => s.startsWith('np:'));
   const npNew = new Set([...slots(newS.text, names)].filter((s) => s.startsWith('np:')));
@@ -226,4 +235,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const sub = substitution(oldSeq, newSeq, contentWordsOf(oldS.text), contentWordsOf(newS.text));
   if (sub && attributive(oldS.text, newS.text, sub)) return { kind: 'distinct', rule: 'substitution', detail: sub };
   return { kind: 'compatible' };
+}
+
+/** The numbers a value is written with, in digits or words: "7am" -> 7, "10 hours" -> 10, "Two" -> 2. */
+function numbersIn(v: Value): number[] {
+  return (v.raw.match(/\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?/gi) ?? []).map((w) => (/^\d/.test(w) ? Number(w) : numberWord(w))).filter((n): n is number => n !== null);
 }

@@ -9,13 +9,13 @@
  *   EpiPen." A shared noun alone is not enough: contradictions share nouns too ("A surfer is
  *   falling off the wave" / "A surfer is riding the wave"), but each side then says something
  *   the other does not.
- * - **The same value.** Both name one time, date, day, quantity or number, however written:
+ * - **The same value.** Both name one time, date, day, quantity, contact or ordinal, however written:
  *   "before 10am" / "before 10 in the morning" (src/core/values.ts).
  */
 import { contentWordsOf, key } from './conflict-words.js';
 import { lexicon } from './lexicon.js';
 import { stance } from './polarity.js';
-import { extractValues, sameValue, valueGroup } from './values.js';
+import { extractValues, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
@@ -38,9 +38,13 @@ export function elaborates(a: string, b: string): boolean {
 /** Kinds of value that identify what a statement is about; a name is compared as an entity instead. */
 const MEETING_KINDS = new Set(['time', 'date', 'day', 'month', 'year', 'quantity', 'contact']);
 
-/** Both statements name the same time, date, day, quantity or contact, however written. */
+/** An ordinal ("fourth", "4th") names one of a series (a floor, a year at school, a place in a race); a bare number counts anything. */
+const ORDINAL = /^\d+(?:st|nd|rd|th)$/;
+const meets = (v: Value) => MEETING_KINDS.has(valueGroup(v.kind)) || (v.kind === 'number' && ORDINAL.test(v.norm));
+
+/** Both statements name the same time, date, day, quantity, contact or ordinal, however written. */
 export function sameValueSaid(a: string, b: string): boolean {
   const vb = extractValues(b);
-  return extractValues(a).some((x) => MEETING_KINDS.has(valueGroup(x.kind))
+  return extractValues(a).some((x) => meets(x)
     && vb.some((y) => valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm)));
 }

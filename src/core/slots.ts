@@ -21,6 +21,8 @@ export interface ValueDiff {
   detail: string;
   /** values said only by the new statement */
   added: Value[];
+  /** values said only by the old statement */
+  dropped: Value[];
 }
 
 /** Values of a statement, with the capitalised entities it names in its text (a name opening the sentence is missed by extractValues). */
@@ -68,7 +70,7 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
     if (!detail) detail = `${g}: "${oldOnly.find((v) => valueGroup(v.kind) === g)!.raw}" -> "${n[0].raw}"`;
   }
   const shared = ov.filter((v) => valueGroup(v.kind) !== 'name' && !oldOnly.includes(v)).length;
-  return { disagree, shared, detail, added: newOnly };
+  return { disagree, shared, detail, added: newOnly, dropped: oldOnly };
 }
 
 

@@ -214,6 +214,9 @@ describe('relate: distinct', () => {
     ['My favorite film is Alien.', 'My favorite book is Dune.', 'different-thing'],
     ['I have two cats.', 'I have two kids.', 'different-thing'],
     ['My best friend Tom lives in Glasgow.', 'My best friend Tom is a pilot.', 'different-predicate'],
+    // a value on each side, of different kinds, no number in common: another qualifier of the same frame
+    ['Never schedule calls after 6pm.', 'Never schedule calls longer than 45 minutes.', 'value-mismatch'],
+    ['Book the table for 4 people.', 'Book the table at 8pm.', 'value-mismatch'],
   ])('%s / %s', (a, b, rule) => {
     expect(rel(a, b)).toMatchObject({ kind: 'distinct', rule });
   });
@@ -241,6 +244,9 @@ describe('relate: compatible', () => {
     ['My sister lives in Paris.', 'My sister is based in Paris.'],
     ['I love hiking in the Lake District.', 'Hiking in the Lake District is my favourite thing to do.'],
     ['I drink my coffee black.', 'I take my coffee black, no sugar.'],
+    // one value read two ways (a bare hour and a time, a count at the start of a sentence and in its middle)
+    ['I usually wake up around 7.', 'I normally get up at about 7am.'],
+    ['Music is being performed by four people outdoors', 'Four people are performing music outdoors'],
   ])('%s / %s', (a, b) => {
     expect(rel(a, b)).toEqual({ kind: 'compatible' });
   });

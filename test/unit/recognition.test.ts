@@ -154,6 +154,10 @@ describe('meeting without hints (src/core/meeting.ts)', () => {
     expect(elaborates('I like jazz.', "I don't like jazz at all.")).toBe(false);
     expect(sameValueSaid('Call me before 10am.', 'Any time before 10 in the morning.')).toBe(true);
     expect(sameValueSaid('Call me before 10am.', 'Call me before 11am.')).toBe(false);
+    // an ordinal names one of a series, however written; a bare number counts anything and meets nothing
+    expect(sameValueSaid('Our office is on the third floor.', 'We work on the 3rd floor.')).toBe(true);
+    expect(sameValueSaid('Our office is on the third floor.', 'We work on the 5th floor.')).toBe(false);
+    expect(sameValueSaid('I have 2 cats.', 'Room 2 is free.')).toBe(false);
   });
 });
 
