@@ -134,29 +134,28 @@ export function actionSwap(a: readonly string[], b: readonly string[], verbal: (
 }
 
 /**
- * One or two content keys swapped for one or two others, everything else the
- * same and in the same order ("bouncing a soccer ball" / "bouncing a tennis
- * ball"): the swapped words as "x -> y", or null. At least two content keys
- * must be shared, and swapped words that are synonyms in WordNet do not count (the words as said,
- * `wordsA` / `wordsB`, parallel to the keys, are read for that).
+ * Content keys swapped one for one, everything else the same and in the same order ("bouncing a
+ * soccer ball" / "bouncing a tennis ball"; "window seats on trains" / "aisle seats on planes"):
+ * the first swapped word that modifies a shared head word, as "x -> y", or null. At least two
+ * content keys must be shared, and swapped words that are synonyms in WordNet do not count (the
+ * words as said, `wordsA` / `wordsB`, parallel to the keys, are read for that).
  */
 export function substitution(a: readonly string[], b: readonly string[], wordsA: readonly string[] = a, wordsB: readonly string[] = b): string | null {
   const hunks = diffHunks(a, b);
-  if (hunks.length !== 1) return null;
-  // everything else lines up: only this one stretch differs
-  const h = hunks[0]!;
-  if (a.length - h.a.length !== b.length - h.b.length) return null;
-  const shared = a.length - h.a.length;
-  if (shared < 2 || h.a.length !== 1 || h.b.length !== 1) return null;
-  // a modifier of one shared head word ("a soccer ball" / "a tennis ball"): a swapped head word, verb or
-  // adjective is too often a paraphrase (wedding/marriage, devour/eat, carefully/cautiously)
-  const at = a.indexOf(h.a[0]!);
-  const next = a[at + 1];
-  if (next === undefined || b[b.indexOf(h.b[0]!) + 1] !== next) return null;
+  // everything else lines up: only single words differ, each against one
+  if (hunks.length === 0 || a.length !== b.length || hunks.some((h) => h.a.length !== 1 || h.b.length !== 1)) return null;
+  if (a.length - hunks.length < 2) return null;
   // the swapped words as said (keys are stems: "study" is "stud"), read for synonymy
-  const said = (keys: string[], seq: readonly string[], words: readonly string[]) => keys.map((k) => words[seq.indexOf(k)] ?? k);
-  if (said(h.a, a, wordsA).some((x) => said(h.b, b, wordsB).some((y) => synonyms(x, y)))) return null;
-  return `${h.a.join(' ')} -> ${h.b.join(' ')}`;
+  const said = (k: string, seq: readonly string[], words: readonly string[]) => words[seq.indexOf(k)] ?? k;
+  for (const h of hunks) {
+    const [x, y] = [h.a[0]!, h.b[0]!];
+    if (synonyms(said(x, a, wordsA), said(y, b, wordsB))) continue;
+    // a modifier of one shared head word ("a soccer ball" / "a tennis ball"): a swapped head word, verb or
+    // adjective is too often a paraphrase (wedding/marriage, devour/eat, carefully/cautiously)
+    const next = a[a.indexOf(x) + 1];
+    if (next !== undefined && b[b.indexOf(y) + 1] === next) return `${x} -> ${y}`;
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------- role swap

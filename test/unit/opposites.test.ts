@@ -58,6 +58,12 @@ describe('relate: opposite, substitution, role-swap, polarity with another verb'
     expect(rel('A guinea pig is devouring a carrot', 'A guinea pig is eating a carrot').kind).toBe('compatible');
     expect(rel("I'm learning Japanese", "I've been studying Japanese").kind).toBe('compatible');
   });
+  it('keeps a swapped noun modifier apart when another word is swapped too, but not two paraphrased words', () => {
+    expect(rel('I always ask for a window seat on the train.', 'I always ask for an aisle seat on the plane.')).toMatchObject({ kind: 'distinct', rule: 'substitution' });
+    expect(substitution(['want', 'corner', 'table', 'bistro'], ['want', 'garden', 'table', 'pub'])).toBe('corner -> garden');
+    // every swap a synonym (WordNet): one statement
+    expect(substitution(['purchase', 'corner', 'sofa', 'flat'], ['buy', 'corner', 'couch', 'flat'])).toBeNull();
+  });
   it('keeps a role swap apart, not a passive', () => {
     expect(rel('The woman is picking up the kangaroo', 'The kangaroo is picking up the woman')).toMatchObject({ kind: 'distinct', rule: 'role-swap' });
     expect(rel('A flute is being played by a girl', 'A girl is playing a flute').kind).not.toBe('distinct');
