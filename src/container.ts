@@ -1,4 +1,5 @@
 import { ensureLexicon, registerLexiconLoader } from './core/lexicon.js';
+import { letGoOfReadings } from './core/readings.js';
 import { loadWordNet } from './lexicon/wordnet.js';
 import pino from 'pino';
 import type { AppConfig } from './config.js';
@@ -219,6 +220,7 @@ async function listenForErasures(db: PgClient, store: SqlStore, index: VectorInd
     store.letGoOf(spaceId);
     index.letGo?.(spaceId, ids);
     embedder.letGo?.();
+    letGoOfReadings();
   }, log);
   try {
     await listener.start();

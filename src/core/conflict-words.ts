@@ -5,7 +5,7 @@
  */
 import type { MemoryType } from './types.js';
 import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
-import { copyArray, copySet, memoByText } from './memo.js';
+import { copyArray, copySet, memoByText, registerTokenCache } from './memo.js';
 
 export interface StatementLike {
   text: string;
@@ -56,6 +56,7 @@ export function key(tok: string): string {
 
 /** key() of recent tokens (a string: nothing a caller could change). */
 const keys = new Map<string, string>();
+registerTokenCache(keys);
 
 function keyOnce(tok: string): string {
   const w = spelling(tok.toLowerCase());

@@ -25,6 +25,10 @@ export interface Lexicon {
   nounThemes(lemma: string): readonly string[];
   /** Entries, for the docs and the tests. */
   readonly size: { opposites: number; synonyms: number };
+  /** Forgets the words looked up lately (they are a person's words: a forget for good lets go of them). */
+  letGo?(): void;
+  /** Whether a word looked up lately is still held (the erasure tests ask). */
+  holds?(word: string): boolean;
 }
 
 const EMPTY: Lexicon = { opposites: () => [], synonymous: (a, b) => a === b, sameAction: (a, b) => (a.some((x) => b.includes(x)) ? true : null), nounThemes: () => [], size: { opposites: 0, synonyms: 0 } };

@@ -1,5 +1,7 @@
 /** Every cache keyed by a whole sentence (`memoByText`'s, and `registerSentenceCache`'s). */
 const sentenceCaches = new Set<Map<string, unknown>>();
+/** Every cache keyed by one token (`memoByText`'s of scope 'token', and `registerTokenCache`'s). */
+const tokenCaches = new Set<Map<string, unknown>>();
 
 /**
  * Per-text caches for the recognition rules' pure text functions (tokens, values, cues,
@@ -16,7 +18,7 @@ export function memoByText<R>(
   fn: (text: string) => R, copy: (r: R) => R, max = 2_000, maxChars = 2_000, scope: 'sentence' | 'token' = 'sentence',
 ): (text: string) => R {
   const cache = new Map<string, R>();
-  if (scope === 'sentence') sentenceCaches.add(cache);
+  (scope === 'sentence' ? sentenceCaches : tokenCaches).add(cache);
   return (text: string): R => {
     let r = cache.get(text);
     if (r === undefined) {
@@ -36,6 +38,28 @@ export const copyObjects = <T extends object>(xs: T[]): T[] => xs.map((x) => ({ 
 /** A cache keyed by whole sentences, kept elsewhere (derive.ts), emptied with the others. */
 export function registerSentenceCache(cache: Map<string, unknown>): void {
   sentenceCaches.add(cache);
+}
+
+/** A cache keyed by single tokens, kept elsewhere (conflict-words.ts), emptied by `forgetAllReadings`. */
+export function registerTokenCache(cache: Map<string, unknown>): void {
+  tokenCaches.add(cache);
+}
+
+/**
+ * Forgets every reading held, sentences and tokens alike: after a forget for good, no cache of the
+ * rules keeps the forgotten words, not even one of them (docs/erasure.md, "Every process"). The
+ * next remember reads its sentences and words afresh.
+ */
+export function forgetAllReadings(): void {
+  for (const c of sentenceCaches) c.clear();
+  for (const c of tokenCaches) c.clear();
+}
+
+/** Whether any reading held is keyed by a text that contains `text` (case-insensitive): what the erasure tests ask. */
+export function readingsHold(text: string): boolean {
+  const needle = text.toLowerCase();
+  for (const c of [...sentenceCaches, ...tokenCaches]) for (const k of c.keys()) if (k.toLowerCase().includes(needle)) return true;
+  return false;
 }
 
 /**

@@ -42,7 +42,15 @@ export function lineCount(text: string): number {
  * Looks keys up in sorted lines: the values of the key's line, or null. Decoded lines are
  * remembered (a remember asks about the same few dozen words many times).
  */
-export function sortedLinesLookup<T>(text: string, decode: (values: string[]) => T): (key: string) => T | null {
+export interface SortedLinesLookup<T> {
+  (key: string): T | null;
+  /** Forgets the keys looked up (a forget for good: they may be a person's words). */
+  letGo(): void;
+  /** Whether a key looked up is still remembered. */
+  holds(key: string): boolean;
+}
+
+export function sortedLinesLookup<T>(text: string, decode: (values: string[]) => T): SortedLinesLookup<T> {
   let starts: Int32Array | null = null;
   const memo = new Map<string, T | null>();
   const index = (): Int32Array => {
@@ -70,7 +78,7 @@ export function sortedLinesLookup<T>(text: string, decode: (values: string[]) =>
     }
     return null;
   };
-  return (key) => {
+  const lookup = (key: string): T | null => {
     let v = memo.get(key);
     if (v === undefined) {
       if (memo.size >= 20_000) memo.clear();
@@ -78,4 +86,5 @@ export function sortedLinesLookup<T>(text: string, decode: (values: string[]) =>
     }
     return v;
   };
+  return Object.assign(lookup, { letGo: () => memo.clear(), holds: (key: string) => memo.has(key) });
 }

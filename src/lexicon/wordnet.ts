@@ -321,6 +321,7 @@ function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
   const verbs = sortedLinesLookup(t.verbs, numbers);
   const hypernyms = sortedLinesLookup(t.hypernyms, numbers);
   const nounFiles = sortedLinesLookup(t.nounFiles, numbers);
+  const lookups = [opposites, synsets, verbs, hypernyms, nounFiles];
   const synonymous = (a: string, b: string): boolean => {
     if (a === b) return true;
     const x = synsets(a);
@@ -352,6 +353,8 @@ function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
     sameAction,
     nounThemes: (l) => (nounFiles(l) ?? []).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
     size: { opposites: counts.opposites, synonyms: counts.synsets },
+    letGo: () => { for (const l of lookups) l.letGo(); },
+    holds: (word) => lookups.some((l) => l.holds(word)),
   };
 }
 

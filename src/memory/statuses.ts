@@ -1,4 +1,5 @@
 import { literalPieces, scrubContext, redactSentences } from '../core/scrub.js';
+import { letGoOfReadings } from '../core/readings.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
 import type { MemoryRecord, Tx } from '../ports/memory-store.js';
@@ -139,8 +140,10 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
  * record rewrites the files that held the words (docs/erasure.md). An engine that is down gets them from the outbox later.
  */
 export async function eraseEverywhere(deps: MemoryDeps): Promise<void> {
-  // The texts the embedder answered lately may hold the words (a remember's quote, a recall's question).
+  // The texts the embedder answered lately may hold the words (a remember's quote, a recall's question),
+  // and so may the rules' readings of sentences and words, and the lexicon's lookups.
   deps.embedder.letGo?.();
+  letGoOfReadings();
   if (deps.outbox) {
     await deps.outbox.drain().catch((e) => deps.log.warn({ cause: String(e) }, 'erasure: the engine will apply the removals when it accepts writes'));
   }
