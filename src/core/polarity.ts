@@ -46,7 +46,9 @@ export function polarity(text: string): 'positive' | 'negative' {
 }
 
 /** Stance towards the predicate: +1 / -1, counting dislike verbs as negative ("I hate X" vs "I love X"). */
-export function stance(text: string): 1 | -1 {
+export const stance: (text: string) => 1 | -1 = memoByText(stanceOnce, (x) => x);
+
+function stanceOnce(text: string): 1 | -1 {
   const t = withoutContrast(text);
   const stand = CANT_STAND.test(t);
   const rest = t.replace(CANT_STAND, ' hate ');

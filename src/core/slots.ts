@@ -6,6 +6,7 @@
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
 import { lexicon } from './lexicon.js';
+import { copySet, memoByText } from './memo.js';
 import { findCues } from './correction-cues.js';
 import { deriveNouns } from './derive.js';
 import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
@@ -45,11 +46,12 @@ export function valuesOf(s: StatementLike): Value[] {
 
 /** Word forms of a statement, for "is this name said on the other side?" */
 export function wordSet(s: StatementLike): Set<string> {
-  const out = new Set<string>();
-  for (const w of toks(s.text)) out.add(foldMarks(w.replace(/'s?$/, '')));
+  const out = textWords(s.text);
   for (const e of s.entities) for (const w of toks(e)) out.add(w);
   return out;
 }
+
+const textWords: (text: string) => Set<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), copySet);
 
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);
@@ -176,6 +178,9 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
 ];
 
 /** The single-valued things a statement gives a value for. */
+/** `slots` with no names given, read once per sentence (recognition asks it of every candidate). */
+const slotsAlone: (text: string) => Set<string> = memoByText((text) => slots(text, new Set()), copySet);
+
 export function slots(text: string, names: Set<string>): Set<string> {
   const t = norm(text);
   const out = new Set<string>();
@@ -344,9 +349,9 @@ export function attributive(oldText: string, newText: string, sub: string): bool
  * two speak to the same slot, so a correction can find what it corrects without shared words.
  */
 export function sharedSlot(oldText: string, newText: string): string | null {
-  const a = slots(oldText, new Set());
+  const a = slotsAlone(oldText);
   if (a.size === 0) return null;
-  const b = slots(newText, new Set());
+  const b = slotsAlone(newText);
   for (const x of a) if (b.has(x) && !x.startsWith('count:')) return x;
   return null;
 }
