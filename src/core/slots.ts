@@ -177,10 +177,10 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b/],
 ];
 
-/** The single-valued things a statement gives a value for. */
 /** `slots` with no names given, read once per sentence (recognition asks it of every candidate). */
 const slotsAlone: (text: string) => Set<string> = memoByText((text) => slots(text, new Set()), copySet);
 
+/** The single-valued things a statement gives a value for. */
 export function slots(text: string, names: Set<string>): Set<string> {
   const t = norm(text);
   const out = new Set<string>();
