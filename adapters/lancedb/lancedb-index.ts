@@ -123,6 +123,7 @@ export class LanceDbIndex implements VectorIndex {
       throw e instanceof VectorIndexError ? e : new VectorIndexError(this.name, `cannot open ${this.dir}`, e);
     }
     this.schedule = new CompactionSchedule(this.policy, () => this.compact(), (e) => this.opts.onWarning?.('lancedb compaction failed', e));
+    this.schedule.sized(await this.table.countRows());
     this.schedule.start();
   }
 
@@ -197,8 +198,8 @@ export class LanceDbIndex implements VectorIndex {
     return run;
   }
 
-  private wrote(): void {
-    this.schedule?.noteWrite();
+  private wrote(rows: number): void {
+    this.schedule?.noteWrite(rows);
   }
 
   async upsert(items: IndexedVector[]): Promise<void> {
@@ -216,7 +217,7 @@ export class LanceDbIndex implements VectorIndex {
         await this.tbl().mergeInsert('memory_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
       }
     }, 'upsert failed');
-    this.wrote();
+    this.wrote(items.length);
   }
 
   async setStatus(memoryIds: string[], status: MemoryStatus): Promise<void> {
@@ -225,7 +226,7 @@ export class LanceDbIndex implements VectorIndex {
       const where = sqlIn('memory_id', memoryIds);
       await this.tbl().update({ where, values: { status } });
     }, 'status update failed');
-    this.wrote();
+    this.wrote(memoryIds.length);
   }
 
   async remove(memoryIds: string[]): Promise<void> {
@@ -314,6 +315,7 @@ export class LanceDbIndex implements VectorIndex {
       // its version, once; a second conflict waits for the next compaction.
       await onLatestOnce(t, (e) => /retryable commit conflict/i.test(String(e)),
         () => t.optimize({ cleanupOlderThan: new Date(Date.now() - this.policy.keepVersionsMs) }));
+      this.schedule?.sized(await t.countRows());
     }, 'compaction failed');
   }
 

@@ -80,4 +80,30 @@ describe('LanceDB compaction schedule', () => {
     await Promise.resolve();
     expect(runs).toEqual([at(3)]);
   });
+  it('waits for a share of the table to be written: a few rows do not pay for rewriting a large table', async () => {
+    const { s, runs, tickAt } = schedule({ minShare: 0.01 });
+    s.sized(100_000);
+    vi.setSystemTime(at(1));
+    s.noteWrite(200);
+    await tickAt(61);
+    expect(runs).toEqual([]);
+    vi.setSystemTime(at(62));
+    s.noteWrite(800); // 1,000 rows since the last compaction: 1 % of the table
+    await tickAt(121);
+    expect(runs).toEqual([at(121)]);
+  });
+
+  it('counts rows again from each compaction, against the size it left', async () => {
+    const { s, runs, tickAt } = schedule({ minShare: 0.01 });
+    s.sized(1_000);
+    vi.setSystemTime(at(1));
+    s.noteWrite(10);
+    await tickAt(61);
+    expect(runs).toEqual([at(61)]);
+    s.sized(50_000);
+    vi.setSystemTime(at(62));
+    s.noteWrite(10);
+    await tickAt(200);
+    expect(runs).toEqual([at(61)]);
+  });
 });
