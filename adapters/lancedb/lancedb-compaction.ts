@@ -38,7 +38,7 @@ export const DEFAULT_COMPACTION: CompactionPolicy = { everyWrites: 100, everyMs:
 /** Runs `compact` on the policy's schedule; one run at a time, errors go to `onError`. */
 export class CompactionSchedule {
   private writes = 0;
-  /** Rows written since the last compaction, and the table's rows at its end (0 until one has run). */
+  /** Rows written since the last compaction, and the table's rows as the last compaction (or the opening) left them. */
   private rows = 0;
   private tableRows = 0;
   private lastRun = Date.now();
