@@ -2,6 +2,7 @@ import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx 
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { toPgVectorParam } from '../core/vectors.js';
 import { setStatusLogged } from './bulk-sql.js';
+import { GatheredCounts } from './gathered-counts.js';
 import { EVENTS_INSERT, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, fromJsonRows, jsonRows, toEvent, toMemory, type Row } from './sql-rows.js';
 import { SqlStoreBase } from './sql-store-base.js';
 
@@ -31,6 +32,8 @@ function writtenRecord(row: Row, events: boolean): MemoryRecord & { events?: Mem
 
 /** Writes after their answers that may be pending at once before a caller waits for its own (`incrementRecall`). */
 const AFTER_ANSWER_MAX = 64;
+/** The recall counters: a count waits up to 200 ms for others; 1,000 memories waiting are written at once. */
+const RECALL_GATHER = { delayMs: 200, maxIds: 1_000 };
 
 /** The SqlStore's writes to memories: insert, vector copy, reinforcement, statuses, counters, events. */
 export class SqlMemoryWrites extends SqlStoreBase {
@@ -203,33 +206,43 @@ export class SqlMemoryWrites extends SqlStoreBase {
   }
 
   /**
-   * Adds one to each memory's recall count, after the answer: the write is issued now and not
-   * waited for (on PGlite statements run in the order issued; on a server it commits on a
-   * connection of its own), unless AFTER_ANSWER_MAX are pending already, when the caller waits
-   * for this one (a slow database does not gather writes without end). A failure is logged, never
-   * thrown: a recall count is not worth failing the answer that recalled.
+   * Adds one to each memory's recall count, after the answer: counted now, written with the other
+   * recalls' counts of the next RECALL_GATHER.delayMs in one statement (`GatheredCounts`), which is
+   * not waited for (on PGlite statements run in the order issued; on a server it commits on a
+   * connection of its own), unless AFTER_ANSWER_MAX writes are pending already, when the caller
+   * waits for the one it joined (a slow database does not gather writes without end). A failure is
+   * logged, never thrown: a recall count is not worth failing the answer that recalled.
    */
   async incrementRecall(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    // Rows are locked in id order, so concurrent recalls over overlapping memories queue instead of
-    // deadlocking (a plain UPDATE ... = any() locks them in scan order); the client retries a victim anyway.
-    // PGlite runs one statement at a time on one connection: nothing to deadlock with, a plain UPDATE.
-    const write = this.db.query(
+    const issued = this.recallCounts.add([...new Set(ids)]);
+    if (issued && this.afterAnswers.size > AFTER_ANSWER_MAX) await issued;
+  }
+
+  private readonly recallCounts = new GatheredCounts(
+    (ids, counts) => this.db.query(
+      // Rows are locked in id order, so concurrent writes over overlapping memories queue instead of
+      // deadlocking (a plain UPDATE ... from locks them in scan order); the client retries a victim anyway.
+      // PGlite runs one statement at a time on one connection: nothing to deadlock with, a plain UPDATE.
       this.db.driver === 'pglite'
-        ? `update memory_state set recall_count = recall_count + 1 where memory_id = any($1::text[])`
-        : `with locked as (select memory_id from memory_state where memory_id = any($1::text[]) order by memory_id for update)
-       update memory_state s set recall_count = s.recall_count + 1 from locked where s.memory_id = locked.memory_id`,
-      [[...new Set(ids)]],
+        ? `update memory_state s set recall_count = s.recall_count + x.n
+           from unnest($1::text[], $2::int[]) as x(id, n) where s.memory_id = x.id`
+        : `with x as (select * from unnest($1::text[], $2::int[]) as x(id, n)),
+           locked as (select s.memory_id from memory_state s join x on x.id = s.memory_id order by s.memory_id for update of s)
+           update memory_state s set recall_count = s.recall_count + x.n from locked l join x on x.id = l.memory_id
+           where s.memory_id = l.memory_id`,
+      [ids, counts],
     ).then(
       () => undefined,
       (e: unknown) => this.log?.warn({ err: e instanceof Error ? e.message : String(e), memories: ids.length }, 'recall counters not written'),
-    );
-    const waited = this.afterAnswer(write);
-    if (this.afterAnswers.size > AFTER_ANSWER_MAX) await waited;
-  }
+    ),
+    (write) => this.afterAnswer(write),
+    RECALL_GATHER,
+  );
 
   /** Waits for the writes issued after their answers (`incrementRecall`): before the store closes, or a test reads them. */
   async settled(): Promise<void> {
+    await this.recallCounts.flush();
     while (this.afterAnswers.size > 0) await Promise.all([...this.afterAnswers]);
   }
 

@@ -80,7 +80,7 @@ for (const target of testDatabases()) {
       // the counters' statement fails: the answer is the same, the failure a warning, the count unchanged
       const { db, query } = storeClient(deps().store);
       const failing = vi.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) =>
-        (/recall_count \+ 1/.test(sql) ? Promise.reject(new Error('connection lost')) : query(sql, params)));
+        (/set recall_count/.test(sql) ? Promise.reject(new Error('connection lost')) : query(sql, params)));
       const warn = vi.spyOn(deps().log, 'warn');
       try {
         const again = await recall(deps(), spaceId, 'Where does my sister live?', 5);
@@ -94,13 +94,40 @@ for (const target of testDatabases()) {
       expect((await deps().store.getMemories([ids[0]], spaceId))[0]?.recallCount).toBe(ana?.recallCount);
     });
 
+    it('the counts of recalls close together are one write, each recall counted, and it comes by itself', async () => {
+      const { spaceId, ids } = await spaceWith(['My sister Ana lives in Lisbon.', 'I play the cello on Sundays.']);
+      const { db, query } = storeClient(deps().store);
+      const writes: unknown[][] = [];
+      const spy = vi.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) => {
+        if (/set recall_count/.test(sql)) writes.push(params ?? []);
+        return query(sql, params);
+      });
+      try {
+        await deps().store.incrementRecall([ids[0]]);
+        await deps().store.incrementRecall([ids[0], ids[1]]);
+        await deps().store.incrementRecall([ids[1], ids[1]]);
+        expect(writes).toEqual([]);
+        // nobody asks for them: they are written after a short delay all the same
+        await vi.waitFor(() => expect(writes).toHaveLength(1), { timeout: 10_000, interval: 20 });
+        await deps().store.settled();
+      } finally {
+        spy.mockRestore();
+      }
+      const [ana, cello] = await deps().store.getMemories(ids, spaceId);
+      expect([ana?.recallCount, cello?.recallCount]).toEqual([2, 2]);
+      // settled writes what waits at once (a closing store loses no count)
+      await deps().store.incrementRecall([ids[1]]);
+      await deps().store.settled();
+      expect((await deps().store.getMemories([ids[1]], spaceId))[0]?.recallCount).toBe(3);
+    });
+
     it('settled waits for a counter write still running', async () => {
       const { spaceId, ids } = await spaceWith(['I am allergic to peanuts.']);
       const { db, query } = storeClient(deps().store);
       let release = () => {};
       const gate = new Promise<void>((r) => { release = r; });
       const slow = vi.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
-        if (/recall_count \+ 1/.test(sql)) await gate;
+        if (/set recall_count/.test(sql)) await gate;
         return query(sql, params);
       });
       try {
