@@ -1,4 +1,5 @@
 import { ensureLexicon } from '../core/lexicon.js';
+import { whileReading } from '../core/readings.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import type { LexicalHit, LexicalStats, MemoryRecord } from '../ports/memory-store.js';
@@ -56,9 +57,13 @@ export const DEFAULT_TUNING: RecallTuning = {
  * word keys (grow/grew meet), fused by reciprocal rank, then weighted by strength
  * and recency. A relevance floor makes an unrelated question come back empty.
  */
-export async function recall(
+export function recall(
   deps: MemoryDeps, spaceId: string, query: string, first = 5, tuning: RecallTuning = DEFAULT_TUNING,
 ): Promise<RecallResult> {
+  return whileReading(() => answer(deps, spaceId, query, first, tuning));
+}
+
+async function answer(deps: MemoryDeps, spaceId: string, query: string, first: number, tuning: RecallTuning): Promise<RecallResult> {
   if (query.trim() === '') throw new InvalidInputError('query', 'ask something');
   if (first < 1 || first > 100) throw new InvalidInputError('first', 'must be between 1 and 100');
   // the themes of a category question are read in WordNet (docs/recall.md, "Cues"): without it, no theme

@@ -1,4 +1,5 @@
 import { ensureLexicon } from '../core/lexicon.js';
+import { whileReading } from '../core/readings.js';
 import { randomUUID } from 'node:crypto';
 import { normalizeText, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
@@ -77,7 +78,11 @@ export async function embedOrMissing(deps: MemoryDeps, text: string): Promise<{ 
  * space's write lock, recognising again under the lock if the space changed meanwhile,
  * so two concurrent restatements never make two memories.
  */
-export async function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
+export function remember(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
+  return whileReading(() => keep(deps, actor, input));
+}
+
+async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promise<RememberResult> {
   // Without a caller's vector, the quote goes to the embedder (its worker thread) at once, while the
   // conversation is read and the quote checked. The memory keeps the transcript's own words, so this
   // embedding is used only if they are the caller's quote to the character (nearly always); a quote
