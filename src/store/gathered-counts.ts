@@ -43,9 +43,4 @@ export class GatheredCounts {
     this.pending = new Map();
     return this.issue(this.write(ids, counts));
   }
-
-  /** Ids counted and not yet handed to a write. */
-  get waiting(): number {
-    return this.pending.size;
-  }
 }

@@ -42,7 +42,8 @@ for (const target of testDatabases()) {
       const deps = app.t.app.engram.deps;
       const wall = await Wall.open(deps, 'readings let go mid-remember');
       const [gone] = await keepSaid(deps, wall, ['My neighbour Thrushcombe keeps bees on the roof.']);
-      // the next remember stops once it has the candidates' records, the forgotten one among them
+      // the next remember stops once it has the candidates' records, the forgotten one among them (once)
+      let stopped = false;
       let release = () => {};
       const gate = new Promise<void>((r) => { release = r; });
       let reached = () => {};
@@ -50,7 +51,7 @@ for (const target of testDatabases()) {
       const getMemories = deps.store.getMemories.bind(deps.store);
       const paused = vi.spyOn(deps.store, 'getMemories').mockImplementation(async (ids, ...rest) => {
         const records = await getMemories(ids, ...rest);
-        if (ids.includes(gone!)) { reached(); await gate; }
+        if (!stopped && ids.includes(gone!)) { stopped = true; reached(); await gate; }
         return records;
       });
       try {
