@@ -216,7 +216,8 @@ export class SqlMemoryWrites extends SqlStoreBase {
   async incrementRecall(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const issued = this.recallCounts.add([...new Set(ids)]);
-    if (issued && this.afterAnswers.size > AFTER_ANSWER_MAX) await issued;
+    // (the timer issues writes that nobody waits for: past the bound, this recall's counts go now, waited for)
+    if (this.afterAnswers.size > AFTER_ANSWER_MAX) await (issued ?? this.recallCounts.flush());
   }
 
   private readonly recallCounts = new GatheredCounts(

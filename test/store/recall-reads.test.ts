@@ -121,6 +121,35 @@ for (const target of testDatabases()) {
       expect((await deps().store.getMemories([ids[1]], spaceId))[0]?.recallCount).toBe(3);
     });
 
+    it('a slow database gathers no counter writes without end: past 64 pending, a recall waits for its own', async () => {
+      const { db, query } = storeClient(deps().store);
+      let release = () => {};
+      const gate = new Promise<void>((r) => { release = r; });
+      let issued = 0;
+      const held = vi.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
+        if (/set recall_count/.test(sql)) { issued++; await gate; }
+        return query(sql, params);
+      });
+      try {
+        // a thousand ids (none of them a memory) make a write at once, each held by the database: 64 pending
+        const thousand = (k: number) => Array.from({ length: 1_000 }, (_, i) => `no-such-${k}-${i}`);
+        for (let k = 0; k < 64; k++) await deps().store.incrementRecall(thousand(k));
+        // and a 65th the timer issues by itself, which nobody waits for
+        await deps().store.incrementRecall(['no-such-timed']);
+        await vi.waitFor(() => expect(issued).toBe(65), { timeout: 10_000, interval: 20 });
+        let returned = false;
+        const past = deps().store.incrementRecall(['no-such-one']).then(() => { returned = true; });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(returned).toBe(false);
+        release();
+        await past;
+        await deps().store.settled();
+      } finally {
+        release();
+        held.mockRestore();
+      }
+    });
+
     it('settled waits for a counter write still running', async () => {
       const { spaceId, ids } = await spaceWith(['I am allergic to peanuts.']);
       const { db, query } = storeClient(deps().store);
