@@ -9,8 +9,9 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js';
-import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, subset, toks, type Relation, type StatementLike } from './conflict-words.js';
-import { core, negatedHeads, polarity, stance } from './polarity.js';
+import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, toks, type Relation, type StatementLike } from './conflict-words.js';
+import { core, polarity, sharedPredicate, stance } from './polarity.js';
+import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, subjectVerbs, possessedWords, valuesOf } from './slots.js';
 
@@ -55,12 +56,14 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const oldKeys = contentKeys(oldS.text);
   const newKeys = contentKeys(newS.text);
   const values = compareValues(oldS, newS);
-  const flip = stance(oldS.text) !== stance(newS.text);
-  const oldCore = core(oldS.text);
-  const newCore = core(newS.text);
+  // The statements as the polarity rule reads them: a prefix that negates a word the other says,
+  // written out ("non-smoker" / "smoker", "unemployed" / "employed": src/core/prefix-negation.ts).
+  const [polOld, polNew] = prefixNegated(oldS.text, newS.text);
+  const flip = stance(polOld) !== stance(polNew);
+  const oldCore = core(polOld);
+  const newCore = core(polNew);
   // the same predicate, and the negation bears on it: "I don't like jazz" / "I like jazz", not "Keep it up!" / "... never give up!"
-  const headShared = [...negatedHeads(oldS.text)].some((h) => newCore.has(h)) || [...negatedHeads(newS.text)].some((h) => oldCore.has(h));
-  const samePredicate = oldCore.size > 0 && newCore.size > 0 && (subset(oldCore, newCore) || subset(newCore, oldCore)) && headShared;
+  const samePredicate = sharedPredicate(polOld, polNew);
   const additive = ADDITIVE.test(norm(newS.text)) && !ADDITIVE.test(norm(oldS.text));
   const strongCue = cues.find((c) => strength(c, oldKeys) === 'strong');
   const weakCue = cues.find((c) => strength(c, oldKeys) === 'weak');
@@ -139,7 +142,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     if (flip && samePredicate) {
       const restricts = values.added.some((v) => ['day', 'time', 'date', 'month'].includes(v.kind));
       if (!restricts) {
-        return { kind: 'corrects', rule: 'polarity', detail: `${polarity(oldS.text)}/${stance(oldS.text) > 0 ? 'for' : 'against'} -> ${polarity(newS.text)}/${stance(newS.text) > 0 ? 'for' : 'against'}` };
+        return { kind: 'corrects', rule: 'polarity', detail: `${polarity(polOld)}/${stance(polOld) > 0 ? 'for' : 'against'} -> ${polarity(polNew)}/${stance(polNew) > 0 ? 'for' : 'against'}` };
       }
       return { kind: 'distinct', rule: 'polarity', detail: 'negated only for an added time or day' };
     }
@@ -205,7 +208,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const oldRest = [...oldCore].filter((k) => !newCore.has(k)).length;
     const newRest = [...newCore].filter((k) => !oldCore.has(k)).length;
     if (sharedCore >= 2 && oldRest <= 1 && newRest <= 1) {
-      return { kind: 'distinct', rule: 'polarity', detail: `${polarity(oldS.text)} -> ${polarity(newS.text)}, about the same ${oldSeq[0]}` };
+      return { kind: 'distinct', rule: 'polarity', detail: `${polarity(polOld)} -> ${polarity(polNew)}, about the same ${oldSeq[0]}` };
     }
   }
   if (flip) return { kind: 'compatible' };

@@ -5,7 +5,8 @@
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { findCues } from './correction-cues.js';
 import { copySet, memoByText } from './memo.js';
-import { clauses, contentKeys, FILLER, key, norm, toks } from './conflict-words.js';
+import { clauses, contentKeys, FILLER, key, norm, subset, toks } from './conflict-words.js';
+import { splitSentences } from './sentences.js';
 
 // ---------------------------------------------------------------- polarity
 
@@ -93,3 +94,25 @@ function negatedHeadsOnce(text: string): Set<string> {
   }
   return out;
 }
+/**
+ * The same predicate on both sides, the negation bearing on it (docs/corrections.md, "polarity"): the
+ * content words but negation and like / hate verbs of one side are all said on the other, and a
+ * negated head word of one side is said on the other. In statements of several sentences, one
+ * sentence of each side with the stance flipped: "I am allergic to peanuts. I am not allergic to
+ * shellfish." restates the first sentence and negates nothing "I am allergic to peanuts." says.
+ */
+export function sharedPredicate(oldText: string, newText: string): boolean {
+  const os = sentencesOf(oldText);
+  const ns = sentencesOf(newText);
+  if (os.length <= 1 && ns.length <= 1) return predicateShared(oldText, newText);
+  return os.some((o) => ns.some((n) => stance(o) !== stance(n) && predicateShared(o, n)));
+}
+
+function predicateShared(a: string, b: string): boolean {
+  const ca = core(a);
+  const cb = core(b);
+  const headShared = [...negatedHeads(a)].some((h) => cb.has(h)) || [...negatedHeads(b)].some((h) => ca.has(h));
+  return ca.size > 0 && cb.size > 0 && (subset(ca, cb) || subset(cb, ca)) && headShared;
+}
+
+const sentencesOf = (text: string): string[] => splitSentences(text).map((s) => s.text);

@@ -9,6 +9,8 @@ import { lexicon } from './lexicon.js';
 import { copySet, memoByText } from './memo.js';
 import { findCues } from './correction-cues.js';
 import { deriveNouns } from './derive.js';
+import { splitSentences } from './sentences.js';
+import { quotedSpeaker } from './quoted-speech.js';
 import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
 
 // ---------------------------------------------------------------- values
@@ -79,10 +81,21 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
 /** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
 const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
 
-/** Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband). */
+/**
+ * Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband).
+ * A sentence that quotes someone else's words ('He said "I hate cats."', '"I'm fine," my doctor said')
+ * is about that speaker ("reported:he"): the "I" inside the quotation marks is theirs, not the person's.
+ */
 export function subjects(text: string): Set<string> {
   const out = new Set<string>();
-  for (const c0 of clauses(text)) {
+  let own = text;
+  for (const s of splitSentences(text)) {
+    const who = quotedSpeaker(s.text);
+    if (who === null) continue;
+    out.add(`reported:${who}`);
+    own = own.replace(s.text, ' ');
+  }
+  for (const c0 of clauses(own)) {
     // "Sorry, I got it wrong before: Bea's birthday is 28 August": the speaker owning up to a mistake
     // is not what the statement is about
     if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;

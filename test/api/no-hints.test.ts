@@ -46,6 +46,22 @@ describe('corrections from the quote alone', () => {
     expect(r.statements[0].memory.id).toBe(leeds.memory.id);
   });
 
+  it('a negation said by a prefix corrects, and another person\'s quoted words correct nothing (an adversarial probe\'s cases)', async () => {
+    const a = await fresh('prefixes');
+    const smoker = await a.state('I am a smoker.', { type: 'FACT' }, '2026-05-01T10:00:00Z');
+    const non = await a.state('I am a non-smoker.', { type: 'FACT' }, '2026-05-02T10:00:00Z');
+    expect(non.outcome).toBe('CORRECTED');
+    expect(non.superseded).toEqual({ id: smoker.memory.id, status: 'SUPERSEDED' });
+    const c = await a.open();
+    const r = await a.recall(c, 'Do I smoke?');
+    expect(r.statements.map((h: any) => h.memory.id)).not.toContain(smoker.memory.id);
+
+    const cats = await a.state('I love cats.', { type: 'PREFERENCE' }, '2026-05-01T11:00:00Z');
+    const said = await a.state('He said "I hate cats."', { type: 'PREFERENCE' }, '2026-05-02T11:00:00Z');
+    expect(said.outcome).toBe('CREATED');
+    expect((await a.memory(cats.memory.id)).status).toBe('ACTIVE');
+  });
+
   it('derived entities are shown apart from the caller\'s', async () => {
     const a = await fresh('derived');
     const m = await a.state('My brother Owen lives in Bristol.', { type: 'FACT', entities: ['family member'] });
