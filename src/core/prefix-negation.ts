@@ -7,8 +7,8 @@
  *
  * Read pairwise, for the polarity rule only: a word of one statement made of a negating prefix and
  * a word the other statement says is read as "not <that word>". Which prefixes negate:
- * - "non-" and "ex-" written with a hyphen: English morphology, not vocabulary ("ex-" is
- *   "former": no longer what the other statement says);
+ * - "non-" and "ex-" written with a hyphen, and "former" before the word: English morphology,
+ *   not vocabulary ("ex-" is "former": no longer what the other statement says);
  * - a prefix joined to its word (un-, in-, im-, il-, ir-, dis-, non-) only when WordNet lists the
  *   two words as opposites (unemployed / employed, unable / able, nonsmoker / smoker, dislike /
  *   like): "income" is no negation of "come", nor "important" of "portant".
@@ -18,8 +18,8 @@ import { lexicon } from './lexicon.js';
 import { lemma } from './words.js';
 import { key, toks } from './conflict-words.js';
 
-/** "non-smoker", "ex-husband" (a hyphen, or the non-breaking and plain hyphens U+2010, U+2011). */
-const HYPHENATED = /(?<![\p{L}\p{N}])(non|ex)[-\u2010\u2011](\p{L}{3,})/giu;
+/** "non-smoker", "ex-husband" (a hyphen, or the non-breaking and plain hyphens U+2010, U+2011), and "former husband", said as "ex-". */
+const HYPHENATED = /(?<![\p{L}\p{N}])(non[-\u2010\u2011]|ex[-\u2010\u2011]|former\s+)(\p{L}{3,})/giu;
 /** A negating prefix joined to a word of at least four letters. */
 const JOINED = /(?<![\p{L}\p{N}\-\u2010\u2011])(un|in|im|il|ir|dis|non)(\p{L}{4,})(?![\p{L}\p{N}])/giu;
 /**
@@ -37,7 +37,7 @@ export function prefixNegated(oldText: string, newText: string): [string, string
 
 /** `text` with its prefixed negations of `other`'s words written out; `text` itself (the same string) when it has none. */
 function rewrite(text: string, other: string): string {
-  if (!/(?:non|ex|un|in|im|il|ir|dis)/i.test(text)) return text;
+  if (!/(?:non|ex|former|un|in|im|il|ir|dis)/i.test(text)) return text;
   const otherKeys = new Set(toks(other).map(key));
   const says = (w: string) => otherKeys.has(key(w.toLowerCase()));
   const predicative = (t: string, at: number) => PREDICATIVE.test(t.slice(Math.max(0, at - 80), at));

@@ -15,6 +15,7 @@ describe('a negation said by a prefix (polarity)', () => {
       ['I am a smoker.', 'I am a non-smoker.'],
       ['I am a vegetarian.', 'I am an ex-vegetarian.'],
       ['John is my husband.', 'John is my ex-husband.'],
+      ['I am a smoker.', 'I am a former smoker.'],
       ['I am employed.', 'I am unemployed.'],
       ['I am able to drive.', 'I am unable to drive.'],
       ['I am happy with my job.', 'I am unhappy with my job.'],
