@@ -9,12 +9,13 @@ import { useRoute } from './route.js';
 import { SignIn } from './SignIn.js';
 import { MemoryList } from './MemoryList.js';
 import { CleanupSheet } from './CleanupSheet.js';
-import { MemoryPage } from './MemoryPage.js';
+import { MemoryMissing, MemoryPage } from './MemoryPage.js';
 import { Inferences } from './Inferences.js';
 
 export function App() {
-  const [token, setToken] = useState<string | null>(() => initialToken());
-  const [refused, setRefused] = useState<string | null>(null);
+  const [initial] = useState(initialToken);
+  const [token, setToken] = useState<string | null>(initial.token);
+  const [refused, setRefused] = useState<string | null>(initial.error);
   const api = useMemo(() => (token ? createApi(token) : null), [token]);
   useEffect(() => () => api?.dispose(), [api]);
 
@@ -113,6 +114,7 @@ function Signed({ api, onSignOut }: { api: Api; onSignOut: (why?: string | null)
             {(route.name === 'list' || route.name === 'cleanup') && <MemoryList key={spaceId ?? 'own'} />}
             {route.name === 'cleanup' && <CleanupSheet />}
             {route.name === 'memory' && <MemoryPage id={route.id} key={route.id} />}
+            {route.name === 'missing' && <MemoryMissing message="Memory not found: its address is malformed." />}
             {route.name === 'inferences' && <Inferences />}
           </main>
         )}

@@ -9,6 +9,11 @@ import { memoryHref } from './route.js';
 import { lower, when } from './format.js';
 import { Confirm } from './Confirm.js';
 
+/** A memory that is not there (unknown, out of this space, or an address that names none). */
+export function MemoryMissing({ message }: { message: string }) {
+  return <section class="page"><a href="#/">← Memories</a><p class="error" role="alert" data-testid="memory-missing">{message}</p></section>;
+}
+
 type Linked = { id: string; quote: string; status: string };
 
 /**
@@ -63,7 +68,7 @@ export function MemoryPage({ id }: { id: string }) {
     }
   }
 
-  if (missing) return <section class="page"><a href="#/">← Memories</a><p class="error" role="alert" data-testid="memory-missing">{missing}</p></section>;
+  if (missing) return <MemoryMissing message={missing} />;
   if (!m) return <section class="page"><p class="muted">Loading…</p></section>;
   const link = (x: Linked) => <a href={memoryHref(x.id)}>“{x.quote}”</a>;
   const inference = m.kind === 'INFERENCE';
