@@ -22,6 +22,8 @@ import { key, toks } from './conflict-words.js';
 const HYPHENATED = /(?<![\p{L}\p{N}])(non[-\u2010\u2011]|ex[-\u2010\u2011]|former\s+)(\p{L}{3,})/giu;
 /** A negating prefix joined to a word of at least four letters. */
 const JOINED = /(?<![\p{L}\p{N}\-\u2010\u2011])(un|in|im|il|ir|dis|non)(\p{L}{4,})(?![\p{L}\p{N}])/giu;
+/** A text that may hold one of the above (most hold none: the rule then reads nothing). */
+const CANDIDATE = /(?<![\p{L}\p{N}])(?:non[-\u2010\u2011]\p{L}|ex[-\u2010\u2011]\p{L}|former\s+\p{L}|(?:un|in|im|il|ir|dis|non)\p{L}{4})/iu;
 /**
  * What comes before a word said of the subject: a linking verb ("am", "is", "'re", "became",
  * "feel"), then at most two of an article, a possessive or an adverb: "I am *unemployed*", "John
@@ -37,14 +39,14 @@ export function prefixNegated(oldText: string, newText: string): [string, string
 
 /** `text` with its prefixed negations of `other`'s words written out; `text` itself (the same string) when it has none. */
 function rewrite(text: string, other: string): string {
-  if (!/(?:non|ex|former|un|in|im|il|ir|dis)/i.test(text)) return text;
-  const otherKeys = new Set(toks(other).map(key));
-  const says = (w: string) => otherKeys.has(key(w.toLowerCase()));
+  if (!CANDIDATE.test(text)) return text;
+  let otherKeys: Set<string> | undefined;
+  const says = (w: string) => (otherKeys ??= new Set(toks(other).map(key))).has(key(w.toLowerCase()));
   const predicative = (t: string, at: number) => PREDICATIVE.test(t.slice(Math.max(0, at - 80), at));
   const hyphens = text.replace(HYPHENATED, (m: string, _prefix: string, word: string, at: number) =>
-    (says(word) && predicative(text, at) ? `not ${word}` : m));
+    (predicative(text, at) && says(word) ? `not ${word}` : m));
   const out = hyphens.replace(JOINED, (m: string, _prefix: string, word: string, at: number) =>
-    (!says(m) && says(word) && predicative(hyphens, at) && opposites(m.toLowerCase(), word.toLowerCase()) ? `not ${word}` : m));
+    (predicative(hyphens, at) && !says(m) && says(word) && opposites(m.toLowerCase(), word.toLowerCase()) ? `not ${word}` : m));
   return out === text ? text : out;
 }
 
