@@ -97,14 +97,17 @@ function negatedHeadsOnce(text: string): Set<string> {
 /**
  * The same predicate on both sides, the negation bearing on it (docs/corrections.md, "polarity"): the
  * content words but negation and like / hate verbs of one side are all said on the other, and a
- * negated head word of one side is said on the other. In statements of several sentences, one
- * sentence of each side with the stance flipped: "I am allergic to peanuts. I am not allergic to
- * shellfish." restates the first sentence and negates nothing "I am allergic to peanuts." says.
+ * negated head word of one side is said on the other. In statements of several sentences, also
+ * one sentence of each side with the stance flipped that says so by itself: "I am allergic to
+ * peanuts. I am not allergic to shellfish." restates the first sentence and negates nothing "I am
+ * allergic to peanuts." says. (Only ever stricter than the statements read whole: two short
+ * sentences of long messages, "I couldn't agree more." / "I totally agree!", are not the messages.)
  */
 export function sharedPredicate(oldText: string, newText: string): boolean {
+  if (!predicateShared(oldText, newText)) return false;
   const os = sentencesOf(oldText);
   const ns = sentencesOf(newText);
-  if (os.length <= 1 && ns.length <= 1) return predicateShared(oldText, newText);
+  if (os.length <= 1 && ns.length <= 1) return true;
   return os.some((o) => ns.some((n) => stance(o) !== stance(n) && predicateShared(o, n)));
 }
 

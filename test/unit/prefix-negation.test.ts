@@ -60,5 +60,8 @@ describe('polarity in a statement of several sentences', () => {
     const r = rel('I am allergic to peanuts.', 'I am allergic to peanuts. I am not allergic to shellfish.');
     expect(r.kind).not.toBe('corrects');
     expect(rel('I am allergic to peanuts.', 'I was tested last week. I am not allergic to peanuts.')).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+    // never looser than the messages read whole: two short sentences of long messages are not the messages (LoCoMo)
+    expect(rel("Thanks, Maria! I couldn't agree more. Life's too short, let's have some fun!", "Thanks, John! I totally agree, so I'm gonna keep it up.").kind).not.toBe('corrects');
+    expect(rel("Yeah, Maria! I couldn't agree more. Thanks for being an awesome friend.", "I totally agree, Maria! Let's keep helping each other and make the world a better place.").kind).not.toBe('corrects');
   });
 });
