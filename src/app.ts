@@ -23,6 +23,7 @@ import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
 import { CallerRate } from './graphql/rate-limit.js';
 import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
+import { strictRequestParsing } from './graphql/request-parsing.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -71,6 +72,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     plugins: [
       metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting),
       useStaticAssets({ webDir: config.webDir, graphqlEndpoint: '/graphql' }),
+      // Unreadable variables, extensions or bytes: 400 naming them, not 500 (src/graphql/request-parsing.ts).
+      strictRequestParsing(),
       ...requestLimits(config, deps, rate),
     ],
     maskedErrors: { maskError: errorMasker(deps.log) },
