@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
+import type { Context as WsContext } from 'graphql-ws';
 import type { AppConfig } from './config.js';
 import { createEngram, type ContainerOptions, type Engram } from './container.js';
 import { buildSchema } from './graphql/schema/index.js';
@@ -23,6 +24,7 @@ import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
 import { CallerRate } from './graphql/rate-limit.js';
 import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
+import { wsOperations } from './graphql/ws-operations.js';
 import { strictRequestParsing } from './graphql/request-parsing.js';
 
 export interface App {
@@ -100,9 +102,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
       const registry = (sockets = new SocketRegistry(deps, config.limits.tokenRecheckSeconds));
       const callers = new WeakMap<object, SocketCaller>();
+      const wsRules = graphqlWsRules(config);
       disposeWs = useServer(
         {
-          ...graphqlWsRules(config),
           // Each socket is registered under its token, so that revoking the token closes it.
           onConnect: async (ctx) => {
             const secret = tokenOf(ctx.connectionParams);
@@ -112,17 +114,23 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             return true;
           },
           onClose: (ctx) => registry.remove(ctx.extra.socket),
-          // Each operation the socket starts takes from its token's bucket, as an HTTP request does.
-          onSubscribe: wsRateGate(rate, (socket) => callers.get(socket as object)),
-          // graphql-ws parses, validates and executes with its own import of graphql, the copy Pothos built the
-          // schema with; passing this module's functions breaks under a test runner that loads a second copy
-          // ("Cannot use GraphQLSchema from another module or realm").
+          // The operation's own steps, each failure answered to that operation alone (src/graphql/ws-operations.ts):
+          // each operation the socket starts takes from its token's bucket, as an HTTP request does; then parse,
+          // validation (graphqlWsRules) and the context. graphql-ws parses, validates and executes with its own
+          // import of graphql, the copy Pothos built the schema with; passing this module's functions breaks under
+          // a test runner that loads a second copy ("Cannot use GraphQLSchema from another module or realm").
+          onSubscribe: wsOperations<WsContext<Record<string, unknown> | undefined, Extra>>({
+            gate: wsRateGate(rate, (socket) => callers.get(socket as object)),
+            schema,
+            validate: wsRules.validate,
+            log: deps.log,
+            context: async (ctx) => {
+              const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
+              const header = (params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined)) as string | undefined;
+              return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
+            },
+          }),
           schema,
-          context: async (ctx) => {
-            const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-            const header = (params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined)) as string | undefined;
-            return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
-          },
         },
         wss,
       );

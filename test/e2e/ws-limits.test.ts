@@ -3,6 +3,8 @@
  * - an operation over the depth, alias or cost limit fails alone, with an error message that
  *   names the limit (not "Syntax Error"); the socket and its valid subscription stay open (a
  *   thrown rule used to close the whole socket, 4500);
+ * - a subscribe whose document does not parse fails alone too, with its syntax error (it used
+ *   to close the whole socket, 4500, ending its other subscriptions);
  * - every operation a socket starts takes from its token's rate bucket, the one HTTP requests
  *   take from: over the limit, that operation gets a RATE_LIMITED error, the socket stays open.
  * The bucket refills at 0.001/s, so a slow machine cannot refill it mid-test.
@@ -85,6 +87,34 @@ describe('document limits over graphql-ws', () => {
     expect(valid.errors).toEqual([]);
     expect(closes).toEqual([]);
     valid.stop();
+  });
+
+  it('answers a syntax error, an unknown operation name or a bad variable to that operation alone; the socket and its subscription stay open', async () => {
+    const sp = await served.t.space({ name: 'ws-syntax' });
+    const closes: number[] = [];
+    const client = served.client(sp.operator, (code) => closes.push(code));
+    const live = listen(client, 'subscription { memoryEvents { kind memoryId } }');
+    const syntax = await run(client, 'subscription{');
+    expect(syntax.data).toEqual([]);
+    expect(syntax.errors[0]).toMatchObject({ message: 'Syntax Error: Expected Name, found <EOF>.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    for (const query of ['{', '', 'query { __typename } }']) expect((await run(client, query)).errors[0].message).toMatch(/^Syntax Error/);
+    const unknownName = await new Promise<any[]>((resolve) => {
+      client.subscribe({ query: 'query A { __typename }', operationName: 'B' }, { next: () => {}, error: (e) => resolve(e as any[]), complete: () => resolve([]) });
+    });
+    expect(unknownName[0]?.message).toMatch(/Unable to identify operation|Unknown operation/);
+    const badVariable = await new Promise<any[]>((resolve) => {
+      const errors: any[] = [];
+      client.subscribe({ query: 'query($n: Int!) { memories(first: $n) { __typename } }', variables: { n: 'many' } }, {
+        next: (v) => errors.push(...(v.errors ?? [])), error: (e) => resolve(e as any[]), complete: () => resolve(errors),
+      });
+    });
+    expect(badVariable[0]?.message).toMatch(/\$n/);
+    // The socket is still open and the subscription beside them still receives events.
+    const made = await say(served.url, sp, 'My brother lives in Braga.');
+    await until(() => live.events.some((e) => e.memoryId === made.id), 30_000, 'the live subscription to see the new memory');
+    expect(live.errors).toEqual([]);
+    expect(closes).toEqual([]);
+    live.stop();
   });
 
   it('answers the same limits over HTTP without "Syntax Error"', async () => {

@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+import type { DocumentNode, ExecutionArgs, GraphQLError, GraphQLSchema } from 'graphql';
+import type { Logger } from '../ports/logger.js';
+import { unavailableIn } from '../store/sql-client.js';
+
+/**
+ * How graphql-ws starts an operation (docs/limits.md): its `onSubscribe` does the rate gate
+ * (ws-limits.ts), the parse, the validation and the context itself, so that whatever fails there
+ * is answered as an error message of that operation alone. graphql-ws's own steps let a throw
+ * escape its message handler, and the server then closed the client's whole socket (4500) with
+ * its other subscriptions: a subscribe with `subscription{` (a syntax error) did that. Now:
+ * - a syntax error: its GraphQL error (code GRAPHQL_PARSE_FAILED), logged at info;
+ * - validation errors (the limit rules included): as before, the operation's errors;
+ * - the database unavailable while the socket's token is looked up: UNAVAILABLE (retry);
+ * - anything else: a defect, logged at error with its stack, answered "Unexpected error."
+ *   (INTERNAL_SERVER_ERROR), as HTTP answers it; the socket stays open.
+ */
+
+// graphql-ws accepts only errors of its own copy of graphql (the CommonJS one: see production.ts).
+const require = createRequire(import.meta.url);
+
+type SubscribeMessage = { query: string; operationName?: string | null; variables?: Record<string, unknown> | null };
+
+export interface WsOperationSteps<X> {
+  /** Refuses the operation (the rate limit), else nothing. */
+  gate(ctx: X): readonly GraphQLError[] | void;
+  schema: GraphQLSchema;
+  validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
+  context(ctx: X): Promise<unknown>;
+  log: Logger;
+}
+
+/** graphql-ws's `onSubscribe`: the operation's execution arguments, or the errors it is answered with. */
+export function wsOperations<X>(steps: WsOperationSteps<X>) {
+  const graphql = require('graphql') as typeof import('graphql');
+  const failed = (message: string, code: string) => [new graphql.GraphQLError(message, { extensions: { code } })];
+  return async (ctx: X, _id: string, payload: SubscribeMessage): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+    try {
+      const refused = steps.gate(ctx);
+      if (refused) return refused;
+      let document: DocumentNode;
+      try {
+        document = graphql.parse(payload.query);
+      } catch (e) {
+        if (!(e instanceof graphql.GraphQLError)) throw e;
+        steps.log.info({ code: 'GRAPHQL_PARSE_FAILED', error: e.message }, 'client error');
+        return [new graphql.GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+      }
+      const invalid = steps.validate(steps.schema, document);
+      if (invalid.length > 0) return invalid;
+      return {
+        schema: steps.schema,
+        document,
+        operationName: payload.operationName,
+        variableValues: payload.variables,
+        contextValue: await steps.context(ctx),
+      };
+    } catch (e) {
+      const unavailable = unavailableIn(e);
+      if (unavailable) {
+        steps.log.warn({ reason: unavailable.message }, 'database unavailable');
+        return failed(unavailable.message, 'UNAVAILABLE');
+      }
+      steps.log.error({ err: e }, 'unexpected error');
+      return failed('Unexpected error.', 'INTERNAL_SERVER_ERROR');
+    }
+  };
+}
