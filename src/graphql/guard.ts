@@ -13,7 +13,7 @@ import type { GraphQLContext } from './context.js';
  * The gate in front of every root field (docs/limits.md): arguments are checked against
  * the declared limits before a resolver runs, and failures the client can act on come
  * back typed instead of as "Unexpected error.":
- * - a string or id with a NUL character, or longer than its bound (quote, query, message
+ * - a string or id with a NUL character or a lone UTF-16 surrogate, or longer than its bound (quote, query, message
  *   text, anything else), a `first` outside its field's bounds, a float too small for the store
  *   (5e-324), a date outside the years 1-9999: InvalidInput naming the field;
  * - the database lost, refused or timed out: Unavailable (retry);
@@ -138,15 +138,15 @@ function checkValue(name: string, type: GraphQLInputType, v: unknown, limits: Li
   }
   if (!(type instanceof GraphQLScalarType)) return null;
   if (type.name === 'JSON') {
-    // Free-form (a client vector as "[0.1, ...]" text): bounded by the body size; only NUL is refused here.
-    if (JSON.stringify(v)?.includes('\\u0000')) return new InvalidInputError(name, 'must not contain NUL (\\u0000) characters');
-    return null;
+    // Free-form (a client vector as "[0.1, ...]" text): bounded by the body size; only its strings' characters are checked here.
+    const fault = illFormedIn(v);
+    return fault ? new InvalidInputError(name, fault) : null;
   }
   if (typeof v === 'string') {
     const max = textBound(name, limits);
     if (v.length > max) return new InvalidInputError(name, `at most ${max.toLocaleString('en')} characters (got ${v.length.toLocaleString('en')})`);
-    if (v.includes('\u0000')) return new InvalidInputError(name, 'must not contain NUL (\\u0000) characters');
-    return null;
+    const fault = illFormed(v);
+    return fault ? new InvalidInputError(name, fault) : null;
   }
   if (type.name === 'Float' && typeof v === 'number' && v !== 0 && Math.abs(v) < SMALLEST_FLOAT) {
     return new InvalidInputError(name, `must be 0 or at least ${SMALLEST_FLOAT} in magnitude`);
@@ -154,6 +154,34 @@ function checkValue(name: string, type: GraphQLInputType, v: unknown, limits: Li
   if (v instanceof Date) {
     const year = v.getUTCFullYear();
     if (year < 1 || year > 9999) return new InvalidInputError(name, 'must be a date in the years 0001-9999');
+  }
+  return null;
+}
+
+/**
+ * What makes a string unstorable as the client's words: a NUL (PostgreSQL cannot store it), or a
+ * lone UTF-16 surrogate (`"\\ud800"` in JSON), which is no character at all: it was stored as
+ * U+FFFD, a character the person never typed. Null when the string is fine.
+ */
+function illFormed(s: string): string | null {
+  if (s.includes('\u0000')) return 'must not contain NUL (\\u0000) characters';
+  if (!(s as string & { isWellFormed(): boolean }).isWellFormed()) return 'must not contain lone UTF-16 surrogates (\\ud800-\\udfff not in a pair)';
+  return null;
+}
+
+/** `illFormed` for every string (and key) of a free-form JSON value, however deep (no recursion). */
+function illFormedIn(value: unknown): string | null {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') {
+      const fault = illFormed(v);
+      if (fault) return fault;
+    } else if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) pending.push(key, item);
+    }
   }
   return null;
 }

@@ -1,7 +1,7 @@
 /**
  * Every input error is typed (issue 12): values the client controls that used to reach the
  * database and come back as "Unexpected error." answer InvalidInput naming the field, write
- * nothing, and a quote longer than a btree entry (~8,000 characters) is stored.
+ * nothing (NUL and lone UTF-16 surrogates alike), and a quote longer than a btree entry (~8,000 characters) is stored.
  * Runs on PGlite and on the PostgreSQL server when DATABASE_URL is set.
  */
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,48 @@ for (const target of testDatabases()) {
       }
       const list = await a.list();
       expect(list.nodes ?? list.edges ?? []).toHaveLength(0);
+    });
+
+    it('lone UTF-16 surrogates, in strings, ids, list items and free-form JSON: InvalidInput naming the field, nothing stored', async () => {
+      const { t } = h;
+      const s = await t.space({ name: 'surrogates' });
+      const a = actors(t.gql, s);
+      const c = await a.open();
+      const said = 'I like green tea.';
+      await a.say(c, said);
+      const record = `mutation($c: ID!, $t: String!) { recordMessage(conversationId: $c, role: USER, text: $t) { __typename ${ERROR_FIELDS} } }`;
+      const rememberWith = (input: Record<string, unknown>) =>
+        t.gql(s.assistant, REMEMBER, { input: { conversationId: c, quote: said, type: 'FACT', ...input } });
+      const dims = t.app.engram.deps.embedder.dimensions;
+      // One at a time: a failure leaves no request in flight.
+      const cases: Array<[string, () => Promise<{ data: any; errors?: any[] }>, string, (d: any) => any]> = [
+        ['a lone high surrogate in a message', () => t.gql(s.chat, record, { c, t: 'I like \ud800 green tea.' }), 'text', (d) => d.recordMessage],
+        ['a lone low surrogate at the end of a message', () => t.gql(s.chat, record, { c, t: 'I like green tea.\udc00' }), 'text', (d) => d.recordMessage],
+        ['a pair reversed', () => t.gql(s.chat, record, { c, t: 'I like \ude00\ud83d green tea.' }), 'text', (d) => d.recordMessage],
+        ['a space name', () => t.gql(t.adminToken, `mutation($n: String!) { createSpace(name: $n) { __typename ${ERROR_FIELDS} } }`, { n: 'Home \ud800' }), 'name', (d) => d.createSpace],
+        ['an id', () => t.gql(s.chat, record, { c: `${c}\ud800`, t: said }), 'conversationId', (d) => d.recordMessage],
+        ['a quote', () => rememberWith({ quote: 'I like \ud800 green tea.' }), 'quote', (d) => d.remember],
+        ['a theme (a list item)', () => rememberWith({ themes: ['tea', 'drinks\udfff'] }), 'themes', (d) => d.remember],
+        ['a client vector given as text', () => rememberWith({ vector: `[${new Array(dims).fill('0.1').join(',')}]\ud800` }), 'vector', (d) => d.remember],
+        ['a client vector holding a string', () => rememberWith({ vector: [...new Array(dims - 1).fill(0.1), '\ud800'] }), 'vector', (d) => d.remember],
+      ];
+      for (const [what, send, field, pick] of cases) {
+        const r = await send();
+        expect(r.errors, what).toBeUndefined();
+        const payload = pick(r.data);
+        expect([what, payload.__typename, payload.field]).toEqual([what, 'InvalidInput', field]);
+        expect(payload.message, what).toMatch(/surrogate/);
+      }
+      // The same escape written in the document is refused by graphql-js itself: a syntax error, nothing run.
+      const inline = await t.gql(s.chat, `mutation($c: ID!) { recordMessage(conversationId: $c, role: USER, text: "I like \\ud800 green tea.") { __typename ${ERROR_FIELDS} } }`, { c });
+      expect(inline.errors?.[0]?.message).toMatch(/Invalid Unicode escape sequence/);
+      const list = await a.list();
+      expect(list.nodes ?? list.edges ?? []).toHaveLength(0);
+      const messages = await t.gql(s.operator, `query($c: ID!) { conversation(id: $c) { ... on Conversation { messages { text } } } }`, { c });
+      expect(messages.data.conversation.messages.map((m: { text: string }) => m.text)).toEqual([said]);
+      // A well-formed pair (an emoji) is a character like any other.
+      const emoji = await t.gql(s.chat, record, { c, t: 'I like green tea \ud83c\udf75.' });
+      expect(emoji.data.recordMessage.__typename).toBe('Message');
     });
 
     it('a first out of bounds names the field\'s own bounds, on either side', async () => {
