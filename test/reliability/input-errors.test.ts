@@ -111,6 +111,20 @@ for (const target of testDatabases()) {
       expect(memories[0]).toMatch(/between 1 and 500/);
     });
 
+    it('first: 0 is an empty page where a field allows it (profile, inferences, spaceEvents)', async () => {
+      const { t } = h;
+      const s = await t.space({ name: 'first zero' });
+      const a = actors(t.gql, s);
+      const c = await a.open();
+      await a.say(c, 'My cat is called Miso.');
+      expect((await a.remember({ conversationId: c, quote: 'My cat is called Miso.' })).outcome).toBe('CREATED');
+      const page = (field: string, first: number) => `${field}${first}: ${field}(first: ${first}) { __typename ... on ${field[0]!.toUpperCase()}${field.slice(1)}Success { data { __typename } } ${ERROR_FIELDS} }`;
+      const r = await t.gql(s.operator, `query { ${['profile', 'inferences', 'spaceEvents'].flatMap((f) => [page(f, 0), page(f, 1)]).join(' ')} }`);
+      expect(r.errors).toBeUndefined();
+      const sizes = Object.fromEntries(Object.entries(r.data).map(([k, v]: [string, any]) => [k, v.data?.length ?? v.__typename]));
+      expect(sizes).toEqual({ profile0: 0, profile1: 1, inferences0: 0, inferences1: 0, spaceEvents0: 0, spaceEvents1: 1 });
+    });
+
     it('a quote of over 8,500 characters is stored and recognised again', async () => {
       const { t } = h;
       const s = await t.space({ name: 'long quote' });

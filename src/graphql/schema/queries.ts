@@ -131,7 +131,8 @@ builder.queryFields((t) => ({
     args: { spaceId: t.arg.id({ required: false }), first: t.arg.int({ required: false, defaultValue: 20 }) },
     resolve: async (_r, a, ctx) => {
       const spaceId = spaceOf(authorize(ctx, 'profile'), a.spaceId);
-      const first = Math.min(Math.max(a.first ?? 20, 1), 200);
+      // 0 is an empty page, as for inferences and spaceEvents (the guard bounds it to 0..200).
+      const first = Math.min(a.first ?? 20, 200);
       return (await ctx.deps.store.listMemories(spaceId, { kind: 'STATEMENT', statuses: ['ACTIVE'] }, 'STRENGTH', first, 0)).items;
     },
   }),
