@@ -123,6 +123,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             gate: wsRateGate(rate, (socket) => callers.get(socket as object)),
             schema,
             validate: wsRules.validate,
+            maxTokens: config.limits.tokens,
             log: deps.log,
             context: async (ctx) => {
               const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;

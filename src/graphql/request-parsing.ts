@@ -19,7 +19,7 @@ export function strictRequestParsing(): Plugin {
     onRequestParse({ request, setRequestParser }) {
       const type = (request.headers.get('content-type') ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase();
       if (request.method === 'GET') {
-        setRequestParser((r) => fromSearchParams(r.url.slice(r.url.indexOf('?') + 1), 'query string'));
+        setRequestParser((r) => fromSearchParams(r.url.includes('?') ? r.url.slice(r.url.indexOf('?') + 1) : '', 'query string'));
       } else if (request.method !== 'POST') {
         return;
       } else if (type === 'application/json' || type === 'application/graphql+json') {

@@ -9,7 +9,8 @@ import { unavailableIn } from '../store/sql-client.js';
  * is answered as an error message of that operation alone. graphql-ws's own steps let a throw
  * escape its message handler, and the server then closed the client's whole socket (4500) with
  * its other subscriptions: a subscribe with `subscription{` (a syntax error) did that. Now:
- * - a syntax error: its GraphQL error (code GRAPHQL_PARSE_FAILED), logged at info;
+ * - a syntax error: its GraphQL error (code GRAPHQL_PARSE_FAILED), logged at info; a document past the
+ *   token limit stops parsing there and is answered as over HTTP (LIMIT_EXCEEDED, limit "tokens");
  * - validation errors (the limit rules included): as before, the operation's errors;
  * - the database unavailable while the socket's token is looked up: UNAVAILABLE (retry);
  * - anything else: a defect, logged at error with its stack, answered "Unexpected error."
@@ -28,6 +29,8 @@ export interface WsOperationSteps<X> {
   validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
   context(ctx: X): Promise<unknown>;
   log: Logger;
+  /** The most tokens a document may hold (as over HTTP, GraphQL Armor's max-tokens): parsing stops past it. */
+  maxTokens?: number;
 }
 
 /** graphql-ws's `onSubscribe`: the operation's execution arguments, or the errors it is answered with. */
@@ -40,9 +43,14 @@ export function wsOperations<X>(steps: WsOperationSteps<X>) {
       if (refused) return refused;
       let document: DocumentNode;
       try {
-        document = graphql.parse(payload.query);
+        document = graphql.parse(payload.query, steps.maxTokens ? { maxTokens: steps.maxTokens } : undefined);
       } catch (e) {
         if (!(e instanceof graphql.GraphQLError)) throw e;
+        // Parsing stopped at the token limit (graphql-js: "Document contains more that N tokens"): the limit's own error, as over HTTP.
+        if (steps.maxTokens && /contains more th\w+ \d+ tokens/.test(e.message)) {
+          steps.log.info({ code: 'LIMIT_EXCEEDED', limit: 'tokens' }, 'client error');
+          return [new graphql.GraphQLError(`Token limit of ${steps.maxTokens} exceeded.`, { extensions: { code: 'LIMIT_EXCEEDED', limit: 'tokens' } })];
+        }
         steps.log.info({ code: 'GRAPHQL_PARSE_FAILED', error: e.message }, 'client error');
         return [new graphql.GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
       }

@@ -98,6 +98,9 @@ describe('document limits over graphql-ws', () => {
     expect(syntax.data).toEqual([]);
     expect(syntax.errors[0]).toMatchObject({ message: 'Syntax Error: Expected Name, found <EOF>.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     for (const query of ['{', '', 'query { __typename } }']) expect((await run(client, query)).errors[0].message).toMatch(/^Syntax Error/);
+    // past the token limit (as over HTTP), parsing stops: that operation's error alone
+    const tokens = await run(client, `query { ${Array.from({ length: 3_000 }, () => '__typename').join(' ')} }`);
+    expect(tokens.errors[0]).toMatchObject({ message: expect.stringMatching(/^Token limit of \d+ exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'tokens' } });
     const unknownName = await new Promise<any[]>((resolve) => {
       client.subscribe({ query: 'query A { __typename }', operationName: 'B' }, { next: () => {}, error: (e) => resolve(e as any[]), complete: () => resolve([]) });
     });
