@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MALFORMED_TOKEN_LINK, memoryHref, parseRoute, parseTokenFragment } from '../../web/src/address.js';
+import { MALFORMED_TOKEN_LINK, NOT_A_TOKEN, memoryHref, parseRoute, parseTokenFragment, tokenShapeError } from '../../web/src/address.js';
 
 describe("the page's address (web/src/address.ts)", () => {
   it('routes: the list, a memory (its id decoded), inferences, cleanup; an unknown address is the list', () => {
@@ -27,5 +27,15 @@ describe("the page's address (web/src/address.ts)", () => {
       expect(r, hash).toEqual({ error: MALFORMED_TOKEN_LINK });
     }
     expect(MALFORMED_TOKEN_LINK).not.toContain('secret');
+  });
+
+  it('a token is one word of visible ASCII: anything a header cannot carry is "not a token"', () => {
+    expect(tokenShapeError('eng_op_AbC-123+/=')).toBeNull();
+    expect(tokenShapeError('!~')).toBeNull();
+    for (const text of ['eng_op€abc', 'eng op', 'eng\u0000op', 'eng\top', 'éng', 'eng\u007fop', '']) {
+      expect(tokenShapeError(text), JSON.stringify(text)).toBe(NOT_A_TOKEN);
+    }
+    expect(parseTokenFragment(`#token=${encodeURIComponent('eng_op€abc')}`)).toEqual({ error: NOT_A_TOKEN });
+    expect(parseTokenFragment('#token=eng%00op')).toEqual({ error: NOT_A_TOKEN });
   });
 });

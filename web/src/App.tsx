@@ -1,6 +1,6 @@
 import { Provider } from '@urql/preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { initialToken, storeToken } from './auth.js';
+import { initialToken, storeToken, takeTokenFromFragment } from './auth.js';
 import { createApi, type Api } from './client.js';
 import { createHub, LiveContext } from './live.js';
 import { MemoryEventsSubscription, SpacesQuery, ViewerQuery } from './operations.js';
@@ -16,15 +16,30 @@ export function App() {
   const [initial] = useState(initialToken);
   const [token, setToken] = useState<string | null>(initial.token);
   const [refused, setRefused] = useState<string | null>(initial.error);
+  // Each sign-in starts the signed-in page afresh: nothing of another token's viewer or lists.
+  const [signIns, setSignIns] = useState(0);
   const api = useMemo(() => (token ? createApi(token) : null), [token]);
   useEffect(() => () => api?.dispose(), [api]);
 
-  const signIn = (t: string) => { storeToken(t); setRefused(null); setToken(t); };
+  const signIn = (t: string) => { storeToken(t); setRefused(null); setToken(t); setSignIns((n) => n + 1); };
   const signOut = (why: string | null = null) => { storeToken(null); setRefused(why); setToken(null); };
+
+  // A `#token=` link followed in a tab that is already open (no reload): read once and out of
+  // the address bar, as at load; it replaces the tab's token, or signs the tab out with why.
+  useEffect(() => {
+    const on = () => {
+      const taken = takeTokenFromFragment();
+      if (!taken) return;
+      if ('error' in taken) signOut(taken.error);
+      else signIn(taken.token);
+    };
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
 
   if (!api) return <SignIn onToken={signIn} error={refused} />;
   return (
-    <Provider value={api.client}>
+    <Provider value={api.client} key={signIns}>
       <Signed api={api} onSignOut={signOut} />
     </Provider>
   );

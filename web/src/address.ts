@@ -33,7 +33,20 @@ export type FragmentToken = { token: string } | { error: string };
 
 export const MALFORMED_TOKEN_LINK = 'The sign-in link was malformed (its token could not be read): paste the token instead.';
 
+export const NOT_A_TOKEN = 'That is not a token: a token is one word of visible ASCII characters (no spaces, no accents). Paste it again.';
+
 export const isTokenFragment = (hash: string) => hash.startsWith('#token=');
+
+/**
+ * Why a text cannot be a token (null: it can be sent). A token travels in an HTTP header
+ * (`authorization: Bearer <token>`) and in graphql-ws's connection parameters; a character no
+ * header can carry ('€', a space, a control character) would make fetch throw or be refused by
+ * the server without a word, so the page says so itself and sends nothing. Tokens Engram makes
+ * are visible ASCII (U+0021–U+007E).
+ */
+export function tokenShapeError(token: string): string | null {
+  return /^[\x21-\x7e]+$/.test(token) ? null : NOT_A_TOKEN;
+}
 
 /** The token of a `#token=<secret>` fragment (null: no such fragment). */
 export function parseTokenFragment(hash: string): FragmentToken | null {
@@ -41,5 +54,7 @@ export function parseTokenFragment(hash: string): FragmentToken | null {
   const raw = /^#token=([^&]*)/.exec(hash)![1];
   let token: string;
   try { token = decodeURIComponent(raw).trim(); } catch { return { error: MALFORMED_TOKEN_LINK }; }
-  return token ? { token } : { error: MALFORMED_TOKEN_LINK };
+  if (!token) return { error: MALFORMED_TOKEN_LINK };
+  const shape = tokenShapeError(token);
+  return shape ? { error: shape } : { token };
 }
