@@ -14,6 +14,7 @@ import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, subjectVerbs, possessedWords, valuesOf } from './slots.js';
+import { movedThing } from './whereabouts.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -163,6 +164,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         return { kind: 'corrects', rule: 'new-value', detail: `${named}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
       }
     }
+    // a thing is in one place at a time: "The spare key is under the flowerpot" / "... under the doormat"
+    const moved = movedThing(oldDecl, newDecl, names, shared);
+    if (moved) return { kind: 'corrects', rule: 'new-value', detail: moved };
   } else if (flip && samePredicate) {
     return { kind: 'distinct', rule: 'polarity', detail: 'negation flipped (not topical)' };
   }

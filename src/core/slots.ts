@@ -222,9 +222,9 @@ export function slots(text: string, names: Set<string>): Set<string> {
 
 /**
  * A clause opening with a definite subject and its verb: "my rent is", "the team meeting is",
- * "my son's school starts" -> the subject's words and the verb.
+ * "my son's school starts" -> the subject's words and the verb (`at`: the verb's index in the clause).
  */
-function definiteSubject(c: string[]): { np: string[]; verb: string } | null {
+export function definiteSubject(c: string[]): { np: string[]; verb: string; at: number } | null {
   if (c[0] !== 'my' && c[0] !== 'our' && c[0] !== 'the') return null;
   const verb = (w: string | undefined) => w !== undefined && isVerb(w);
   const np: string[] = [];
@@ -233,7 +233,7 @@ function definiteSubject(c: string[]): { np: string[]; verb: string } | null {
     if (!NP_ADJ.has(c[j]) && c[j] !== "'s" && !STOP_WORDS.has(c[j])) np.push(c[j]);
     j++;
   }
-  return j < c.length && verb(c[j]) && np.length > 0 ? { np, verb: c[j]! } : null;
+  return j < c.length && verb(c[j]) && np.length > 0 ? { np, verb: c[j]!, at: j } : null;
 }
 
 /**

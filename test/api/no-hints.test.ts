@@ -62,6 +62,24 @@ describe('corrections from the quote alone', () => {
     expect((await a.memory(cats.memory.id)).status).toBe('ACTIVE');
   });
 
+  it('a thing said to be in a new place corrects where it was; a pair of places that are one stays one memory', async () => {
+    const a = await fresh('places');
+    const garage = await a.state('The car is parked in the garage.', { type: 'FACT' }, '2026-05-01T10:00:00Z');
+    const street = await a.state('The car is parked on the street.', { type: 'FACT' }, '2026-05-02T10:00:00Z');
+    expect(street.outcome).toBe('CORRECTED');
+    expect(street.superseded).toEqual({ id: garage.memory.id, status: 'SUPERSEDED' });
+    const c = await a.open();
+    const r = await a.recall(c, 'Where is the car?');
+    expect(r.statements[0].memory.id).toBe(street.memory.id);
+    expect(r.statements.map((h: any) => h.memory.id)).not.toContain(garage.memory.id);
+
+    // "sofa" and "couch" are one thing (WordNet): not a move, so never a correction
+    const sofa = await a.state('The remote is under the sofa.', { type: 'FACT' }, '2026-05-01T11:00:00Z');
+    const couch = await a.state('The remote is under the couch.', { type: 'FACT' }, '2026-05-02T11:00:00Z');
+    expect(couch.outcome).not.toBe('CORRECTED');
+    expect((await a.memory(sofa.memory.id)).status).toBe('ACTIVE');
+  });
+
   it('derived entities are shown apart from the caller\'s', async () => {
     const a = await fresh('derived');
     const m = await a.state('My brother Owen lives in Bristol.', { type: 'FACT', entities: ['family member'] });
