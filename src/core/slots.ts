@@ -205,7 +205,7 @@ export function slots(text: string, names: Set<string>): Set<string> {
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
   for (const c of clauses(text).map(stripOpeners)) {
     const d = definiteSubject(c);
-    if (d) addNp(out, d.np, names);
+    if (d) addNp(out, d.np, names, d.owner);
     // inverted: "Rachel is my manager", "Dev is not my manager"
     for (let i = 1; i < c.length - 1; i++) {
       if (!AUX.has(c[i])) continue;
@@ -224,16 +224,28 @@ export function slots(text: string, names: Set<string>): Set<string> {
  * A clause opening with a definite subject and its verb: "my rent is", "the team meeting is",
  * "my son's school starts" -> the subject's words and the verb (`at`: the verb's index in the clause).
  */
-export function definiteSubject(c: string[]): { np: string[]; verb: string; at: number } | null {
-  if (c[0] !== 'my' && c[0] !== 'our' && c[0] !== 'the') return null;
-  const verb = (w: string | undefined) => w !== undefined && isVerb(w);
-  const np: string[] = [];
-  let j = 1;
+export function definiteSubject(c: string[]): { np: string[]; verb: string; at: number; owner?: string[] } | null {
+  // a possessive is a determiner too: "Mum's birthday is", "Owen's flat is" (the owner is part of the subject)
+  const possessive = c[1] === "'s" && c[0] !== undefined && /^[a-z]+$/.test(c[0]) && !STOP_WORDS.has(c[0]) && !isVerb(c[0]);
+  if (c[0] !== 'my' && c[0] !== 'our' && c[0] !== 'the' && !possessive) return null;
+  const from = possessive ? 2 : 1;
+  const lead = possessive ? [c[0]!] : undefined;
+  // "my mum's birthday is": the 's of a possessive, when a verb follows; else "my mum's in hospital" ('s = is)
+  return subjectFrom(c, from, true, lead) ?? subjectFrom(c, from, false, lead);
+}
+
+function subjectFrom(c: string[], from: number, throughPossessive: boolean, lead: string[] | undefined): { np: string[]; verb: string; at: number; owner?: string[] } | null {
+  const verb = (w: string | undefined) => w !== undefined && isVerb(w) && !(throughPossessive && w === "'s");
+  let np: string[] = [];
+  let owner = lead;
+  let j = from;
   while (j < c.length && j <= 6 && !(np.length > 0 && verb(c[j]))) {
-    if (!NP_ADJ.has(c[j]) && c[j] !== "'s" && !STOP_WORDS.has(c[j])) np.push(c[j]);
+    if (throughPossessive && c[j] === "'s" && np.length > 0 && owner === undefined) { owner = np; np = []; }
+    else if (!NP_ADJ.has(c[j]) && c[j] !== "'s" && !STOP_WORDS.has(c[j])) np.push(c[j]);
     j++;
   }
-  return j < c.length && verb(c[j]) && np.length > 0 ? { np, verb: c[j]!, at: j } : null;
+  if (!(j < c.length && verb(c[j]) && np.length > 0)) return null;
+  return owner ? { np, verb: c[j]!, at: j, owner } : { np, verb: c[j]!, at: j };
 }
 
 /**
@@ -247,7 +259,7 @@ export function subjectVerbs(text: string, names: Set<string>): Map<string, Set<
     const d = definiteSubject(c);
     if (!d) continue;
     const slot = new Set<string>();
-    addNp(slot, d.np, names);
+    addNp(slot, d.np, names, d.owner);
     for (const s of slot) out.set(s, (out.get(s) ?? new Set<string>()).add(lemma(d.verb)));
   }
   return out;
@@ -275,11 +287,14 @@ export function samePredicateOf(slot: string, oldVerbs: Map<string, Set<string>>
 /** Words of the single-valued frames themselves, which say nothing about the value. */
 export const FRAME_WORDS = new Set(['favorite', 'good', 'work', 'job', 'occupation', 'profession']);
 
-export function addNp(out: Set<string>, np: string[], names: Set<string>): void {
-  const keys = np.filter((w) => w !== 'name').map(key);
+export function addNp(out: Set<string>, np: string[], names: Set<string>, owner: string[] = []): void {
+  // "my landlord's name" is said of the landlord
+  const own = np.filter((w) => w !== 'name');
+  const keys = [...own, ...owner].map(key);
   if (keys.length === 0) return;
-  // "my brother" alone may be any of several brothers; "my brother Owen" is one
-  if (keys.every((k) => MANY.has(k)) && !np.some((w) => names.has(w))) return;
+  // "my brother" (or "Anna's brother", "my brother's flat") may be any of several brothers; "my brother Owen" is one
+  const several = (ws: string[]) => ws.length > 0 && ws.map(key).every((k) => MANY.has(k)) && !ws.some((w) => names.has(w));
+  if (several(own) || several(owner)) return;
   out.add(`np:${[...new Set(keys)].sort().join('+')}`);
 }
 

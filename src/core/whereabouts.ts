@@ -51,7 +51,7 @@ export function placesOf(text: string, names: Set<string>): Map<string, Place> {
     const head = words[words.length - 1]!;
     if (NOT_PLACES.has(lexicon().nounThemes(lemma(head))[0] ?? '')) continue;
     const slot = new Set<string>();
-    addNp(slot, d.np, names);
+    addNp(slot, d.np, names, d.owner);
     for (const s of slot) if (!out.has(s)) out.set(s, { prep, words, head });
   }
   return out;

@@ -86,3 +86,22 @@ describe('a value written two ways', () => {
     expect(rel('The kids go to bed at 8.', 'I put the kids to bed at 7.').kind).not.toBe('corrects');
   });
 });
+
+describe('a possessive opens a definite subject ("Mum\'s birthday is", "Owen\'s flat is")', () => {
+  it('corrects a new value of it, the owner part of the subject; one of several ("Anna\'s brother") is not one subject', () => {
+    expect(rel("Mum's birthday is in June.", "Mum's birthday is in July.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel("Owen's flat is in Leeds.", "Owen's flat is in York.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    // "my mum's birthday" and "Mum's birthday" are one subject
+    expect(rel("My mum's birthday is on June 3.", "Mum's birthday is on June 5.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel("Anna's brother lives in Leeds.", "Anna's brother lives in York.").kind).not.toBe('corrects');
+    expect(rel("My brother's flat is in Leeds.", "My brother's flat is in York.").kind).not.toBe('corrects');
+    // a name is said of its owner: "my boss's name" is the boss
+    expect(rel("My boss's name is Priya.", "My boss's name is Dana.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel("My brother Owen's flat is in Leeds.", "My brother Owen's flat is in York.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    // another owner is another subject
+    expect(rel("Owen's flat is in Leeds.", "Priya's flat is in York.").kind).not.toBe('corrects');
+    // "'s" that is "is" opens no subject
+    expect(rel("Tom's going to Leeds.", "Tom's going to York.").kind).not.toBe('corrects');
+    expect(rel("It's raining in Leeds.", "It's raining in York.").kind).not.toBe('corrects');
+  });
+});
