@@ -149,8 +149,8 @@ export function disjointInSense(a: Set<string>, b: Set<string>): boolean {
 }
 
 /**
- * Whose each possessed thing is: "my car" -> car: me; "my wife's car" -> car: wife (a person
- * role before "'s" owns what follows it). "My dog's name" stays the speaker's (a dog is no person role).
+ * Whose each possessed thing is: "my car" -> car: me; "my wife's car" or "Dad's car" -> car: wife,
+ * father (a person role before "'s" owns what follows it). "My dog's name" stays the speaker's (a dog is no person role).
  */
 export function owners(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -169,6 +169,15 @@ export function owners(text: string): Map<string, string> {
       const w = c[j];
       if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
       if (!out.has(key(w))) out.set(key(w), owner);
+    }
+    // a role's possessive without "my": "Dad's car", "Mum's birthday" are theirs
+    for (let i = 0; i + 2 < c.length; i++) {
+      if (c[i + 1] !== "'s" || c[i - 1] === 'my' || c[i - 1] === 'our' || !PERSON.has(key(c[i]!))) continue;
+      let j = i + 2;
+      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      const w = c[j];
+      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
+      if (!out.has(key(w))) out.set(key(w), key(c[i]!));
     }
   }
   return out;
@@ -201,6 +210,10 @@ export function slots(text: string, names: Set<string>): Set<string> {
   // a favourite X
   // only the speaker's own favourite, and not "one of my favorite X" (that says there are several)
   for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of )\b(?:my|our) (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) out.add(`favorite:${key(m[1])}`);
+  // another's favourite is theirs: "Sam's favourite food" (not "my mum's favourite", which is said of "my")
+  for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of |\b(?:my|our|your|his|her|their) )\b([a-z]+)'s (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) {
+    if (!STOP_WORDS.has(m[1]!) && !isVerb(m[1]!)) out.add(`favorite:${key(m[1]!)}:${key(m[2]!)}`);
+  }
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
   for (const c of clauses(text).map(stripOpeners)) {

@@ -80,6 +80,15 @@ describe('corrections from the quote alone', () => {
     expect((await a.memory(sofa.memory.id)).status).toBe('ACTIVE');
   });
 
+  it('a relative\'s thing said without "my" is theirs: never merged into the person\'s own', async () => {
+    const a = await fresh('owners');
+    const mine = await a.state('My car is a blue Volvo.', { type: 'FACT' }, '2026-05-01T10:00:00Z');
+    const dads = await a.state("Dad's car is a blue Volvo.", { type: 'FACT' }, '2026-05-02T10:00:00Z');
+    expect(dads.outcome).toBe('CREATED');
+    expect(dads.memory.id).not.toBe(mine.memory.id);
+    expect(await a.memory(mine.memory.id)).toMatchObject({ status: 'ACTIVE', mentionCount: 1 });
+  });
+
   it('derived entities are shown apart from the caller\'s', async () => {
     const a = await fresh('derived');
     const m = await a.state('My brother Owen lives in Bristol.', { type: 'FACT', entities: ['family member'] });

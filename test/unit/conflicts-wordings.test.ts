@@ -100,6 +100,11 @@ describe('a possessive opens a definite subject ("Mum\'s birthday is", "Owen\'s 
     expect(rel("My brother Owen's flat is in Leeds.", "My brother Owen's flat is in York.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     // another owner is another subject
     expect(rel("Owen's flat is in Leeds.", "Priya's flat is in York.").kind).not.toBe('corrects');
+    // a role's thing without "my" is still theirs, not the person's: two facts, never one memory
+    expect(rel('My car is a blue Volvo.', "Dad's car is a blue Volvo.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // another's favourite is theirs: corrected by their own new favourite only
+    expect(rel("Sam's favourite film is Alien.", "Sam's favourite film is Heat.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel("Sam's favourite film is Alien.", "Ana's favourite film is Heat.").kind).not.toBe('corrects');
     // "'s" that is "is" opens no subject
     expect(rel("Tom's going to Leeds.", "Tom's going to York.").kind).not.toBe('corrects');
     expect(rel("It's raining in Leeds.", "It's raining in York.").kind).not.toBe('corrects');
