@@ -15,6 +15,7 @@ import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, subjectVerbs, possessedWords, valuesOf } from './slots.js';
 import { movedThing } from './whereabouts.js';
+import { otherMode } from './modality.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -241,6 +242,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // 9. one content word swapped for another that is not a near-synonym: "a soccer ball" / "a tennis ball"
   const sub = substitution(oldSeq, newSeq, contentWordsOf(oldS.text), contentWordsOf(newS.text));
   if (sub && attributive(oldS.text, newS.text, sub)) return { kind: 'distinct', rule: 'substitution', detail: sub };
+  // 10. the same words held another way: "I want a dog" / "I have a dog", "My son is scared of dogs" / "... used to be"
+  const mode = otherMode(oldS, newS);
+  if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
 }
 

@@ -89,6 +89,22 @@ describe('corrections from the quote alone', () => {
     expect(await a.memory(mine.memory.id)).toMatchObject({ status: 'ACTIVE', mentionCount: 1 });
   });
 
+  it('a wish and its fulfilment, a state and its end, are two memories: the fact is recalled in its own words', async () => {
+    const a = await fresh('modality');
+    const want = await a.state('I want a dog.', { type: 'FACT' }, '2026-05-01T10:00:00Z');
+    const have = await a.state('I have a dog.', { type: 'FACT' }, '2026-06-01T10:00:00Z');
+    expect(have.outcome).toBe('CREATED');
+    expect(await a.memory(want.memory.id)).toMatchObject({ status: 'ACTIVE', mentionCount: 1 });
+    const c = await a.open();
+    const r = await a.recall(c, 'Do I have a dog?');
+    expect(r.statements.map((h: any) => h.memory.quote)).toContain('I have a dog.');
+
+    const scared = await a.state('My son is scared of dogs.', { type: 'FACT' }, '2026-05-01T11:00:00Z');
+    const over = await a.state('My son used to be scared of dogs.', { type: 'FACT' }, '2026-06-01T11:00:00Z');
+    expect(over.outcome).not.toBe('REINFORCED');
+    expect(over.memory.id).not.toBe(scared.memory.id);
+  });
+
   it('derived entities are shown apart from the caller\'s', async () => {
     const a = await fresh('derived');
     const m = await a.state('My brother Owen lives in Bristol.', { type: 'FACT', entities: ['family member'] });

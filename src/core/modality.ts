@@ -1,0 +1,93 @@
+/**
+ * How a sentence holds its predicate (docs/corrections.md, "modality (distinct)"): said as so
+ * ("I have a dog"), wished, planned or weighed ("I want a dog", "I'm going to quit smoking",
+ * "I'm thinking about selling my car"), over ("I used to live in Leeds", "My wife was
+ * pregnant"), or a belief given up ("I thought I was allergic to cats"). A wish and its
+ * fulfilment, a state and its end, are two facts: never one memory.
+ *
+ * Read only of a one-sentence statement, from grammar alone (frames of wanting, planning,
+ * obligation and possibility; "used to"; "was"/"were" against "is"/"are"), and only where a
+ * frame governs a predicate: "I'm going to Leeds" is a journey, not a plan, while "I'm going
+ * to quit" is a plan. "I'd rather" and "I prefer" are preferences said as so.
+ */
+import { lexicon } from './lexicon.js';
+import { lemma } from './words.js';
+import { assertions } from './addressing.js';
+import { norm, type StatementLike } from './conflict-words.js';
+import type { MemoryType } from './types.js';
+
+export type Mode = 'so' | 'wished' | 'over' | 'given-up';
+
+/** Frames that hold their predicate as wished, planned, needed or possible, not as so. */
+const WISHED = new RegExp([
+  "\\b(?:want|wants|wanted|wanting) (?:to|a|an|some|more|another)\\b",
+  "\\b(?:would|'d) (?:like|love) (?:to|a|an|some|more|another)\\b",
+  "\\bhop(?:e|es|ing) to\\b",
+  "\\bplan(?:s|ned|ning)? (?:to|on)\\b",
+  "\\bplanning (?:a|an|my|our)\\b",
+  "\\bintend(?:s|ing)? to\\b",
+  "\\bgonna\\b",
+  "\\b(?:thinking|thought) (?:about|of) \\w+ing\\b",
+  "\\bconsidering \\w+ing\\b",
+  "\\bneeds? to\\b",
+  "\\bshould\\b",
+  "\\bmight\\b",
+  "\\bwish(?:es)?\\b",
+  "\\btrying to\\b",
+  "\\bdream(?:s|ing)? of\\b",
+].join('|'));
+
+/** Whether WordNet knows the word as a verb (its comparison with "be" is null for no verb). */
+const isVerbWord = (w: string) => lexicon().sameAction([w, lemma(w)], ['be']) !== null;
+
+/** "going to" + a verb is a plan; + a place ("going to Leeds", "going to work") is a journey. */
+const JOURNEY = new Set(['work', 'school', 'bed', 'church', 'town', 'class', 'lunch', 'dinner', 'breakfast', 'the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'see', 'be']);
+function plans(t: string): boolean {
+  for (const m of t.matchAll(/\bgoing to (\w+)/g)) {
+    const w = m[1]!;
+    if (!JOURNEY.has(w) && isVerbWord(w)) return true;
+  }
+  return false;
+}
+
+const GIVEN_UP = /\b(?:i|we) (?:thought|assumed|believed) (?:that )?(?:i|we|i'd|we'd|i was|we were)\b/;
+const OVER = /\bused to\b/;
+/**
+ * The subject's "be" in the past, of a state: "My wife was pregnant", "I was vegetarian", "I was a
+ * teacher"; not a passive event ("I was raised by my grandmother", "was built", "was born").
+ */
+const WAS = /^(?:i|we|he|she|they|it|(?:my|our|the) \w+(?: \w+)?) (?:was|were) (\w+)/;
+function stateOver(t: string): boolean {
+  const m = WAS.exec(t);
+  if (!m) return false;
+  const w = m[1]!;
+  return w !== 'born' && !isVerbWord(w);
+}
+
+/** How a one-sentence statement holds its predicate; null for several sentences (not read). */
+export function modeOf(text: string): Mode | null {
+  const said = assertions(text);
+  if (said.length !== 1) return null;
+  const t = norm(said[0]!).replace(/[.,;:!?]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (GIVEN_UP.test(t)) return 'given-up';
+  if (WISHED.test(t) || plans(t)) return 'wished';
+  if (OVER.test(t) || stateOver(t)) return 'over';
+  return 'so';
+}
+
+/** Kinds of memory whose content is a want: "I always want an aisle seat", "I need to call the bank". */
+const WANTS: ReadonlySet<MemoryType> = new Set(['PREFERENCE', 'INSTRUCTION', 'TASK', 'REMINDER']);
+
+/**
+ * Two statements holding their predicate differently: a description ("wished / so"), or null. A
+ * want said as a preference, an instruction, a task or a reminder is that memory's content, not a
+ * wish: there only a state over or a belief given up counts.
+ */
+export function otherMode(oldS: StatementLike, newS: StatementLike): string | null {
+  const a = modeOf(oldS.text);
+  if (a === null) return null;
+  const b = modeOf(newS.text);
+  if (b === null || a === b) return null;
+  if ((a === 'wished' || b === 'wished') && (a === 'so' || b === 'so') && (WANTS.has(oldS.type) || WANTS.has(newS.type))) return null;
+  return `${a} / ${b}`;
+}

@@ -1,0 +1,54 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { relate, type StatementLike } from '../../src/core/conflicts.js';
+import { modeOf } from '../../src/core/modality.js';
+import type { MemoryType } from '../../src/core/types.js';
+import { useWordNet } from '../helpers/lexicon.js';
+
+const s = (text: string, type: MemoryType = 'FACT'): StatementLike => ({ text, type, entities: [], themes: [] });
+const rel = (a: string, b: string, type: MemoryType = 'FACT') => relate(s(a, type), s(b, type), true);
+
+beforeAll(useWordNet, 120_000);
+
+describe('modality: a wish and its fulfilment, a state and its end, are two facts', () => {
+  it('reads how a one-sentence statement holds its predicate', () => {
+    expect(modeOf('I have a cat.')).toBe('so');
+    expect(modeOf('I want a cat.')).toBe('wished');
+    expect(modeOf("I'd like to learn the cello.")).toBe('wished');
+    expect(modeOf("We're going to repaint the kitchen.")).toBe('wished');
+    expect(modeOf("I'm going to Lisbon in May.")).toBe('so');
+    expect(modeOf("I'm going to work early tomorrow.")).toBe('so');
+    expect(modeOf("I'm thinking about changing jobs.")).toBe('wished');
+    expect(modeOf('I used to play rugby.')).toBe('over');
+    expect(modeOf('My dad was a postman.')).toBe('over');
+    // a past event said in the passive is no state over
+    expect(modeOf('I was raised by my aunt.')).toBe('so');
+    expect(modeOf('I was born in Cork.')).toBe('so');
+    expect(modeOf('I thought I was lactose intolerant.')).toBe('given-up');
+    expect(modeOf('I want a cat. I have a dog.')).toBeNull();
+  });
+
+  it('never reads a wish, a plan, an ended state or a belief given up as the fact itself', () => {
+    for (const [a, b] of [
+      ['I want a cat.', 'I have a cat.'],
+      ["I'd like to learn the cello.", "I'm learning the cello."],
+      ["We're going to repaint the kitchen.", 'We repainted the kitchen.'],
+      ["I'm thinking about changing jobs.", 'I changed jobs.'],
+      ['My daughter hopes to study medicine.', 'My daughter studies medicine.'],
+      ['I used to play rugby.', 'I play rugby.'],
+      ['My dad is a postman.', 'My dad was a postman.'],
+      ['I am lactose intolerant.', 'I thought I was lactose intolerant.'],
+    ] as const) {
+      expect(rel(a, b), `${a} / ${b}`).toMatchObject({ kind: 'distinct', rule: 'modality' });
+    }
+  });
+
+  it('held the same way on both sides, or a want that is the memory itself: no reading of its own', () => {
+    expect(rel("I'd love to visit Japan one day.", 'I would love to visit Japan.')).toEqual({ kind: 'compatible' });
+    expect(rel('I want to visit Japan.', "I'd love to visit Japan.")).not.toMatchObject({ rule: 'modality' });
+    expect(rel('I used to smoke.', 'I used to be a smoker.').kind).not.toBe('distinct');
+    expect(rel('I was raised by my aunt.', 'My aunt raised me.')).toEqual({ kind: 'compatible' });
+    // a preference, an instruction or a task says a want as its content
+    expect(rel('Book me an aisle seat on flights.', 'On flights I always want an aisle seat.', 'INSTRUCTION')).toEqual({ kind: 'compatible' });
+    expect(rel('I need to call the bank.', 'Call the bank.', 'TASK')).toEqual({ kind: 'compatible' });
+  });
+});
