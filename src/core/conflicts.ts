@@ -13,7 +13,8 @@ import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSe
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
-import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, owners, samePredicateOf, slots, subjects, subjectVerbs, possessedWords, valuesOf } from './slots.js';
+import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
+import { owners, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode } from './modality.js';
 
@@ -89,7 +90,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const sn = subjects(newS.text);
   // a role said on the other side too ("My kids are Mia and Leo" / "I have two kids, Mia and Leo") is not another subject
   const mentioned = (subj: Set<string>, keys: Set<string>) => [...subj].some((x) => x.startsWith('person:') && keys.has(x.slice(7)));
-  if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, newKeys) && !mentioned(sn, oldKeys)) {
+  // (roles said of another person, "my boss's wife", name no subject: she is neither "my boss" nor "my wife")
+  const without = (keys: Set<string>, text: string) => { const r = rolesOfOthers(text); return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys; };
+  if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }
   // Two different names open otherwise similar sentences: "Hana gave me a kite." / "Femi gave me a kite."

@@ -2,7 +2,8 @@
  * How a sentence holds its predicate (docs/corrections.md, "modality (distinct)"): said as so
  * ("I have a dog"), wished, planned or weighed ("I want a dog", "I'm going to quit smoking",
  * "I'm thinking about selling my car"), over ("I used to live in Leeds", "My wife was
- * pregnant"), or a belief given up ("I thought I was allergic to cats"). A wish and its
+ * pregnant"), a belief given up ("I thought I was allergic to cats"), or under a condition
+ * ("If it rains, I drive to work"). A wish and its
  * fulfilment, a state and its end, are two facts: never one memory.
  *
  * Read only of a one-sentence statement, from grammar alone (frames of wanting, planning,
@@ -16,7 +17,7 @@ import { assertions } from './addressing.js';
 import { norm, type StatementLike } from './conflict-words.js';
 import type { MemoryType } from './types.js';
 
-export type Mode = 'so' | 'wished' | 'over' | 'given-up';
+export type Mode = 'so' | 'wished' | 'over' | 'given-up' | 'if';
 
 /** Frames that hold their predicate as wished, planned, needed or possible, not as so. */
 const WISHED = new RegExp([
@@ -70,6 +71,8 @@ export function modeOf(text: string): Mode | null {
   if (said.length !== 1) return null;
   const t = norm(said[0]!).replace(/[.,;:!?]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (GIVEN_UP.test(t)) return 'given-up';
+  // held under a condition: "If it rains, I drive to work" is not "I drive to work"
+  if (/^(?:if|unless|whenever) /.test(t)) return 'if';
   if (WISHED.test(t) || plans(t)) return 'wished';
   if (OVER.test(t) || stateOver(t)) return 'over';
   return 'so';

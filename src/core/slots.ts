@@ -7,11 +7,8 @@ import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
 import { lexicon } from './lexicon.js';
 import { copySet, memoByText } from './memo.js';
-import { findCues } from './correction-cues.js';
 import { deriveNouns } from './derive.js';
-import { splitSentences } from './sentences.js';
-import { quotedSpeaker } from './quoted-speech.js';
-import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
+import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
 
 // ---------------------------------------------------------------- values
 
@@ -78,40 +75,6 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
 }
 
 
-/** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
-const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
-
-/**
- * Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband).
- * A sentence that quotes someone else's words ('He said "I hate cats."', '"I'm fine," my doctor said')
- * is about that speaker ("reported:he"): the "I" inside the quotation marks is theirs, not the person's.
- */
-export function subjects(text: string): Set<string> {
-  const out = new Set<string>();
-  let own = text;
-  for (const s of splitSentences(text)) {
-    const who = quotedSpeaker(s.text);
-    if (who === null) continue;
-    out.add(`reported:${who}`);
-    own = own.replace(s.text, ' ');
-  }
-  for (const c0 of clauses(own)) {
-    // "Sorry, I got it wrong before: Bea's birthday is 28 August": the speaker owning up to a mistake
-    // is not what the statement is about
-    if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;
-    const c = stripOpeners(c0);
-    if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
-    else if (c[0] === 'my' || c[0] === 'our') {
-      let i = 1;
-      while (i < c.length && NP_ADJ.has(c[i])) i++;
-      const k = c[i] ? key(c[i]) : '';
-      // "my brother's flat" is about the flat, not the brother
-      if (PERSON.has(k) && c[i + 1] !== "'s") out.add(`person:${k}`);
-    }
-  }
-  return out;
-}
-
 /**
  * Nouns named after "my/our/your", as said ("My dog's name is Biscuit" -> dog). The phrase ends where the sentence's tagger (wink-nlp,
  * `deriveNouns`) sees no noun after its first word: "My bedroom faces east" -> bedroom.
@@ -146,41 +109,6 @@ export function disjointInSense(a: Set<string>, b: Set<string>): boolean {
     for (const y of b) if (key(x) === key(y) || lexicon().synonymous(lemma(x), lemma(y))) return false;
   }
   return true;
-}
-
-/**
- * Whose each possessed thing is: "my car" -> car: me; "my wife's car" or "Dad's car" -> car: wife,
- * father (a person role before "'s" owns what follows it). "My dog's name" stays the speaker's (a dog is no person role).
- */
-export function owners(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const c of clauses(text)) {
-    for (let i = 0; i < c.length; i++) {
-      if (c[i] !== 'my' && c[i] !== 'our') continue;
-      let j = i + 1;
-      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
-      let owner = 'me';
-      const s = c.indexOf("'s", j);
-      if (s > j && s <= j + 2 && PERSON.has(key(c[j]!))) {
-        owner = key(c[j]!);
-        j = s + 1;
-        while (j < c.length && NP_ADJ.has(c[j]!)) j++;
-      }
-      const w = c[j];
-      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
-      if (!out.has(key(w))) out.set(key(w), owner);
-    }
-    // a role's possessive without "my": "Dad's car", "Mum's birthday" are theirs
-    for (let i = 0; i + 2 < c.length; i++) {
-      if (c[i + 1] !== "'s" || c[i - 1] === 'my' || c[i - 1] === 'our' || !PERSON.has(key(c[i]!))) continue;
-      let j = i + 2;
-      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
-      const w = c[j];
-      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
-      if (!out.has(key(w))) out.set(key(w), key(c[i]!));
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------- single-valued slots

@@ -100,6 +100,9 @@ describe('a possessive opens a definite subject ("Mum\'s birthday is", "Owen\'s 
     expect(rel("My brother Owen's flat is in Leeds.", "My brother Owen's flat is in York.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     // another owner is another subject
     expect(rel("Owen's flat is in Leeds.", "Priya's flat is in York.").kind).not.toBe('corrects');
+    // another's relative is neither the person's own relative nor the other
+    expect(rel('My boss is vegan.', "My boss's wife is vegan.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My wife is vegan.', "My boss's wife is vegan.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     // a role's thing without "my" is still theirs, not the person's: two facts, never one memory
     expect(rel('My car is a blue Volvo.', "Dad's car is a blue Volvo.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     // another's favourite is theirs: corrected by their own new favourite only

@@ -24,6 +24,7 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
     expect(modeOf('I was raised by my aunt.')).toBe('so');
     expect(modeOf('I was born in Cork.')).toBe('so');
     expect(modeOf('I thought I was lactose intolerant.')).toBe('given-up');
+    expect(modeOf('If it snows, I work from home.')).toBe('if');
     expect(modeOf('I want a cat. I have a dog.')).toBeNull();
   });
 
@@ -37,6 +38,7 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
       ['I used to play rugby.', 'I play rugby.'],
       ['My dad is a postman.', 'My dad was a postman.'],
       ['I am lactose intolerant.', 'I thought I was lactose intolerant.'],
+      ['If it snows, I work from home.', 'I work from home.'],
     ] as const) {
       expect(rel(a, b), `${a} / ${b}`).toMatchObject({ kind: 'distinct', rule: 'modality' });
     }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { relate, type StatementLike } from '../../src/core/conflicts.js';
 import { prefixNegated } from '../../src/core/prefix-negation.js';
-import { subjects } from '../../src/core/slots.js';
+import { subjects } from '../../src/core/subjects.js';
 import { useWordNet } from '../helpers/lexicon.js';
 
 const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });

@@ -1,0 +1,98 @@
+/**
+ * Who a statement is about and whose each thing is (docs/corrections.md, "different-subject"):
+ * the clause's subject ("I", "we", a role after "my"), another's quoted words, and the owner of
+ * each possessed thing.
+ */
+import { STOP_WORDS, NEGATIONS } from './words.js';
+import { findCues } from './correction-cues.js';
+import { splitSentences } from './sentences.js';
+import { quotedSpeaker } from './quoted-speech.js';
+import { clauses, isVerb, key, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from './conflict-words.js';
+
+/** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
+const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
+
+/**
+ * Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband).
+ * A sentence that quotes someone else's words ('He said "I hate cats."', '"I'm fine," my doctor said')
+ * is about that speaker ("reported:he"): the "I" inside the quotation marks is theirs, not the person's.
+ */
+export function subjects(text: string): Set<string> {
+  const out = new Set<string>();
+  let own = text;
+  for (const s of splitSentences(text)) {
+    const who = quotedSpeaker(s.text);
+    if (who === null) continue;
+    out.add(`reported:${who}`);
+    own = own.replace(s.text, ' ');
+  }
+  for (const c0 of clauses(own)) {
+    // "Sorry, I got it wrong before: Bea's birthday is 28 August": the speaker owning up to a mistake
+    // is not what the statement is about
+    if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;
+    const c = stripOpeners(c0);
+    if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
+    else if (c[0] === 'my' || c[0] === 'our') {
+      let i = 1;
+      while (i < c.length && NP_ADJ.has(c[i])) i++;
+      const k = c[i] ? key(c[i]) : '';
+      // "my brother's flat" is about the flat, not the brother; "my boss's wife" is about her, not the boss nor "my wife"
+      if (PERSON.has(k) && c[i + 1] !== "'s") out.add(`person:${k}`);
+      else if (PERSON.has(k)) {
+        let j = i + 2;
+        while (j < c.length && NP_ADJ.has(c[j])) j++;
+        const k2 = c[j] ? key(c[j]) : '';
+        if (PERSON.has(k2)) out.add(`person:${k}'s ${k2}`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whose each possessed thing is: "my car" -> car: me; "my wife's car" or "Dad's car" -> car: wife,
+ * father (a person role before "'s" owns what follows it). "My dog's name" stays the speaker's (a dog is no person role).
+ */
+export function owners(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of clauses(text)) {
+    for (let i = 0; i < c.length; i++) {
+      if (c[i] !== 'my' && c[i] !== 'our') continue;
+      let j = i + 1;
+      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      let owner = 'me';
+      const s = c.indexOf("'s", j);
+      if (s > j && s <= j + 2 && PERSON.has(key(c[j]!))) {
+        owner = key(c[j]!);
+        j = s + 1;
+        while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      }
+      const w = c[j];
+      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
+      if (!out.has(key(w))) out.set(key(w), owner);
+    }
+    // a role's possessive without "my": "Dad's car", "Mum's birthday" are theirs
+    for (let i = 0; i + 2 < c.length; i++) {
+      if (c[i + 1] !== "'s" || c[i - 1] === 'my' || c[i - 1] === 'our' || !PERSON.has(key(c[i]!))) continue;
+      let j = i + 2;
+      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      const w = c[j];
+      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
+      if (!out.has(key(w))) out.set(key(w), key(c[i]!));
+    }
+  }
+  return out;
+}
+
+/**
+ * Roles said of another person ("my boss's wife" -> boss, wife): naming them names neither "my
+ * boss" nor "my wife" as the statement's subject.
+ */
+export function rolesOfOthers(text: string): Set<string> {
+  const ts = toks(text);
+  const out = new Set<string>();
+  for (let i = 0; i + 2 < ts.length; i++) {
+    if (ts[i + 1] === "'s" && PERSON.has(key(ts[i]!)) && PERSON.has(key(ts[i + 2]!))) out.add(key(ts[i]!)).add(key(ts[i + 2]!));
+  }
+  return out;
+}
