@@ -221,8 +221,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       return reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
     }
 
+    // The event's reason names the rule, never the rules' detail: it quotes the values, and the event log holds no words.
     const supersedes = decision.action === 'correct'
-      ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
+      ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: `recognised by the ${decision.rule} rule` } : null;
     const { memory, events: ev } = await storeNewStatement(deps, tx, newStatement(decision, supersedes));
     // The new memory is returned as written; only a superseded one is read again (its status changed).
     const [superseded] = decision.action === 'correct' ? await deps.store.getMemories([decision.targetId], spaceId, tx) : [];
