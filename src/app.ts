@@ -24,7 +24,7 @@ import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
 import { CallerRate } from './graphql/rate-limit.js';
 import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
-import { wsOperations } from './graphql/ws-operations.js';
+import { socketAuthorization, wsOperations } from './graphql/ws-operations.js';
 import { strictRequestParsing } from './graphql/request-parsing.js';
 
 export interface App {
@@ -107,7 +107,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
         {
           // Each socket is registered under its token, so that revoking the token closes it.
           onConnect: async (ctx) => {
-            const secret = tokenOf(ctx.connectionParams);
+            const secret = socketAuthorization(ctx.connectionParams).header;
             const actor = secret ? await authenticate(deps, secret) : null;
             if (actor?.tokenId && secret) registry.add(ctx.extra.socket, actor.tokenId, secret);
             callers.set(ctx.extra.socket, { actor, address: ctx.extra.request.socket.remoteAddress ?? 'unknown' });
@@ -126,9 +126,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             maxTokens: config.limits.tokens,
             log: deps.log,
             context: async (ctx) => {
-              const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-              const header = (params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined)) as string | undefined;
-              return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
+              const { header, problem } = socketAuthorization(ctx.connectionParams);
+              const caller = problem ? { actor: null, authProblem: problem } : await authAs(header);
+              return { deps, ...caller, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
             },
           }),
           schema,
@@ -167,10 +167,4 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       await engram.close();
     },
   };
-}
-
-function tokenOf(connectionParams: unknown): string | undefined {
-  const params = (connectionParams ?? {}) as Record<string, unknown>;
-  const token = params.authorization ?? params.Authorization ?? params.token;
-  return typeof token === 'string' ? token : undefined;
 }

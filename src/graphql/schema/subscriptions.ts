@@ -39,9 +39,10 @@ const MemoryChangeRef = builder.objectRef<MemoryEvent>('MemoryChange').implement
   }),
 });
 
-/** Domain errors keep their message and code on a subscription (Yoga masks anything else). */
+/** Domain errors keep their message and code on a subscription (Yoga masks anything else), and InvalidInput its field, as over HTTP. */
 function asGraphQLError(e: unknown): unknown {
-  return e instanceof DomainError ? new GraphQLError(e.message, { extensions: { code: e.code } }) : e;
+  if (!(e instanceof DomainError)) return e;
+  return new GraphQLError(e.message, { extensions: { code: e.code, ...(e instanceof InvalidInputError ? { field: e.field } : {}) } });
 }
 
 /** An event id (`after`): a whole number, or nothing. */
