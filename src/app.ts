@@ -52,7 +52,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   let accepting = true;
   const authAs = async (header: string | null | undefined) => {
     const r = await authenticateBearer(deps, header);
-    return { actor: r.actor, authProblem: r.problem };
+    return { actor: r.actor, authProblem: r.problem, tokenHash: r.actor ? r.hash : null };
   };
   watchOutbox(metrics, engram.deps.outbox);
   watchVectorMirror(metrics, engram.deps.index);
