@@ -150,7 +150,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       // The first admin token once the service listens: one created by a start that then failed would never be shown.
       const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
       const port = (server.address() as AddressInfo).port;
-      const url = `http://${config.host}:${port}/graphql`;
+      // An IPv6 address goes in brackets (`http://[::1]:4000/`): without them the address is no URL, and the CLI could not reach it.
+      const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/graphql`;
       // CLI commands find the server that owns the embedded store here (docs/ownership.md).
       if (engram.db instanceof PgliteClient) engram.db.setAddress(port, url);
       deps.log.info({ url, engine: deps.index.name, embedder: deps.embedder.id }, 'engram listening');
