@@ -74,6 +74,9 @@ builder.subscriptionFields((t) => ({
         const spaceId = spaceOf(actor, a.spaceId);
         if (!(await ctx.loaders.space.load(spaceId))) throw new NotFoundError('Space', spaceId);
         const after = eventIdArg(a.after);
+        // An id past the space's last event is none this space gave: the stream would drop every event up to it, in silence.
+        const last = after === null ? 0 : await ctx.deps.store.lastEventId(spaceId);
+        if (after !== null && after > last) throw new InvalidInputError('after', `no event of this space has id ${after} (its last is ${last})`);
         // A stream over HTTP (SSE) has no socket that revoking its token could close: it ends itself.
         const recheck = (ctx.limits ?? LimitsSchema.parse({})).tokenRecheckSeconds;
         const token = actor.tokenId && ctx.tokenHash ? tokenStanding(ctx.deps, actor.tokenId, ctx.tokenHash, recheck) : undefined;
