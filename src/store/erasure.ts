@@ -29,7 +29,12 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
   const once = () => {
     const lost = { connection: false };
     const run = (q: Queryable) => eraseOn(q, db.driver, lost, log);
-    return (db.session ? db.session(run) : run(db)).then((report) => ({ report, lost: lost.connection }));
+    return (db.session ? db.session(run) : run(db)).then((report) => ({ report, lost: lost.connection }), (e: unknown) => {
+      // No connection to erase on (the database went away after the forget committed): reported, not
+      // thrown; the forget is done, and a throw here answered it "Unexpected error.".
+      if (!unavailableIn(classify(e))) throw e;
+      return { report: { done: [], failed: [{ step: 'connect', error: e instanceof Error ? e.message : String(e) }] }, lost: true };
+    });
   };
   const first = await once();
   if (!first.lost) return first.report;
@@ -37,7 +42,9 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
   // on the dead connection, and the words stayed on disk though forget had answered. Once more on a
   // fresh connection; a second loss is reported as the first was.
   log?.warn({ failed: first.report.failed }, 'erasure: the connection was lost; erasing again on a new one');
-  return (await once()).report;
+  const second = (await once()).report;
+  if (second.failed.some((f) => f.step === 'connect')) log?.warn({ failed: second.failed }, 'erasure: no connection; the forgotten words stay on disk until the next erasure');
+  return second;
 }
 
 async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean }, log?: Logger): Promise<ErasureReport> {

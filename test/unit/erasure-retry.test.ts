@@ -70,3 +70,25 @@ describe('erasure on a connection lost half-way', () => {
     expect(report.failed).toEqual([{ step: 'checkpoint', error: 'permission denied to execute CHECKPOINT' }]);
   });
 });
+
+describe('erasure with no connection to be had', () => {
+  it('reports the failed connect, after one more try, and does not throw: the forget before it is done', async () => {
+    let tries = 0;
+    const db = {
+      driver: 'pg', statementCount: 0,
+      async session() {
+        tries++;
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      },
+    } as unknown as SqlClient;
+    const report = await eraseResidue(db);
+    expect(tries).toBe(2);
+    expect(report.done).toEqual([]);
+    expect(report.failed).toEqual([{ step: 'connect', error: 'connect ECONNREFUSED 127.0.0.1:5432' }]);
+  });
+
+  it('any other failure to open the session is still thrown (a defect, not the database away)', async () => {
+    const db = { driver: 'pg', statementCount: 0, async session() { throw new TypeError('boom'); } } as unknown as SqlClient;
+    await expect(eraseResidue(db)).rejects.toThrow('boom');
+  });
+});
