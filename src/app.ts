@@ -24,7 +24,7 @@ import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
 import { CallerRate } from './graphql/rate-limit.js';
 import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
-import { wsOperations } from './graphql/ws-operations.js';
+import { socketAuthorization, wsOperations } from './graphql/ws-operations.js';
 import { strictRequestParsing } from './graphql/request-parsing.js';
 
 export interface App {
@@ -52,7 +52,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   let accepting = true;
   const authAs = async (header: string | null | undefined) => {
     const r = await authenticateBearer(deps, header);
-    return { actor: r.actor, authProblem: r.problem };
+    return { actor: r.actor, authProblem: r.problem, tokenHash: r.actor ? r.hash : null };
   };
   watchOutbox(metrics, engram.deps.outbox);
   watchVectorMirror(metrics, engram.deps.index);
@@ -107,7 +107,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
         {
           // Each socket is registered under its token, so that revoking the token closes it.
           onConnect: async (ctx) => {
-            const secret = tokenOf(ctx.connectionParams);
+            const secret = socketAuthorization(ctx.connectionParams).header;
             const actor = secret ? await authenticate(deps, secret) : null;
             if (actor?.tokenId && secret) registry.add(ctx.extra.socket, actor.tokenId, secret);
             callers.set(ctx.extra.socket, { actor, address: ctx.extra.request.socket.remoteAddress ?? 'unknown' });
@@ -126,9 +126,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             maxTokens: config.limits.tokens,
             log: deps.log,
             context: async (ctx) => {
-              const params = (ctx.connectionParams ?? {}) as Record<string, unknown>;
-              const header = (params.authorization ?? params.Authorization ?? (params.token ? `Bearer ${String(params.token)}` : undefined)) as string | undefined;
-              return { deps, ...(await authAs(header)), loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
+              const { header, problem } = socketAuthorization(ctx.connectionParams);
+              const caller = problem ? { actor: null, authProblem: problem } : await authAs(header);
+              return { deps, ...caller, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
             },
           }),
           schema,
@@ -150,7 +150,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       // The first admin token once the service listens: one created by a start that then failed would never be shown.
       const adminToken = config.bootstrapAdmin ? await bootstrapAdmin(deps) : null;
       const port = (server.address() as AddressInfo).port;
-      const url = `http://${config.host}:${port}/graphql`;
+      // An IPv6 address goes in brackets (`http://[::1]:4000/`): without them the address is no URL, and the CLI could not reach it.
+      const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/graphql`;
       // CLI commands find the server that owns the embedded store here (docs/ownership.md).
       if (engram.db instanceof PgliteClient) engram.db.setAddress(port, url);
       deps.log.info({ url, engine: deps.index.name, embedder: deps.embedder.id }, 'engram listening');
@@ -167,10 +168,4 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       await engram.close();
     },
   };
-}
-
-function tokenOf(connectionParams: unknown): string | undefined {
-  const params = (connectionParams ?? {}) as Record<string, unknown>;
-  const token = params.authorization ?? params.Authorization ?? params.token;
-  return typeof token === 'string' ? token : undefined;
 }

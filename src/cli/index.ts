@@ -54,7 +54,7 @@ const COMMANDS: Record<string, { options: Spec; positionals: number; required?: 
  * option it cannot go without, or a role that is none of the four is refused, naming it, and
  * nothing changes. Null: not a command (usage).
  */
-function parseCommand(cmd: string, sub: string | undefined, rest: string[]): { values: Record<string, string | boolean | undefined>; file?: string } | null {
+function parseCommand(cmd: string, sub: string | undefined, rest: string[]): { name: string; values: Record<string, string | boolean | undefined>; file?: string } | null {
   // `eval <kind> <file>`, `token create`, `outbox status`: the second word is part of the command.
   const single = cmd !== 'eval' && COMMANDS[cmd] !== undefined;
   const key = single || cmd === 'eval' ? cmd : `${cmd} ${sub ?? ''}`;
@@ -69,7 +69,8 @@ function parseCommand(cmd: string, sub: string | undefined, rest: string[]): { v
   if (values.role !== undefined && !(ROLES as readonly unknown[]).includes(values.role)) {
     throw new Error(`${key}: --role takes ${ROLES.join(', ')}, not "${String(values.role)}"`);
   }
-  return { values, file: positionals[0] };
+  // Its name, for the lock file and the refusals: `reindex`, `outbox status`, `eval pairs` (never an option, `reindex --engine`).
+  return { name: cmd === 'eval' ? `eval ${sub}` : key, values, file: positionals[0] };
 }
 
 /** Evaluations never touch a person's store unless told to: a temporary PGlite (and LanceDB) directory. */
@@ -94,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE + '\n');
     return 1;
   }
-  const { values, file } = parsed;
+  const { name, values, file } = parsed;
   const flag = (name: string): string | undefined => values[name] as string | undefined;
   const json = values.json === true;
   ownerOnlyUmask();
@@ -102,13 +103,13 @@ async function main(argv: string[]): Promise<number> {
   const base = configFromEnv(process.env, { logLevel: (process.env.LOG_LEVEL as never) ?? 'warn', ...(engineFlag && cmd !== 'reindex' ? { engine: engineFlag as never } : {}) });
   const evaluation = cmd === 'eval' ? evalConfig(base, flag('store')) : null;
   const config = evaluation?.config ?? base;
-  const owner = [cmd, sub].filter(Boolean).join(' ');
+  const owner = name;
   let engram: Engram;
   try {
     engram = await createEngram(config, { owner, background: false });
   } catch (e) {
     evaluation?.cleanup();
-    if (e instanceof DataDirLockedError) return throughServerOrRefuse(e, cmd, sub, flag, json);
+    if (e instanceof DataDirLockedError) return throughServerOrRefuse(e, name, cmd, sub, flag, json);
     throw e;
   }
   try {
@@ -168,7 +169,7 @@ function formatSpace(s: { id: string; name: string; timeZone: string }, json: bo
  * other command refuses, naming the owner, and changes nothing.
  */
 async function throughServerOrRefuse(
-  e: DataDirLockedError, cmd: string, sub: string | undefined, flag: (name: string) => string | undefined, json: boolean,
+  e: DataDirLockedError, name: string, cmd: string, sub: string | undefined, flag: (name: string) => string | undefined, json: boolean,
 ): Promise<number> {
   const holder = e.holder;
   const adminToken = flag('admin-token') ?? process.env.ENGRAM_ADMIN_TOKEN;
@@ -186,7 +187,7 @@ async function throughServerOrRefuse(
   const hint = viaServer
     ? 'pass an admin token (--admin-token TOKEN or ENGRAM_ADMIN_TOKEN) to do it through the server, or stop the server'
     : holder.owner === 'server' ? `stop the server (kill ${holder.pid}) first, or do it through its GraphQL API` : 'wait for it to finish';
-  process.stderr.write(`engram ${[cmd, sub].filter(Boolean).join(' ')}: refused, nothing changed: ${e.message}; ${hint}\n`);
+  process.stderr.write(`engram ${name}: refused, nothing changed: ${e.message}; ${hint}\n`);
   return EXIT_STORE_IN_USE;
 }
 

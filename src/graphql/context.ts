@@ -11,6 +11,8 @@ export interface GraphQLContext {
   actor: Actor | null;
   /** Why there is no actor (no token, no `Bearer `, malformed, unknown, revoked): the refusal says it. */
   authProblem?: string | null;
+  /** The hash of the caller's token: a subscription looks it up again while it lasts (src/graphql/revocation.ts). */
+  tokenHash?: string | null;
   loaders: Loaders;
   pubsub: EventPubSub;
   /** The service's Prometheus series (absent outside the server). */

@@ -1,5 +1,6 @@
 import type { MemoryEvent } from '../ports/memory-store.js';
 import type { GraphQLContext } from './context.js';
+import type { TokenStanding } from './revocation.js';
 
 const PAGE = 500;
 
@@ -11,9 +12,14 @@ const PAGE = 500;
  * id already sent is dropped, so the seam between the two neither loses nor repeats one
  * (ids of one space increase in commit order: every writer holds the space's lock). A reader
  * that falls more than the live queue's limit behind (src/graphql/pubsub.ts) is caught up
- * the same way: a new listener, then the store from the last id sent.
+ * the same way: a new listener, then the store from the last id sent. With `token`, an event met
+ * once the caller's token no longer stands is not sent: the stream yields `REVOKED` and ends.
  */
-export async function* memoryEventStream(ctx: GraphQLContext, spaceId: string, after: number | null): AsyncGenerator<MemoryEvent> {
+export const REVOKED = Symbol('token revoked');
+
+export async function* memoryEventStream(
+  ctx: GraphQLContext, spaceId: string, after: number | null, token?: TokenStanding,
+): AsyncGenerator<MemoryEvent | typeof REVOKED> {
   const topic = `space:${spaceId}`;
   let live = ctx.pubsub.subscribe(topic);
   const unwatch = ctx.liveEvents ? await ctx.liveEvents.watch(spaceId) : () => {};
@@ -23,6 +29,7 @@ export async function* memoryEventStream(ctx: GraphQLContext, spaceId: string, a
       const page = await ctx.deps.store.spaceEvents(spaceId, last, PAGE);
       for (const e of page) {
         last = Number(e.id);
+        if (token && !(await token.standing())) throw REVOKED;
         yield e;
       }
       if (page.length < PAGE) return;
@@ -41,9 +48,14 @@ export async function* memoryEventStream(ctx: GraphQLContext, spaceId: string, a
       }
       if (Number(e.id) <= last) continue;
       last = Number(e.id);
+      if (token && !(await token.standing())) throw REVOKED;
       yield e;
     }
+  } catch (e) {
+    if (e !== REVOKED) throw e;
+    yield REVOKED;
   } finally {
+    token?.close();
     unwatch();
     live.close();
   }

@@ -19,6 +19,34 @@ export function tokenRevoked(tokenId: string): void {
   revocations.emit('revoked', tokenId);
 }
 
+/**
+ * Whether a subscription's token still stands, for a stream no socket of the registry carries (a
+ * subscription over HTTP, server-sent events: revoking its token used to leave it streaming every
+ * change of the space, quotes included). False at once after a revocation through this process;
+ * otherwise the token is looked up again at most every `recheckSeconds` (another instance, the CLI).
+ */
+export interface TokenStanding {
+  standing(): Promise<boolean>;
+  close(): void;
+}
+
+export function tokenStanding(deps: MemoryDeps, tokenId: string, hash: string, recheckSeconds: number): TokenStanding {
+  let revoked = false;
+  let lookedUpAt = Date.now();
+  const onRevoked = (id: string) => { if (id === tokenId) revoked = true; };
+  revocations.on('revoked', onRevoked);
+  return {
+    async standing() {
+      if (!revoked && Date.now() - lookedUpAt >= recheckSeconds * 1000) {
+        lookedUpAt = Date.now();
+        if (!(await deps.store.findToken(hash))) revoked = true;
+      }
+      return !revoked;
+    },
+    close: () => { revocations.off('revoked', onRevoked); },
+  };
+}
+
 interface Closable { close(code?: number, reason?: string): void }
 interface Entry { tokenId: string; hash: string }
 

@@ -74,3 +74,22 @@ export function wsOperations<X>(steps: WsOperationSteps<X>) {
     }
   };
 }
+
+/**
+ * The `Authorization` value a socket's connection parameters carry (`authorization`, `Authorization`
+ * or a bare `token`), or why none can be read: a value that is not text (a number, a list, an
+ * object) is refused in words, as a malformed header is. It used to reach the token check as it
+ * was and fail there: "Unexpected error.", logged at error as a defect.
+ */
+export function socketAuthorization(connectionParams: unknown): { header: string | undefined; problem: string | null } {
+  const params = (connectionParams !== null && typeof connectionParams === 'object' ? connectionParams : {}) as Record<string, unknown>;
+  for (const key of ['authorization', 'Authorization', 'token']) {
+    const v = params[key];
+    if (v == null) continue;
+    if (typeof v !== 'string') {
+      return { header: undefined, problem: `the connection parameter "${key}" must be text ("Bearer <token>"), not ${Array.isArray(v) ? 'a list' : `a ${typeof v}`}` };
+    }
+    return { header: key !== 'token' ? v : v ? `Bearer ${v}` : undefined, problem: null };
+  }
+  return { header: undefined, problem: null };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Conversation, ConversationTranscript, Message, MessageRole } from '../ports/memory-store.js';
+import type { Conversation, ConversationTranscript, Message, MessageRole, Tx } from '../ports/memory-store.js';
 import type { Actor, MemoryDeps } from './deps.js';
-import { InvalidInputError, NotFoundError } from './errors.js';
+import { InvalidInputError, NotFoundError, quoteRefusal } from './errors.js';
 import { checkQuote, type QuoteCheckResult } from '../core/quote-check.js';
 import { stage } from './stages.js';
 
@@ -60,6 +60,23 @@ export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote
   const whole = await deps.store.conversationTranscript(read.conversation.id);
   const transcript = whole?.messages ?? read.transcript;
   return { check: stage('quote check', () => checkQuote(quote, transcript)), transcript };
+}
+
+/**
+ * Under the space's lock: the message a quote was found in still reads as it did when it was
+ * checked. A forget (or a cleanup sweep) committed in between redacted the sentences holding its
+ * words (docs/erasure.md, "Every copy"); keeping the quote then would bring the forgotten words
+ * back, in a memory whose message no longer holds them. Refused as the check refuses it now.
+ */
+export async function assertStillSaid(
+  deps: MemoryDeps, tx: Tx, conversationId: string, quote: string, said: { messageId: string; message: string },
+): Promise<void> {
+  const messages = await deps.store.listMessages(conversationId, tx);
+  if (messages.some((m) => m.id === said.messageId && m.text === said.message)) return;
+  const now = stage('quote check', () => checkQuote(quote, messages));
+  throw now.ok
+    ? quoteRefusal('NOT_FOUND', 'the message it was said in changed while it was being kept (words forgotten meanwhile): keep it again')
+    : quoteRefusal(now.reason, now.detail);
 }
 
 /** Records what the person typed (USER) or the assistant answered (ASSISTANT); the chat side's job. */

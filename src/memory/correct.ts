@@ -5,7 +5,7 @@ import { normalizeText } from '../core/normalize.js';
 import type { MemoryType } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
-import { conversationFor } from './conversations.js';
+import { assertStillSaid, conversationFor } from './conversations.js';
 import { InvalidInputError, InvalidStateError, NotFoundError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
@@ -38,6 +38,8 @@ export async function correct(
   const { vector, error } = await embedOrMissing(deps, check.quote);
   const actorName = actorLabel(actor);
   const { id, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
+    // A forget since the transcript was read may have redacted the quote's message: its words stay gone.
+    await assertStillSaid(deps, tx, conversation.id, input.quote, check);
     const [cur] = await deps.store.getMemories([old.id], spaceId, tx);
     if (!cur || cur.status !== 'ACTIVE') throw new InvalidStateError(`memory ${old.id} is ${cur?.status ?? 'gone'}: only a current memory can be corrected`);
     // One memory per fact: a wording an active memory already holds is that memory's, not a second copy.

@@ -1,4 +1,5 @@
 import type { MemoryDeps } from './deps.js';
+import { NotFoundError } from './errors.js';
 import { indexNew } from './indexing.js';
 
 /**
@@ -6,6 +7,8 @@ import { indexNew } from './indexing.js';
  * was failing when they arrived). Safe to run repeatedly.
  */
 export async function reembedMissing(deps: MemoryDeps, spaceId: string | null, batch = 100): Promise<{ filled: number; failed: number }> {
+  // A space named that does not exist is NotFound (an admin's typo used to read as "nothing to do").
+  if (spaceId !== null && !(await deps.store.getSpaces([spaceId]))[0]) throw new NotFoundError('Space', spaceId);
   let filled = 0;
   let failed = 0;
   const seen = new Set<string>();

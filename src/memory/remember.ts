@@ -10,7 +10,7 @@ import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
-import { checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
+import { assertStillSaid, checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
@@ -88,6 +88,8 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   // embedding is used only if they are the caller's quote to the character (nearly always); a quote
   // refused is embedded for nothing (nothing is kept: the embedder's cache is in memory).
   const embeddingNow = input.vector == null && typeof input.quote === 'string' ? embedOrMissing(deps, input.quote) : null;
+  // The last event id before the transcript: a forget after it moves it, and the write checks the quote again.
+  const before = actor.spaceId ? await deps.store.lastEventId(actor.spaceId) : null;
   const read = await conversationWithTranscript(deps, actor, input.conversationId, TRANSCRIPT_WINDOW);
   const { conversation } = read;
   const spaceId = conversation.spaceId;
@@ -166,7 +168,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, firstRead);
     return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
-  const seen = start.lastEventId;
+  const seen = before ?? start.lastEventId;
   const early = await recognise(undefined, start);
 
   const actorName = actorLabel(actor);
@@ -207,7 +209,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   const unlocked = deps.store.oneStatementAtATime === true ? await writeUnlocked() : null;
 
   const { result, events } = unlocked ?? await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const { decision } = (await deps.store.lastEventId(spaceId, tx)) === seen ? early : await recognise(tx);
+    const moved = (await deps.store.lastEventId(spaceId, tx)) !== seen;
+    if (moved) await assertStillSaid(deps, tx, conversation.id, input.quote, check);
+    const { decision } = moved ? await recognise(tx) : early;
 
     if (decision.action === 'reinforce') {
       // The target as recognition read it, when nothing was written in the space since (its lists and
@@ -217,8 +221,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       return reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
     }
 
+    // The event's reason names the rule, never the rules' detail: it quotes the values, and the event log holds no words.
     const supersedes = decision.action === 'correct'
-      ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: decision.detail } : null;
+      ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: `recognised by the ${decision.rule} rule` } : null;
     const { memory, events: ev } = await storeNewStatement(deps, tx, newStatement(decision, supersedes));
     // The new memory is returned as written; only a superseded one is read again (its status changed).
     const [superseded] = decision.action === 'correct' ? await deps.store.getMemories([decision.targetId], spaceId, tx) : [];

@@ -46,7 +46,7 @@ const TOKEN_SHAPE = /^egm_[A-Za-z0-9_-]{32}$/;
  */
 export async function authenticateBearer(
   deps: MemoryDeps, header: string | null | undefined,
-): Promise<{ actor: Actor; problem: null } | { actor: null; problem: string }> {
+): Promise<{ actor: Actor; problem: null; hash: string } | { actor: null; problem: string }> {
   const value = (header ?? '').trim();
   if (!value) return { actor: null, problem: 'a bearer token is required' };
   const m = /^Bearer\s+(\S+)$/i.exec(value);
@@ -59,7 +59,7 @@ export async function authenticateBearer(
   if (!TOKEN_SHAPE.test(secret)) return { actor: null, problem: 'the bearer token is malformed (expected egm_ and 32 characters)' };
   const hash = hashToken(secret);
   const t = await deps.store.findToken(hash);
-  if (t) return { actor: { role: t.role, tokenId: t.id, spaceId: t.spaceId }, problem: null };
+  if (t) return { actor: { role: t.role, tokenId: t.id, spaceId: t.spaceId }, problem: null, hash };
   if (await deps.store.isRevokedToken(hash)) return { actor: null, problem: 'the bearer token was revoked' };
   return { actor: null, problem: 'the bearer token is not valid (unknown token)' };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../ports/logger.js';
-import type { Queryable, SqlClient } from './sql-client.js';
+import { unavailableIn, type Queryable, type SqlClient } from './sql-client.js';
+import { classify } from './pg-errors.js';
 
 /**
  * Erasure that erases (docs/erasure.md). A DELETE or UPDATE in PostgreSQL leaves the old
@@ -25,17 +26,35 @@ export interface ErasureReport {
 }
 
 export async function eraseResidue(db: SqlClient, log?: Logger): Promise<ErasureReport> {
-  const run = (q: Queryable) => eraseOn(q, db.driver, log);
-  return db.session ? db.session(run) : run(db);
+  const once = () => {
+    const lost = { connection: false };
+    const run = (q: Queryable) => eraseOn(q, db.driver, lost, log);
+    return (db.session ? db.session(run) : run(db)).then((report) => ({ report, lost: lost.connection }), (e: unknown) => {
+      // No connection to erase on (the database went away after the forget committed): reported, not
+      // thrown; the forget is done, and a throw here answered it "Unexpected error.".
+      if (!unavailableIn(classify(e))) throw e;
+      return { report: { done: [], failed: [{ step: 'connect', error: e instanceof Error ? e.message : String(e) }] }, lost: true };
+    });
+  };
+  const first = await once();
+  if (!first.lost) return first.report;
+  // The session's connection was lost (a restart, pg_terminate_backend): every step after it failed
+  // on the dead connection, and the words stayed on disk though forget had answered. Once more on a
+  // fresh connection; a second loss is reported as the first was.
+  log?.warn({ failed: first.report.failed }, 'erasure: the connection was lost; erasing again on a new one');
+  const second = (await once()).report;
+  if (second.failed.some((f) => f.step === 'connect')) log?.warn({ failed: second.failed }, 'erasure: no connection; the forgotten words stay on disk until the next erasure');
+  return second;
 }
 
-async function eraseOn(db: Queryable, driver: SqlClient['driver'], log?: Logger): Promise<ErasureReport> {
+async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean }, log?: Logger): Promise<ErasureReport> {
   const report: ErasureReport = { done: [], failed: [] };
   const step = async (name: string, sql: string) => {
     try {
       await db.query(sql);
       report.done.push(name);
     } catch (e) {
+      if (unavailableIn(classify(e))) lost.connection = true;
       report.failed.push({ step: name, error: e instanceof Error ? e.message : String(e) });
     }
   };

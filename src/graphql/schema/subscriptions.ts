@@ -3,8 +3,10 @@ import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
 import { createLoaders } from '../loaders.js';
 import type { GraphQLContext } from '../context.js';
-import { DomainError, InvalidInputError, NotFoundError } from '../../memory/errors.js';
-import { memoryEventStream } from '../event-stream.js';
+import { DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '../../memory/errors.js';
+import { memoryEventStream, REVOKED } from '../event-stream.js';
+import { tokenStanding } from '../revocation.js';
+import { LimitsSchema } from '../../config.js';
 import type { MemoryEvent } from '../../ports/memory-store.js';
 import { MemoryEventRef, MemoryRef } from './memory.js';
 
@@ -39,9 +41,10 @@ const MemoryChangeRef = builder.objectRef<MemoryEvent>('MemoryChange').implement
   }),
 });
 
-/** Domain errors keep their message and code on a subscription (Yoga masks anything else). */
+/** Domain errors keep their message and code on a subscription (Yoga masks anything else), and InvalidInput its field, as over HTTP. */
 function asGraphQLError(e: unknown): unknown {
-  return e instanceof DomainError ? new GraphQLError(e.message, { extensions: { code: e.code } }) : e;
+  if (!(e instanceof DomainError)) return e;
+  return new GraphQLError(e.message, { extensions: { code: e.code, ...(e instanceof InvalidInputError ? { field: e.field } : {}) } });
 }
 
 /** An event id (`after`): a whole number, or nothing. */
@@ -67,14 +70,23 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_r, a, ctx: GraphQLContext) => {
       try {
-        const spaceId = spaceOf(authorize(ctx, 'memoryEvents'), a.spaceId);
+        const actor = authorize(ctx, 'memoryEvents');
+        const spaceId = spaceOf(actor, a.spaceId);
         if (!(await ctx.loaders.space.load(spaceId))) throw new NotFoundError('Space', spaceId);
-        return memoryEventStream(ctx, spaceId, eventIdArg(a.after));
+        const after = eventIdArg(a.after);
+        // An id past the space's last event is none this space gave: the stream would drop every event up to it, in silence.
+        const last = after === null ? 0 : await ctx.deps.store.lastEventId(spaceId);
+        if (after !== null && after > last) throw new InvalidInputError('after', `no event of this space has id ${after} (its last is ${last})`);
+        // A stream over HTTP (SSE) has no socket that revoking its token could close: it ends itself.
+        const recheck = (ctx.limits ?? LimitsSchema.parse({})).tokenRecheckSeconds;
+        const token = actor.tokenId && ctx.tokenHash ? tokenStanding(ctx.deps, actor.tokenId, ctx.tokenHash, recheck) : undefined;
+        return memoryEventStream(ctx, spaceId, after, token);
       } catch (e) {
         throw asGraphQLError(e);
       }
     },
-    resolve: (e: MemoryEvent, _a, ctx: GraphQLContext) => {
+    resolve: (e: MemoryEvent | typeof REVOKED, _a, ctx: GraphQLContext) => {
+      if (e === REVOKED) throw new ForbiddenError('the bearer token was revoked');
       // The context lives as long as the subscription: fresh loaders per event, so nothing is served stale.
       Object.assign(ctx.loaders, createLoaders(ctx.deps));
       return e;

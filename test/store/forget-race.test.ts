@@ -1,0 +1,97 @@
+/**
+ * A remember or a correction checked against the transcript before a forget commits, and written
+ * after it: the forget redacted the message the quote was found in (docs/erasure.md), so keeping
+ * the quote then would bring the forgotten words back, in a memory whose message no longer holds
+ * them. Found by racing the two over HTTP (6 of 8 rounds on a server, two instances). The use case
+ * is held right after its transcript read, through gates, never through time.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppOn, type TestApp } from '../helpers/app.js';
+import { testDatabases } from '../helpers/db.js';
+import { openConversation, recordMessage } from '../../src/memory/conversations.js';
+import { remember } from '../../src/memory/remember.js';
+import { correct } from '../../src/memory/correct.js';
+import { forget } from '../../src/memory/statuses.js';
+import { createSpace } from '../../src/memory/spaces.js';
+import { QuoteRefusedError } from '../../src/memory/errors.js';
+import type { Actor, MemoryDeps } from '../../src/memory/deps.js';
+import { overriding } from '../helpers/override.js';
+
+function gate() {
+  let open!: () => void;
+  let reached!: () => void;
+  const opened = new Promise<void>((r) => { open = r; });
+  const arrived = new Promise<void>((r) => { reached = r; });
+  return { open, arrived, pass: async () => { reached(); await opened; } };
+}
+
+/** `deps` whose store holds the first call of `method` once it has answered, until the gate opens. */
+function heldAfter(deps: MemoryDeps, method: 'conversationTranscript' | 'listMessages', g: ReturnType<typeof gate>): MemoryDeps {
+  let first = true;
+  const original = (deps.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
+  const store = overriding(deps.store, {
+    [method]: async (...a: unknown[]) => {
+      const answer = await original.apply(deps.store, a);
+      if (first) {
+        first = false;
+        await g.pass();
+      }
+      return answer;
+    },
+  });
+  return { ...deps, store } as MemoryDeps;
+}
+
+for (const target of testDatabases()) {
+  describe(`a quote checked before a forget, kept after it (${target.name})`, () => {
+    const app = testAppOn(target);
+    let t: TestApp;
+    beforeAll(() => { t = app.t; });
+    const deps = () => t.app.engram.deps;
+    async function said(...texts: string[]) {
+      const space = await createSpace(deps(), { name: 'forget race' });
+      const c = await openConversation(deps(), space.id);
+      for (const text of texts) await recordMessage(deps(), { role: 'chat', tokenId: null, spaceId: space.id } as Actor, { conversationId: c.id, role: 'USER', text });
+      return {
+        spaceId: space.id, conversationId: c.id,
+        assistant: { role: 'assistant', tokenId: null, spaceId: space.id } as Actor,
+        operator: { role: 'operator', tokenId: null, spaceId: space.id } as Actor,
+      };
+    }
+    const held = async (sql: string, spaceId: string) => Number((await t.app.engram.db.query<{ n: number }>(sql, [spaceId])).rows[0].n);
+
+    it('a restatement held after its transcript read while the memory is forgotten is refused: the words stay gone', async () => {
+      const quote = 'My locker code word is Xyloquartz.';
+      const x = await said(`${quote} I like tea.`, `I said it before. ${quote}`);
+      const first = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote, type: 'FACT' });
+      const g = gate();
+      const waiting = remember(heldAfter(deps(), 'conversationTranscript', g), x.assistant, { conversationId: x.conversationId, quote, type: 'FACT' });
+      const outcome = waiting.then(() => 'kept', (e: unknown) => e);
+      await g.arrived;
+      await forget(deps(), x.operator, x.spaceId, [first.memory.id], true);
+      g.open();
+      expect(await outcome).toBeInstanceOf(QuoteRefusedError);
+      expect(await held(`select count(*)::int as n from memories where space_id = $1 and quote like '%Xyloquartz%'`, x.spaceId)).toBe(0);
+      expect(await held(`select count(*)::int as n from mentions where space_id = $1 and quote like '%Xyloquartz%'`, x.spaceId)).toBe(0);
+      expect(await held(`select count(*)::int as n from messages where space_id = $1 and text like '%Xyloquartz%'`, x.spaceId)).toBe(0);
+    });
+
+    it('an explicit correction held after its transcript read while its wording is forgotten is refused', async () => {
+      const wording = 'My dog is called Pipperwick.';
+      const x = await said('I drink coffee every morning.', `${wording} I like tea.`);
+      const old = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: 'I drink coffee every morning.', type: 'FACT' });
+      const holder = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: wording, type: 'FACT' });
+      expect(holder.outcome).toBe('CREATED');
+      const g = gate();
+      const waiting = correct(heldAfter(deps(), 'listMessages', g), x.assistant, { memoryId: old.memory.id, conversationId: x.conversationId, quote: wording });
+      const outcome = waiting.then(() => 'kept', (e: unknown) => e);
+      await g.arrived;
+      await forget(deps(), x.operator, x.spaceId, [holder.memory.id], true);
+      g.open();
+      expect(await outcome).toBeInstanceOf(QuoteRefusedError);
+      expect(await held(`select count(*)::int as n from memories where space_id = $1 and quote like '%Pipperwick%'`, x.spaceId)).toBe(0);
+      // the memory it would have corrected is left as it was
+      expect(await held(`select count(*)::int as n from memory_state where space_id = $1 and status = 'ACTIVE'`, x.spaceId)).toBe(1);
+    });
+  });
+}
