@@ -9,7 +9,8 @@ import { assertStillSaid, conversationFor } from './conversations.js';
 import { InvalidInputError, InvalidStateError, NotFoundError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
-import { correctionEvents, embedOrMissing, storeNewStatement, supersede } from './remember.js';
+import { embedOrMissing, storeNewStatement } from './remember.js';
+import { correctionEvents, supersede } from './supersede.js';
 
 /**
  * The assistant states a correction explicitly: the quote passes the same check as
