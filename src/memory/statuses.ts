@@ -123,6 +123,15 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
     const text = redactSentences(m.text, held.length > 0 ? held : found.wordings);
     if (text !== m.text) messages.push({ id: m.id, text });
   }
+  // An inference whose basis holds a forgotten wording was drawn from the forgotten words: it goes
+  // with them (its text says what they said; its basis quotes them). docs/erasure.md, "Every copy".
+  const bases = await deps.store.inferenceBases(tx, spaceId);
+  const drawn: string[] = [];
+  for (const [i, inf] of bases.entries()) {
+    if (i > 0 && i % 200 === 0) await new Promise((r) => setImmediate(r));
+    if (pieces.some((p) => p.pieces.length > 0 && p.pieces.every((x) => inf.basis.includes(x)))) drawn.push(inf.id);
+  }
+  if (drawn.length) ids = [...ids, ...drawn.filter((id) => !ids.includes(id))];
   const near = await deps.store.forgetNeighbours(tx, spaceId, ids, messages.map((m) => m.id));
   const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, found.wordings) }));
   // A forgotten correction leaves what it replaced replaced: linked to the next version that stays, or to none.

@@ -339,6 +339,8 @@ export interface MemoryStore {
   setLexicon(tx: Tx, items: readonly { memoryId: string; text: string }[]): Promise<void>;
   /** The memories merged into `ids`, directly or through other merged memories. */
   mergedDescendants(tx: Tx | undefined, spaceId: string, ids: readonly string[]): Promise<string[]>;
+  /** The space's inferences that give a basis, with it (a forget looks for its words there). */
+  inferenceBases(tx: Tx, spaceId: string): Promise<{ id: string; basis: string }[]>;
   /** Before forgetting `ids`: takes their open merges' counts back off references that survive. */
   /** Takes merged counts back off references that stay; returns those references. */
   releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]>;

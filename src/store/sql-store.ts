@@ -112,6 +112,14 @@ export class SqlStore extends SqlLexicalForget implements MemoryStore {
     return r.rows.map((x) => x.id);
   }
 
+  async inferenceBases(tx: Tx, spaceId: string): Promise<{ id: string; basis: string }[]> {
+    const r = await this.q(tx).query<{ id: string; basis: string }>(
+      `select id, basis from memories where space_id = $1 and kind = 'INFERENCE' and basis is not null and basis <> ''`,
+      [spaceId],
+    );
+    return r.rows;
+  }
+
   async releaseMerges(tx: Tx, spaceId: string, ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const r = await this.q(tx).query<{ memory_id: string }>(
