@@ -65,6 +65,22 @@ begin
 end $$;
 `;
 
+/**
+ * Migration 24 (docs/erasure.md, "Every copy"): the event log holds no words. A recognised
+ * correction's CORRECTED event carried the rules' detail as its reason, quoting both values
+ * (`home: name: "Zorgtown" -> "Plimbury"`), and kept them after the old memory was forgotten; it
+ * names the rule only since. The events written before are rewritten the same way, the one
+ * rewrite of the log a migration makes (append-only otherwise: the forget flag, for this
+ * transaction only). An explicit correction's reason never quoted anything and stays.
+ */
+export const EVENT_REASONS_WITHOUT_WORDS_SQL = `
+select set_config('engram.forget', 'on', true);
+update memory_events set detail = jsonb_set(detail, '{reason}', to_jsonb('recognised by the ' || rule || ' rule'))
+  where kind = 'CORRECTED' and rule is not null and rule <> 'explicit' and detail ? 'reason'
+    and detail->>'reason' <> 'recognised by the ' || rule || ' rule';
+select set_config('engram.forget', '', true);
+`;
+
 /** The channel migration 23's trigger notifies on (src/store/pg-erasures.ts). */
 export const ERASURES_CHANNEL = 'engram_erasures';
 /** Memory ids a notification names at most: 100 of 36 characters stay far below PostgreSQL's 8,000 bytes. */

@@ -3,7 +3,7 @@ import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
-import { erasureNotifySql, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
+import { erasureNotifySql, EVENT_REASONS_WITHOUT_WORDS_SQL, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 import { vectorBitsInSpaceOrderSql } from './migration-vectors.js';
 
@@ -345,6 +345,8 @@ end $$;`,
   { version: 22, name: 'vector-bits-in-space-order', sql: ({ dimensions, driver }) => vectorBitsInSpaceOrderSql(dimensions, driver) },
   // On a server, deleted memories are announced to every instance (src/store/migration-erasure.ts).
   { version: 23, name: 'erasure-notify', sql: ({ driver }) => erasureNotifySql(driver) },
+  // A recognised correction's event names its rule, never the values (src/store/migration-erasure.ts).
+  { version: 24, name: 'event-reasons-without-words', sql: () => EVENT_REASONS_WITHOUT_WORDS_SQL },
 ];
 
 /**
