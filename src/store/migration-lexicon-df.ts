@@ -7,7 +7,41 @@
  * through `engram_lexicon_ver()`, which runs as the migration's owner: a service role may write
  * memories before the grants that follow the migration reach the new sequence (several instances,
  * one upgraded first).
+ *
+ * `docs` is materialized (migration 25): each document's length is counted once. Inlined, the
+ * planner counted it again for every term of the document (a subplan per row of the lateral
+ * unnest), quadratic in the terms: a remember of a 20,000-character quote of 2,500 distinct words
+ * held the embedded store's one connection 3–10 s (0.1–0.3 s now), every other space waiting.
  */
+/**
+ * The trigger's statement for the rows written (`added`, its transition table): their postings,
+ * the space's totals and the terms' document frequencies (`v`: the statement's version, when
+ * `versioned`). Exported for test/store/lexicon-trigger-plan.test.ts, which reads its plan.
+ */
+export function addedPostingsSql(versioned: boolean): string {
+  const bump = versioned ? ', ver = v' : '';
+  return `    with docs as materialized (
+      select a.memory_id, a.space_id, m.kind, a.doc,
+        (select coalesce(sum(coalesce(array_length(p.positions, 1), 1)), 0) from unnest(a.doc) p)::int as len
+      from added a join memories m on m.id = a.memory_id
+    ), ins as (
+      insert into memory_terms (space_id, kind, term, memory_id, tf, len)
+      select d.space_id, d.kind, u.lexeme, d.memory_id, coalesce(array_length(u.positions, 1), 1), d.len
+      from docs d cross join lateral unnest(d.doc) u
+      returning space_id, kind, term, memory_id, len
+    ), per as (
+      select distinct space_id, kind, memory_id, len from ins
+    ), totals as (
+      insert into lexicon_stats (space_id, kind, docs, total_len)
+      select space_id, kind, count(*), sum(len) from per group by space_id, kind
+      on conflict (space_id, kind) do update
+        set docs = lexicon_stats.docs + excluded.docs, total_len = lexicon_stats.total_len + excluded.total_len
+    )
+    insert into lexicon_df (space_id, kind, term, df${versioned ? ', ver' : ''})
+    select space_id, kind, term, count(*)${versioned ? ', v' : ''} from ins group by space_id, kind, term order by space_id, kind, term
+    on conflict (space_id, kind, term) do update set df = lexicon_df.df + excluded.df${bump};`;
+}
+
 function postingsFunction(versioned: boolean): string {
   const bump = versioned ? ', ver = v' : '';
   return `create or replace function engram_lexicon_postings() returns trigger language plpgsql as $$
@@ -28,26 +62,7 @@ ${versioned ? 'declare v bigint := engram_lexicon_ver();\n' : ''}begin
     where f.space_id = x.space_id and f.kind = x.kind and f.term = x.term;
   end if;
   if tg_op in ('INSERT', 'UPDATE') then
-    with docs as (
-      select a.memory_id, a.space_id, m.kind, a.doc,
-        (select coalesce(sum(coalesce(array_length(p.positions, 1), 1)), 0) from unnest(a.doc) p)::int as len
-      from added a join memories m on m.id = a.memory_id
-    ), ins as (
-      insert into memory_terms (space_id, kind, term, memory_id, tf, len)
-      select d.space_id, d.kind, u.lexeme, d.memory_id, coalesce(array_length(u.positions, 1), 1), d.len
-      from docs d cross join lateral unnest(d.doc) u
-      returning space_id, kind, term, memory_id, len
-    ), per as (
-      select distinct space_id, kind, memory_id, len from ins
-    ), totals as (
-      insert into lexicon_stats (space_id, kind, docs, total_len)
-      select space_id, kind, count(*), sum(len) from per group by space_id, kind
-      on conflict (space_id, kind) do update
-        set docs = lexicon_stats.docs + excluded.docs, total_len = lexicon_stats.total_len + excluded.total_len
-    )
-    insert into lexicon_df (space_id, kind, term, df${versioned ? ', ver' : ''})
-    select space_id, kind, term, count(*)${versioned ? ', v' : ''} from ins group by space_id, kind, term order by space_id, kind, term
-    on conflict (space_id, kind, term) do update set df = lexicon_df.df + excluded.df${bump};
+${addedPostingsSql(versioned)}
   end if;
   if tg_op in ('UPDATE', 'DELETE') then
     -- terms no memory holds any more (after an update's new wording is counted back in)
@@ -101,3 +116,7 @@ create or replace function engram_lexicon_ver() returns bigint language sql secu
   as $$ select nextval('lexicon_df_ver') $$;
 alter table lexicon_df add column ver bigint not null default nextval('lexicon_df_ver');
 ${postingsFunction(true)}`;
+
+// Migration 25 ('lexicon-length-once').
+/** The trigger function of migration 17, its documents materialized (see `postingsFunction`). */
+export const LEXICON_LENGTH_ONCE_SQL = postingsFunction(true);

@@ -2,7 +2,7 @@ import type { SqlClient } from './sql-client.js';
 import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL, splitStatements } from './migration-core.js';
-import { LEXICON_DF_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
+import { LEXICON_DF_SQL, LEXICON_LENGTH_ONCE_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
 import { erasureNotifySql, EVENT_REASONS_WITHOUT_WORDS_SQL, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 import { vectorBitsInSpaceOrderSql } from './migration-vectors.js';
@@ -347,6 +347,8 @@ end $$;`,
   { version: 23, name: 'erasure-notify', sql: ({ driver }) => erasureNotifySql(driver) },
   // A recognised correction's event names its rule, never the values (src/store/migration-erasure.ts).
   { version: 24, name: 'event-reasons-without-words', sql: () => EVENT_REASONS_WITHOUT_WORDS_SQL },
+  // The lexicon's trigger counts a document's length once, not once per term (src/store/migration-lexicon-df.ts).
+  { version: 25, name: 'lexicon-length-once', sql: () => LEXICON_LENGTH_ONCE_SQL },
 ];
 
 /**
