@@ -32,6 +32,8 @@ export interface TranscriptRead {
   conversation: Conversation;
   transcript: Message[];
   earlier?: ConversationTranscript['earlier'];
+  /** The space's last event id as the transcript was read (one statement): a write or forget after it moves it. */
+  lastEventId: number;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface TranscriptRead {
  */
 export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string, last?: number): Promise<TranscriptRead> {
   const found = await deps.store.conversationTranscript(conversationId, last);
-  return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages, earlier: found!.earlier };
+  return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages, earlier: found!.earlier, lastEventId: found!.lastEventId };
 }
 
 /**

@@ -89,8 +89,6 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   // embedding is used only if they are the caller's quote to the character (nearly always); a quote
   // refused is embedded for nothing (nothing is kept: the embedder's cache is in memory).
   const embeddingNow = input.vector == null && typeof input.quote === 'string' ? embedOrMissing(deps, input.quote) : null;
-  // The last event id before the transcript: a forget after it moves it, and the write checks the quote again.
-  const before = actor.spaceId ? await deps.store.lastEventId(actor.spaceId) : null;
   const read = await conversationWithTranscript(deps, actor, input.conversationId, TRANSCRIPT_WINDOW);
   const { conversation } = read;
   const spaceId = conversation.spaceId;
@@ -126,9 +124,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   // Recognition runs before the space's lock (docs/concurrency.md): the search, the candidates'
   // records and the rules hold no lock, so writes of the space wait only for the write itself.
   // Every writer of a space holds its lock and records events in the same transaction, so the
-  // space's last event id, read before recognising and again under the lock, tells whether
-  // anything was written in between; if so, recognition runs again under the lock, as before.
-  // The id and the exact-text matches are one statement (one snapshot): recognition's first read,
+  // space's last event id, read with the transcript (before the quote was checked and recognised)
+  // and again under the lock, tells whether anything was written in between; if so, recognition
+  // runs again under the lock, as before. The exact-text matches are recognition's first read,
   // made while the quote is embedded, with the vector engine's read-ahead (`prepareSearch`).
   const [embedded, start] = await Promise.all([
     clientVector ? { vector: clientVector } : embeddingNow && check.quote === input.quote ? embeddingNow : embedOrMissing(deps, check.quote),
@@ -169,7 +167,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, firstRead);
     return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
-  const seen = before ?? start.lastEventId;
+  // The space's last event id, read with the transcript (one statement): a forget after the quote
+  // was checked, or any other write, moves it; the write then checks the quote and recognises again.
+  const seen = read.lastEventId;
   const early = await recognise(undefined, start);
 
   const actorName = actorLabel(actor);

@@ -184,6 +184,8 @@ export interface LexicalStats {
 export interface ConversationTranscript {
   conversation: Conversation;
   messages: Message[];
+  /** The conversation's space's last event id, read in the same statement (one snapshot) as the messages. */
+  lastEventId: number;
   /** Messages before `messages` (absent: they are the whole conversation): any, and one dated after the oldest of them. */
   earlier?: { any: boolean; datedLater: boolean };
 }
@@ -249,11 +251,8 @@ export interface MemoryStore {
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
-  /**
-   * Where recognition starts, in one statement (one snapshot): the space's last event id
-   * (see `lastEventId`) and `findActiveByNormalized`'s answer.
-   */
-  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ lastEventId: number; exact: MemoryRecord[] }>;
+  /** Where recognition starts: `findActiveByNormalized`'s answer, in one statement. */
+  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryRecord[] }>;
   activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */

@@ -47,17 +47,16 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return r.rows.map(toMemory);
   }
 
-  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ lastEventId: number; exact: MemoryRecord[] }> {
+  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryRecord[] }> {
     // The matches as one JSON text (jsonRows): PGlite's driver would parse 35 columns of a row even when all are null.
     const r = await this.db.query<Row>(
-      `select ${lastEventOf('$1')} as last_event_id,
-         (select ${jsonRows('x', MEMORY_COLUMN_NAMES, 'x.seq')} from (
+      `select (select ${jsonRows('x', MEMORY_COLUMN_NAMES, 'x.seq')} from (
            select ${MEMORY_COLUMNS} ${FROM_MEMORY}
            where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
          ) x) as rows`,
       [spaceId, kind, normalized],
     );
-    return { lastEventId: Number(r.rows[0]?.last_event_id ?? 0), exact: fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map(toMemory) };
+    return { exact: fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map(toMemory) };
   }
 
   async conversationTranscript(conversationId: string, last?: number): Promise<ConversationTranscript | null> {
@@ -68,7 +67,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     // conversation).
     const r = await this.db.query<Row>(
       `with tail as (select * from messages where conversation_id = $1 order by seq desc limit $2)
-       select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at,
+       select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at, ${lastEventOf('c.space_id')} as last_event_id,
          (select ${jsonRows('x', MESSAGE_NAMES, 'x.seq')} from tail x) as rows,
          exists (select 1 from messages o where o.conversation_id = c.id and o.seq < (select min(seq) from tail)) as earlier_any,
          exists (select 1 from messages o where o.conversation_id = c.id and o.at > (select min(at) from tail)
@@ -80,6 +79,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return {
       conversation: { id: c.c_id, spaceId: c.c_space_id, createdAt: date(c.c_created_at) },
       messages: fromJsonRows(c.rows, MESSAGE_NAMES).map(toMessage),
+      lastEventId: Number(c.last_event_id ?? 0),
       ...(last === undefined ? {} : { earlier: { any: c.earlier_any === true, datedLater: c.earlier_later === true } }),
     };
   }
