@@ -128,7 +128,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             context: async (ctx) => {
               const { header, problem } = socketAuthorization(ctx.connectionParams);
               const caller = problem ? { actor: null, authProblem: problem } : await authAs(header);
-              return { deps, ...caller, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
+              // No token hash: the socket registry closes a socket whose token is revoked and re-checks it every
+              // few seconds (src/graphql/revocation.ts); a subscription's own re-check is for server-sent events.
+              return { deps, ...caller, tokenHash: null, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
             },
           }),
           schema,

@@ -15,6 +15,7 @@ import { lexicon } from './lexicon.js';
 import { lemma } from './words.js';
 import { assertions } from './addressing.js';
 import { norm, type StatementLike } from './conflict-words.js';
+import { memoByText } from './memo.js';
 import type { MemoryType } from './types.js';
 
 export type Mode = 'so' | 'wished' | 'over' | 'given-up' | 'if';
@@ -65,8 +66,13 @@ function stateOver(t: string): boolean {
   return w !== 'born' && !isVerbWord(w);
 }
 
-/** How a one-sentence statement holds its predicate; null for several sentences (not read). */
-export function modeOf(text: string): Mode | null {
+/**
+ * How a one-sentence statement holds its predicate; null for several sentences (not read). Read
+ * once per text, as the other readings: recognition asks it of the quote for every candidate.
+ */
+export const modeOf: (text: string) => Mode | null = memoByText(readMode, (m) => m);
+
+function readMode(text: string): Mode | null {
   const said = assertions(text);
   if (said.length !== 1) return null;
   const t = norm(said[0]!).replace(/[.,;:!?]+/g, ' ').replace(/\s+/g, ' ').trim();

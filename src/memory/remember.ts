@@ -15,7 +15,7 @@ import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
 import { indexStored, prepareSearch, searchVectors, vectorWithMemory } from './indexing.js';
-import { correctionEvents, supersede } from './supersede.js';
+import { correctionEvents, supersede, type Supersedes } from './supersede.js';
 import { stage } from './stages.js';
 
 export interface RememberInput {
@@ -334,8 +334,6 @@ export interface NewStatement {
   supersedes: Supersedes | null;
 }
 
-/** The memory a correction replaces, and why. */
-export interface Supersedes { id: string; rule: string; score: number | null; reason: string }
 
 type Stored = { id: string; memory: MemoryRecord; events: MemoryEvent[] };
 /**

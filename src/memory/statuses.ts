@@ -115,28 +115,29 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
   // it), not for all of them, and the event loop turns between slices of messages: a sweep of
   // thousands of memories over a long history is work in proportion, never one long block.
   const pieces = found.wordings.map((w, i) => ({ w, pieces: found.pieces[i]! }));
+  /** The wordings a text holds every literal piece of. */
+  const heldIn = (text: string) => pieces.filter((p) => p.pieces.length > 0 && p.pieces.every((x) => text.includes(x))).map((p) => p.w);
   const messages: { id: string; text: string | null }[] = [];
   for (const [i, m] of found.messages.entries()) {
     if (i > 0 && i % 200 === 0) await new Promise((r) => setImmediate(r));
-    const held = pieces.filter((p) => p.pieces.length > 0 && p.pieces.every((x) => m.text.includes(x))).map((p) => p.w);
+    const held = heldIn(m.text);
     // a memory's own message is read for every wording, as before (the store returns it whatever its pieces)
     const text = redactSentences(m.text, held.length > 0 ? held : found.wordings);
     if (text !== m.text) messages.push({ id: m.id, text });
   }
   // An inference whose basis holds a forgotten wording was drawn from the forgotten words: it goes
   // with them (its text says what they said; its basis quotes them). docs/erasure.md, "Every copy".
-  const bases = await deps.store.inferenceBases(tx, spaceId);
-  const drawn: string[] = [];
-  for (const [i, inf] of bases.entries()) {
+  const forgetting = new Set(ids);
+  for (const [i, inf] of (await deps.store.inferenceBases(tx, spaceId)).entries()) {
     if (i > 0 && i % 200 === 0) await new Promise((r) => setImmediate(r));
-    if (pieces.some((p) => p.pieces.length > 0 && p.pieces.every((x) => inf.basis.includes(x)))) drawn.push(inf.id);
+    if (heldIn(inf.basis).length > 0) forgetting.add(inf.id);
   }
-  if (drawn.length) ids = [...ids, ...drawn.filter((id) => !ids.includes(id))];
-  const near = await deps.store.forgetNeighbours(tx, spaceId, ids, messages.map((m) => m.id));
+  const all = [...forgetting];
+  const near = await deps.store.forgetNeighbours(tx, spaceId, all, messages.map((m) => m.id));
   const contexts = near.siblings.map((m) => ({ id: m.id, context: scrubContext(m.context, m.quote, found.wordings) }));
   // A forgotten correction leaves what it replaced replaced: linked to the next version that stays, or to none.
-  await deps.store.relinkPastForgotten(tx, spaceId, ids);
-  const gone = await deps.store.forget(tx, spaceId, ids, { messages, contexts });
+  await deps.store.relinkPastForgotten(tx, spaceId, all);
+  const gone = await deps.store.forget(tx, spaceId, all, { messages, contexts });
   await indexRemove(deps, tx, gone);
   const goneSet = new Set(gone);
   await rebuildLexicon(deps, tx, [...near.siblings.map((m) => m.id), ...near.followers, ...references].filter((id) => !goneSet.has(id)));

@@ -5,7 +5,9 @@
 import type { NewEvent, Tx } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { indexStatus } from './indexing.js';
-import type { Supersedes } from './remember.js';
+
+/** The memory a correction replaces, and why. */
+export interface Supersedes { id: string; rule: string; score: number | null; reason: string }
 
 /** The two events of a correction: CORRECTED on the memory that holds the fact now (`byId`), SUPERSEDED on the one it replaces. */
 export function correctionEvents(base: Pick<NewEvent, 'spaceId' | 'actor' | 'detail'>, byId: string, s: Supersedes): NewEvent[] {
