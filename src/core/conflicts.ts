@@ -8,12 +8,13 @@
 import { STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
-import { actionSwap, oppositeSwap, substitution, roleSwap } from './opposites.js';
+import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
+import { predicateSwap } from './holder.js';
 import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
-import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
+import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
 import { owners, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode } from './modality.js';
@@ -171,6 +172,17 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     // a thing is in one place at a time: "The spare key is under the flowerpot" / "... under the doormat"
     const moved = movedThing(oldDecl, newDecl, names, shared);
     if (moved) return { kind: 'corrects', rule: 'new-value', detail: moved };
+    // one holder, one part of what is said of it exchanged (src/core/holder.ts)
+    const swap = additive || flip ? null : predicateSwap(oldS.text, newS.text, names);
+    // a preference is one choice: "I prefer tea" / "I prefer coffee", "I prefer the window seat" / "... the aisle seat"
+    if (swap?.verb === 'prefer' && exchanged(swap.old, swap.new)) {
+      return { kind: 'corrects', rule: 'new-value', detail: `preference: ${swap.old.join(' ')} -> ${swap.new.join(' ')}` };
+    }
+    // the opposite of what it was: "I'm right-handed" / "I'm left-handed", "Use the back entrance" / "... the front entrance"
+    // (for a verb people have several objects of, only after its object: "I love hot weather" / "I love cold weather"
+    // is two facts, "I take my coffee with milk" / "… without milk" one)
+    const held = swap && (!MULTI.has(swap.verb) || swap.afterObject) ? oppositeIn(swap.old, swap.new, true) : null;
+    if (held) return { kind: 'corrects', rule: 'opposite', detail: held };
   } else if (flip && samePredicate) {
     return { kind: 'distinct', rule: 'polarity', detail: 'negation flipped (not topical)' };
   }
@@ -254,4 +266,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
 /** The numbers a value is written with, in digits or words: "7am" -> 7, "10 hours" -> 10, "Two" -> 2. */
 function numbersIn(v: Value): number[] {
   return (v.raw.match(/\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?/gi) ?? []).map((w) => (/^\d/.test(w) ? Number(w) : numberWord(w))).filter((n): n is number => n !== null);
+}
+
+/** Two stretches that say different things: content words on both sides, not one word for its synonym. */
+function exchanged(a: readonly string[], b: readonly string[]): boolean {
+  const content = (ws: readonly string[]) => ws.filter((w) => !STOP_WORDS.has(w) && !NEGATIONS.has(w));
+  const [ca, cb] = [content(a), content(b)];
+  if (ca.length === 0 || cb.length === 0) return false;
+  return !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!));
 }

@@ -20,11 +20,17 @@ const PREPOSITION_OPPOSITES: ReadonlyArray<[string[], string[]]> = [
   [['into', 'onto', 'to', 'toward', 'towards'], ['out of', 'off', 'from', 'away from', 'off of']],
   [['with'], ['without']],
 ];
-const PREP_OPP = new Map<string, string[]>();
-for (const [l, r] of PREPOSITION_OPPOSITES) {
-  for (const x of l) PREP_OPP.set(x, [...(PREP_OPP.get(x) ?? []), ...r]);
-  for (const x of r) PREP_OPP.set(x, [...(PREP_OPP.get(x) ?? []), ...l]);
-}
+const prepositionOpposites = (pairs: ReadonlyArray<[string[], string[]]>) => {
+  const out = new Map<string, string[]>();
+  for (const [l, r] of pairs) {
+    for (const x of l) out.set(x, [...(out.get(x) ?? []), ...r]);
+    for (const x of r) out.set(x, [...(out.get(x) ?? []), ...l]);
+  }
+  return out;
+};
+const PREP_OPP = prepositionOpposites(PREPOSITION_OPPOSITES);
+/** Only "with" / "without": a goal and a source are two ends of one way, not two exclusive states ("to" / "from London"). */
+const EXCLUSIVE_PREP_OPP = prepositionOpposites(PREPOSITION_OPPOSITES.slice(1));
 
 /** Whether `phrase` occurs in `toks` (lemmas) at some position. */
 function occurs(phrase: string[], toks: string[]): boolean {
@@ -34,13 +40,18 @@ function occurs(phrase: string[], toks: string[]): boolean {
   return false;
 }
 
-/** A pair of opposites in two word lists (lemmas), as "x / y", or null: a word or phrase of one, its opposite in the other. */
-export function oppositeIn(a: string[], b: string[]): string | null {
+/**
+ * A pair of opposites in two word lists (lemmas), as "x / y", or null: a word or phrase of one, its
+ * opposite in the other. `exclusive`: only opposites that cannot both hold of one thing (a goal and a
+ * source can: "flew to Paris" / "flew from Paris").
+ */
+export function oppositeIn(a: string[], b: string[], exclusive = false): string | null {
   const lex = lexicon();
+  const preps = exclusive ? EXCLUSIVE_PREP_OPP : PREP_OPP;
   for (let i = 0; i < a.length; i++) {
     for (let n = 1; n <= 3 && i + n <= a.length; n++) {
       const phrase = a.slice(i, i + n).join(' ');
-      const q = [...lex.opposites(phrase), ...(PREP_OPP.get(phrase) ?? [])].find((o) => occurs(o.split(' '), b));
+      const q = [...lex.opposites(phrase), ...(preps.get(phrase) ?? [])].find((o) => occurs(o.split(' '), b));
       if (q) return `${phrase} / ${q}`;
     }
   }

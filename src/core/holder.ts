@@ -1,0 +1,81 @@
+/**
+ * One holder, one part of what is said of it exchanged (docs/corrections.md, "opposite" and
+ * "preference"): "I'm right-handed." / "I'm left-handed.", "Use the back entrance." / "Use the
+ * front entrance.", "I prefer tea." / "I prefer coffee.". The two statements are the same words
+ * but for one stretch, and that stretch lies in the predicate of a holder there is one of: the
+ * person ("I", "we"), a definite subject that is one thing or one named person ("my car", "the
+ * meeting", "my brother Owen", "Owen"), or the assistant, told what to do ("Use …", "Send …").
+ * A stretch in the subject ("My left knee hurts." / "My right knee hurts.") is another holder;
+ * a subject there may be several of ("my brother", "a man") holds nothing here.
+ */
+import { lexicon } from './lexicon.js';
+import { diffHunks } from './opposites.js';
+import { addNp, definiteSubject } from './slots.js';
+import { AUX, clauses, contentKeys, isVerb, key, stripOpeners } from './conflict-words.js';
+import { lemma, NEGATIONS, STOP_WORDS } from './words.js';
+
+/**
+ * The one exchanged stretch (lemmas), the holder's verb (its lemma) and whether the stretch comes
+ * after the verb's own definite object ("I take my coffee with milk" / "… without milk": the
+ * coffee is the same, how I take it is exchanged).
+ */
+export interface PredicateSwap { old: string[]; new: string[]; verb: string; afterObject: boolean }
+
+const DETERMINERS = new Set(['my', 'our', 'the', 'your', 'his', 'her', 'their']);
+
+/**
+ * Where the holder's verb is in a clause (the index of the first word after the holder), or -1
+ * when the clause opens with no single holder.
+ */
+function holderVerbAt(c: string[]): number {
+  if ((c[0] === 'i' || c[0] === 'we') && c.length > 1) return 1;
+  const d = definiteSubject(c);
+  if (d) {
+    const slot = new Set<string>();
+    addNp(slot, d.np, new Set());
+    return slot.size > 0 ? d.at : -1;
+  }
+  // an order to the assistant: a verb in its base form, not followed by another verb ("Use the …", not "Cats are …")
+  const first = c[0];
+  if (first !== undefined && !AUX.has(first) && lemma(first) === first && !STOP_WORDS.has(first) && !NEGATIONS.has(first)
+    && c[1] !== undefined && !isVerb(c[1]) && lexicon().sameAction([first], [first]) !== null) return 0;
+  return -1;
+}
+
+/**
+ * The stretch two one-clause statements exchange in the predicate of one holder, or null: the
+ * same clause (openers aside) but for one replaced stretch, after the holder's verb, with no
+ * content word added or dropped elsewhere. `names`: words said as names (a leading name is a
+ * holder: "Owen is …").
+ */
+export function predicateSwap(oldText: string, newText: string, names: ReadonlySet<string>): PredicateSwap | null {
+  const co = clauses(oldText).map(stripOpeners).filter((c) => c.length > 0);
+  const cn = clauses(newText).map(stripOpeners).filter((c) => c.length > 0);
+  if (co.length !== 1 || cn.length !== 1) return null;
+  const [a, b] = [co[0]!, cn[0]!];
+  const named = (c: string[]) => (names.has(c[0]!) && c[1] !== undefined && isVerb(c[1]) ? 1 : -1);
+  let at = holderVerbAt(a) >= 0 ? holderVerbAt(a) : named(a);
+  if (at < 0) return null;
+  // the verb's auxiliaries and the verb itself are the frame: "I'm coming" / "I'm going" exchanges the verb, not its object
+  while (at + 1 < a.length && (isVerb(a[at + 1]!) || /[a-z]{2}ing$/.test(a[at + 1]!))) at++;
+  // the holder and its verb are said the same on both sides
+  for (let i = 0; i <= at; i++) if (a[i] !== b[i]) return null;
+  const la = a.map(lemma);
+  const lb = b.map(lemma);
+  const hunks = diffHunks(la, lb);
+  if (hunks.length !== 1) return null;
+  const h = hunks[0]!;
+  // a negation exchanged is the polarity rule's ("I am unemployed" / "I am not employed")
+  if ([...h.a, ...h.b].some((w) => NEGATIONS.has(w))) return null;
+  // nothing else said differently: every content word not on both sides is in the stretch
+  const ka = contentKeys(oldText);
+  const kb = contentKeys(newText);
+  const inStretch = new Set([...h.a, ...h.b].map(key));
+  for (const k of ka) if (!kb.has(k) && !inStretch.has(k)) return null;
+  for (const k of kb) if (!ka.has(k) && !inStretch.has(k)) return null;
+  // the stretch starts after the verb: the common opening covers the holder and its verb
+  let same = 0;
+  while (same < la.length && la[same] === lb[same]) same++;
+  if (same <= at) return null;
+  return { old: h.a, new: h.b, verb: lemma(a[at]!), afterObject: DETERMINERS.has(a[at + 1] ?? '') && same >= at + 3 };
+}

@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { relate, type StatementLike } from '../../src/core/conflicts.js';
+import { predicateSwap } from '../../src/core/holder.js';
+import { useWordNet } from '../helpers/lexicon.js';
+
+const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
+const rel = (a: string, b: string, topical = true) => relate(s(a), s(b), topical);
+
+beforeAll(useWordNet, 120_000);
+
+describe('one holder, one part of what is said of it exchanged', () => {
+  it('finds the one stretch exchanged after the holder and its verb', () => {
+    expect(predicateSwap('I sit at the front of the class.', 'I sit at the back of the class.', new Set())).toEqual({
+      old: ['front'], new: ['back'], verb: 'sit', afterObject: false,
+    });
+    expect(predicateSwap('Leave the porch light on at night.', 'Leave the porch light off at night.', new Set())).toMatchObject({ verb: 'leave' });
+    expect(predicateSwap('I drink my tea with sugar.', 'I drink my tea without sugar.', new Set())).toMatchObject({ afterObject: true });
+  });
+
+  it('has no swap in the subject, a subject there are several of, two stretches or another verb', () => {
+    for (const [a, b] of [
+      ['My upper tooth aches.', 'My lower tooth aches.'], // the subject itself
+      ['My cousin is rich.', 'My cousin is poor.'], // which cousin?
+      ['A woman is going up the stairs.', 'A woman is going down the stairs.'], // nobody in particular
+      ['I walk to work in the morning.', 'I cycle to work in the evening.'], // two stretches
+      ['I lock the door at night.', 'I unlock the door at night.'], // the verb itself
+      ["I'm arriving on Friday.", "I'm leaving on Friday."], // the verb after its auxiliary
+      ['I read in bed. I sleep late.', 'I read in bed. I sleep early.'], // two clauses
+    ] as const) {
+      expect(predicateSwap(a, b, new Set()), `${a} / ${b}`).toBeNull();
+    }
+  });
+});
+
+describe('opposite: one holder said to be the opposite of what it was corrects', () => {
+  it('the person, a definite thing, a named person and an order', () => {
+    for (const [was, now] of [
+      ['I sit at the front of the class.', 'I sit at the back of the class.'],
+      ['My office is on the upper floor.', 'My office is on the lower floor.'],
+      ['Leave the porch light on at night.', 'Leave the porch light off at night.'],
+      ['We always arrive early for the school run.', 'We always arrive late for the school run.'],
+      ['My sister Priya is tall.', 'My sister Priya is short.'],
+      ['I drink my tea with sugar.', 'I drink my tea without sugar.'],
+    ] as const) {
+      expect(rel(was, now), `${was} / ${now}`).toMatchObject({ kind: 'corrects', rule: 'opposite' });
+    }
+  });
+
+  it('stays two facts: another holder, a goal and a source, an object of a verb people have several of, or not topical', () => {
+    for (const [a, b] of [
+      ['My upper tooth aches.', 'My lower tooth aches.'],
+      ['My cousin is rich.', 'My cousin is poor.'],
+      ['A woman is going up the stairs.', 'A woman is going down the stairs.'],
+      ['I drove to Bristol.', 'I drove from Bristol.'],
+      ['I enjoy hot baths.', 'I enjoy cold baths.'],
+    ] as const) {
+      expect(rel(a, b), `${a} / ${b}`).not.toMatchObject({ kind: 'corrects' });
+    }
+    expect(rel('I sit at the front of the class.', 'I sit at the back of the class.', false)).not.toMatchObject({ kind: 'corrects' });
+  });
+});
+
+describe('a preference is one choice (new-value)', () => {
+  it('another thing preferred corrects', () => {
+    for (const [was, now] of [
+      ['I prefer green tea.', 'I prefer black tea.'],
+      ['I prefer the bus.', 'I prefer the tram.'],
+      ['We prefer the corner table.', 'We prefer the window table.'],
+    ] as const) {
+      expect(rel(was, now), `${was} / ${now}`).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    }
+  });
+
+  it('a synonym, another wording, another occasion or another person does not', () => {
+    for (const [a, b] of [
+      ['I prefer the film.', 'I prefer the movie.'],
+      ['I prefer to cycle to work.', 'I prefer cycling to work.'],
+      ['I prefer wine with fish.', 'I prefer beer with curry.'],
+      ['I prefer juice.', 'My son prefers milk.'],
+    ] as const) {
+      expect(rel(a, b), `${a} / ${b}`).not.toMatchObject({ kind: 'corrects' });
+    }
+  });
+});
