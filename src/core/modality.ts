@@ -2,7 +2,7 @@
  * How a sentence holds its predicate (docs/corrections.md, "modality (distinct)"): said as so
  * ("I have a dog"), wished, planned or weighed ("I want a dog", "I'm going to quit smoking",
  * "I'm thinking about selling my car"), over ("I used to live in Leeds", "My wife was
- * pregnant"), a belief given up ("I thought I was allergic to cats"), or under a condition
+ * pregnant", "I worked there until 2019"), a belief given up ("I thought I was allergic to cats"), or under a condition
  * ("If it rains, I drive to work"). A wish and its
  * fulfilment, a state and its end, are two facts: never one memory.
  *
@@ -67,6 +67,19 @@ function stateOver(t: string): boolean {
 }
 
 /**
+ * A past verb held until a time: "I worked at Google until 2019", "We lived with my parents until
+ * the wedding" (the state is over; "I work until 5" is so).
+ */
+const UNTIL = /^(?:i|we|he|she|they|(?:my|our|the) \w+(?: \w+)?) (\w+) .*\buntil\b/;
+function heldUntil(t: string): boolean {
+  const m = UNTIL.exec(t);
+  if (!m) return false;
+  const w = m[1]!;
+  const base = lemma(w);
+  return base !== w && !/(?:s|ing)$/.test(w) && isVerbWord(base);
+}
+
+/**
  * How a one-sentence statement holds its predicate; null for several sentences (not read). Read
  * once per text, as the other readings: recognition asks it of the quote for every candidate.
  */
@@ -80,7 +93,7 @@ function readMode(text: string): Mode | null {
   // held under a condition: "If it rains, I drive to work" is not "I drive to work"
   if (/^(?:if|unless|whenever) /.test(t)) return 'if';
   if (WISHED.test(t) || plans(t)) return 'wished';
-  if (OVER.test(t) || stateOver(t)) return 'over';
+  if (OVER.test(t) || stateOver(t) || heldUntil(t)) return 'over';
   return 'so';
 }
 

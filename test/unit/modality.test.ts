@@ -23,6 +23,10 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
     // a past event said in the passive is no state over
     expect(modeOf('I was raised by my aunt.')).toBe('so');
     expect(modeOf('I was born in Cork.')).toBe('so');
+    // a past verb held until a time is over; a present one is so
+    expect(modeOf('We rented a flat in Hove until last spring.')).toBe('over');
+    expect(modeOf('I coach the under-9s until 6 on Thursdays.')).toBe('so');
+    expect(modeOf("I'm staying with my sister until March.")).toBe('so');
     expect(modeOf('I thought I was lactose intolerant.')).toBe('given-up');
     expect(modeOf('If it snows, I work from home.')).toBe('if');
     expect(modeOf('I want a cat. I have a dog.')).toBeNull();
@@ -36,6 +40,7 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
       ["I'm thinking about changing jobs.", 'I changed jobs.'],
       ['My daughter hopes to study medicine.', 'My daughter studies medicine.'],
       ['I used to play rugby.', 'I play rugby.'],
+      ['I taught at the primary school until 2021.', 'I teach at the primary school.'],
       ['My dad is a postman.', 'My dad was a postman.'],
       ['I am lactose intolerant.', 'I thought I was lactose intolerant.'],
       ['If it snows, I work from home.', 'I work from home.'],
