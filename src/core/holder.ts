@@ -10,7 +10,7 @@
  */
 import { lexicon } from './lexicon.js';
 import { diffHunks } from './opposites.js';
-import { addNp, definiteSubject } from './slots.js';
+import { addNp, definiteSubject, MULTI } from './slots.js';
 import { AUX, clauses, contentKeys, isVerb, key, stripOpeners } from './conflict-words.js';
 import { lemma, NEGATIONS, STOP_WORDS } from './words.js';
 
@@ -19,7 +19,13 @@ import { lemma, NEGATIONS, STOP_WORDS } from './words.js';
  * after the verb's own definite object ("I take my coffee with milk" / "… without milk": the
  * coffee is the same, how I take it is exchanged).
  */
-export interface PredicateSwap { old: string[]; new: string[]; verb: string; afterObject: boolean }
+export interface PredicateSwap {
+  old: string[]; new: string[]; verb: string; afterObject: boolean;
+  /** the words between the verb and the stretch ("allergic to" in "I'm allergic to peanuts") */
+  lead: string[];
+  /** the word right after the stretch, on both sides ("club" in "the tennis club" / "the golf club"), or null */
+  next: string | null;
+}
 
 const DETERMINERS = new Set(['my', 'our', 'the', 'your', 'his', 'her', 'their']);
 
@@ -77,5 +83,33 @@ export function predicateSwap(oldText: string, newText: string, names: ReadonlyS
   let same = 0;
   while (same < la.length && la[same] === lb[same]) same++;
   if (same <= at) return null;
-  return { old: h.a, new: h.b, verb: lemma(a[at]!), afterObject: DETERMINERS.has(a[at + 1] ?? '') && same >= at + 3 };
+  let tail = 0;
+  while (tail < la.length - same && la[la.length - 1 - tail] === lb[lb.length - 1 - tail]) tail++;
+  return {
+    old: h.a, new: h.b, verb: lemma(a[at]!), afterObject: DETERMINERS.has(a[at + 1] ?? '') && same >= at + 3,
+    lead: la.slice(at + 1, same), next: tail > 0 ? la[la.length - tail]! : null,
+  };
+}
+
+const BE = new Set(['is', 'am', 'are', 'was', 'were', 'be', "'s", "'re", "'m"]);
+
+/**
+ * Another kind of one thing said of the holder by "be", as "x / y", or null: "My car is blue" /
+ * "My car is red", "My commute is by train" / "… by bus" (WordNet: two kinds right under one
+ * hypernym, neither a kind of the other). A word and a narrower one ("a chef" / "a cook") is the
+ * same said more precisely, not this.
+ */
+export function kindSwap(swap: PredicateSwap): string | null {
+  if (!BE.has(swap.verb) || swap.old.length > 3 || swap.new.length > 3) return null;
+  // of a predicate people have several objects of ("I'm allergic to peanuts" / "… to almonds"), or a word
+  // said before the head it qualifies ("the tennis club" / "the golf club"): two facts, not another kind
+  if (swap.lead.some((w) => MULTI.has(key(w))) || (swap.next !== null && !STOP_WORDS.has(swap.next))) return null;
+  const content = (ws: string[]) => ws.filter((w) => !STOP_WORDS.has(w));
+  const [a, b] = [content(swap.old), content(swap.new)];
+  if (a.length === 0 || b.length === 0) return null;
+  const lex = lexicon();
+  for (const [x, y] of [[a.join(' '), b.join(' ')], [a[a.length - 1]!, b[b.length - 1]!]] as const) {
+    if (lex.kindred(x, y)) return `${x} / ${y}`;
+  }
+  return null;
 }

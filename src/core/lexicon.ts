@@ -23,6 +23,12 @@ export interface Lexicon {
    * its attested senses, the most frequent sense first; empty when it is no noun known.
    */
   nounThemes(lemma: string): readonly string[];
+  /**
+   * Whether two noun lemmas name two kinds of one thing: a sense of each right under the same
+   * hypernym, neither a kind of the other nor its synonym ("blue" / "red", "bus" / "train"; not
+   * "chef" / "cook", "sofa" / "couch").
+   */
+  kindred(a: string, b: string): boolean;
   /** Entries, for the docs and the tests. */
   readonly size: { opposites: number; synonyms: number };
   /** Forgets the words looked up lately (they are a person's words: a forget for good lets go of them). */
@@ -31,7 +37,7 @@ export interface Lexicon {
   holds?(word: string): boolean;
 }
 
-const EMPTY: Lexicon = { opposites: () => [], synonymous: (a, b) => a === b, sameAction: (a, b) => (a.some((x) => b.includes(x)) ? true : null), nounThemes: () => [], size: { opposites: 0, synonyms: 0 } };
+const EMPTY: Lexicon = { opposites: () => [], synonymous: (a, b) => a === b, sameAction: (a, b) => (a.some((x) => b.includes(x)) ? true : null), nounThemes: () => [], kindred: () => false, size: { opposites: 0, synonyms: 0 } };
 
 let current: Lexicon = EMPTY;
 let loader: (() => Promise<Lexicon>) | null = null;

@@ -94,7 +94,7 @@ function parseLine(line: string, pos: string, into: Map<string, Synset>): void {
     const sym = f[i]!;
     // hyponyms are kept for noun.Tops only: a unique beginner's theme is the file its kinds are in
     const topsHyponym = sym === '~' && pos === 'n' && f[1] === '03';
-    if (sym !== '!' && sym !== '&' && sym !== '+' && !(sym === '@' && pos === 'v') && !topsHyponym) continue;
+    if (sym !== '!' && sym !== '&' && sym !== '+' && !(sym === '@' && (pos === 'v' || pos === 'n')) && !topsHyponym) continue;
     const tpos = f[i + 2] === 's' ? 'a' : f[i + 2]!;
     ptrs.push([sym, tpos + f[i + 1], parseInt(f[i + 3]!.slice(0, 2), 16), parseInt(f[i + 3]!.slice(2), 16)]);
   }
@@ -139,8 +139,10 @@ export interface LexiconData {
   synsets: Record<string, number[]>;
   /** verb lemma -> ids of its verb synsets */
   verbs: Record<string, number[]>;
-  /** verb synset id -> ids of its hypernyms */
+  /** verb and noun synset id -> ids of its hypernyms */
   hypernyms: Record<string, number[]>;
+  /** noun lemma -> ids of its noun synsets */
+  nouns: Record<string, number[]>;
   /**
    * noun lemma -> lexicographer files of its attested senses (WordNet's sense order: the most
    * frequent first; the senses with a tag count, or the first sense when none has one)
@@ -149,7 +151,7 @@ export interface LexiconData {
 }
 
 /** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
-const DATA_VERSION = 4;
+const DATA_VERSION = 5;
 
 /** noun.Tops, the file of WordNet's unique beginners. */
 const TOPS = 3;
@@ -162,18 +164,20 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
   const ids = new Map<string, number>();
   const syn: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
   const verbs: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  const nouns: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
   let id = 0;
   for (const [k, s] of synsets) {
     ids.set(k, ++id);
     for (const w of s.words) {
       (syn[w] ??= []).push(id);
       if (k[0] === 'v') (verbs[w] ??= []).push(id);
+      if (k[0] === 'n') (nouns[w] ??= []).push(id);
     }
     if ((id & 255) === 0) await tick();
   }
   const hypernyms: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
   for (const [k, s] of synsets) {
-    if (k[0] !== 'v') continue;
+    if (k[0] !== 'v' && k[0] !== 'n') continue;
     const up = s.ptrs.filter((p) => p[0] === '@').map((p) => ids.get(p[1])).filter((x): x is number => x !== undefined);
     if (up.length) hypernyms[ids.get(k)!] = up;
   }
@@ -217,7 +221,7 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
     if ((++n & 255) === 0) await tick();
   }
   const nounFiles = await readNounFiles(dir, synsets);
-  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms, nounFiles };
+  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms, nouns, nounFiles };
 }
 
 /**
@@ -274,7 +278,7 @@ function synonymy(syn: Record<string, number[]>): (a: string, b: string) => bool
 }
 
 /** The tables of the cache file, in the order they are written. */
-const TABLES = ['opposites', 'synsets', 'verbs', 'hypernyms', 'nounFiles'] as const;
+const TABLES = ['opposites', 'synsets', 'verbs', 'hypernyms', 'nouns', 'nounFiles'] as const;
 type Tables = Record<(typeof TABLES)[number], string>;
 
 /**
@@ -320,8 +324,9 @@ function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
   const synsets = sortedLinesLookup(t.synsets, numbers);
   const verbs = sortedLinesLookup(t.verbs, numbers);
   const hypernyms = sortedLinesLookup(t.hypernyms, numbers);
+  const nouns = sortedLinesLookup(t.nouns, numbers);
   const nounFiles = sortedLinesLookup(t.nounFiles, numbers);
-  const lookups = [opposites, synsets, verbs, hypernyms, nounFiles];
+  const lookups = [opposites, synsets, verbs, hypernyms, nouns, nounFiles];
   const synonymous = (a: string, b: string): boolean => {
     if (a === b) return true;
     const x = synsets(a);
@@ -347,10 +352,23 @@ function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
     const ub = new Set(sb.flatMap(ancestors));
     return sb.some((x) => ua.has(x)) || sa.some((x) => ub.has(x));
   };
+  // two nouns of one kind: a sense of each right under one hypernym, and neither a kind of the other
+  const kindred = (a: string, b: string): boolean => {
+    if (a === b || synonymous(a, b)) return false;
+    const sa = nouns(a) ?? [];
+    const sb = nouns(b) ?? [];
+    if (sa.length === 0 || sb.length === 0) return false;
+    const ua = new Set(sa.flatMap(ancestors));
+    const ub = new Set(sb.flatMap(ancestors));
+    if (sb.some((x) => ua.has(x)) || sa.some((x) => ub.has(x))) return false;
+    const up = new Set(sa.flatMap((x) => hypernyms(String(x)) ?? []));
+    return sb.some((x) => (hypernyms(String(x)) ?? []).some((h) => up.has(h)));
+  };
   return {
     opposites: (l) => opposites(l) ?? [],
     synonymous,
     sameAction,
+    kindred,
     nounThemes: (l) => (nounFiles(l) ?? []).map((x) => LEXNAMES[x] ?? '').filter((x) => x.startsWith('noun.')).map((x) => x.slice(5)),
     size: { opposites: counts.opposites, synonyms: counts.synsets },
     letGo: () => { for (const l of lookups) l.letGo(); },

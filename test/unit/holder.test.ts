@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { relate, type StatementLike } from '../../src/core/conflicts.js';
 import { predicateSwap } from '../../src/core/holder.js';
+import { lexicon } from '../../src/core/lexicon.js';
 import { useWordNet } from '../helpers/lexicon.js';
 
 const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
@@ -11,7 +12,7 @@ beforeAll(useWordNet, 120_000);
 describe('one holder, one part of what is said of it exchanged', () => {
   it('finds the one stretch exchanged after the holder and its verb', () => {
     expect(predicateSwap('I sit at the front of the class.', 'I sit at the back of the class.', new Set())).toEqual({
-      old: ['front'], new: ['back'], verb: 'sit', afterObject: false,
+      old: ['front'], new: ['back'], verb: 'sit', afterObject: false, lead: ['at', 'the'], next: 'of',
     });
     expect(predicateSwap('Leave the porch light on at night.', 'Leave the porch light off at night.', new Set())).toMatchObject({ verb: 'leave' });
     expect(predicateSwap('I drink my tea with sugar.', 'I drink my tea without sugar.', new Set())).toMatchObject({ afterObject: true });
@@ -77,6 +78,36 @@ describe('a preference is one choice (new-value)', () => {
       ['I prefer to cycle to work.', 'I prefer cycling to work.'],
       ['I prefer wine with fish.', 'I prefer beer with curry.'],
       ['I prefer juice.', 'My son prefers milk.'],
+    ] as const) {
+      expect(rel(a, b), `${a} / ${b}`).not.toMatchObject({ kind: 'corrects' });
+    }
+  });
+});
+
+describe('another kind of one thing said of a holder (new-value)', () => {
+  it('WordNet: two kinds right under one hypernym, neither a kind of the other nor its synonym', () => {
+    expect(lexicon().kindred('green', 'purple')).toBe(true);
+    expect(lexicon().kindred('taxi', 'bus')).toBe(true);
+    expect(lexicon().kindred('chef', 'cook')).toBe(false); // a chef is a cook
+    expect(lexicon().kindred('sofa', 'couch')).toBe(false); // one thing
+    expect(lexicon().kindred('doctor', 'mother')).toBe(false);
+  });
+
+  it('corrects what the holder is', () => {
+    for (const [was, now] of [
+      ['My front door is green.', 'My front door is purple.'],
+      ['The school run is by taxi.', 'The school run is by bus.'],
+    ] as const) {
+      expect(rel(was, now), `${was} / ${now}`).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    }
+  });
+
+  it('not of a predicate people have several of, a word before its head, a number, or a narrower word', () => {
+    for (const [a, b] of [
+      ["I'm allergic to walnuts.", "I'm allergic to almonds."],
+      ["I'm a member of the chess club.", "I'm a member of the rugby club."],
+      ["I've been vegetarian for two years.", "I've been vegetarian for three years."],
+      ['My brother Sami is a chef.', 'My brother Sami is a cook.'],
     ] as const) {
       expect(rel(a, b), `${a} / ${b}`).not.toMatchObject({ kind: 'corrects' });
     }
