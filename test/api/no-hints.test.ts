@@ -80,6 +80,25 @@ describe('corrections from the quote alone', () => {
     expect((await a.memory(sofa.memory.id)).status).toBe('ACTIVE');
   });
 
+  it('a correction said without a cue: the opposite of what it was, another preference, another kind of one thing', async () => {
+    const a = await fresh('swaps');
+    const pairs = [
+      ['I sit at the front of the class.', 'I sit at the back of the class.'],
+      ['I prefer green tea.', 'I prefer black tea.'],
+      ['My front door is green.', 'My front door is purple.'],
+    ] as const;
+    for (const [i, [was, now]] of pairs.entries()) {
+      const old = await a.state(was, { type: 'FACT' }, `2026-05-0${i + 1}T10:00:00Z`);
+      const next = await a.state(now, { type: 'FACT' }, `2026-06-0${i + 1}T10:00:00Z`);
+      expect(next.outcome, now).toBe('CORRECTED');
+      expect(next.superseded, now).toEqual({ id: old.memory.id, status: 'SUPERSEDED' });
+    }
+    const c = await a.open();
+    const r = await a.recall(c, 'What colour is my front door?');
+    expect(r.statements[0].memory.quote).toBe('My front door is purple.');
+    expect(r.statements.map((h: any) => h.memory.quote)).not.toContain('My front door is green.');
+  });
+
   it('a relative\'s thing said without "my" is theirs: never merged into the person\'s own', async () => {
     const a = await fresh('owners');
     const mine = await a.state('My car is a blue Volvo.', { type: 'FACT' }, '2026-05-01T10:00:00Z');
