@@ -96,3 +96,33 @@ export function rolesOfOthers(text: string): Set<string> {
   }
   return out;
 }
+
+/**
+ * A role said the other way round, as "x's role / my role", or null: "I'm Owen's manager." /
+ * "Owen is my manager." name one relation from its two ends (who manages whom), two facts. One
+ * side says "<someone>'s <role>", the other "my <role>" and names that someone.
+ */
+export function reversedRole(oldText: string, newText: string): string | null {
+  const theirs = (ts: string[]) => {
+    const out: Array<[string, string]> = [];
+    for (let i = 0; i + 2 < ts.length; i++) {
+      const owner = ts[i]!;
+      if (ts[i + 1] !== "'s" || ts[i - 1] === 'my' || ts[i - 1] === 'our' || STOP_WORDS.has(owner)) continue;
+      let j = i + 2;
+      while (j < ts.length && NP_ADJ.has(ts[j]!)) j++;
+      if (ts[j] !== undefined && PERSON.has(key(ts[j]!))) out.push([owner, key(ts[j]!)]);
+    }
+    return out;
+  };
+  const mine = (ts: string[]) => new Set(ts.flatMap((w, i) => ((ts[i - 1] === 'my' || ts[i - 1] === 'our') && PERSON.has(key(w)) ? [key(w)] : [])));
+  for (const [a, b] of [[oldText, newText], [newText, oldText]] as const) {
+    const ta = toks(a);
+    const tb = toks(b);
+    const own = mine(tb);
+    const inA = mine(ta);
+    for (const [owner, role] of theirs(ta)) {
+      if (own.has(role) && !inA.has(role) && tb.includes(owner)) return `${owner}'s ${role} / my ${role}`;
+    }
+  }
+  return null;
+}

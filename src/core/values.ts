@@ -110,6 +110,7 @@ function parseNumber(s: string): number | null {
   return Number(clean);
 }
 
+const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
 const NUMBER_WORD_BEFORE = new Set(['have', 'has', 'had', 'am', "i'm", 'is', 'are', 'was', 'turned', 'turn', 'only', 'just', 'own', 'got', 'exactly']);
 
 /** Is the token a mostly-uppercase "shouted" text, where capitals mean nothing? */
@@ -262,6 +263,12 @@ function extractValuesOnce(text: string): Value[] {
     const stuck = t.lower.match(/^(\d+(?:\.\d+)?)(k|%)$/);
     if (stuck) {
       push('quantity', i, i, `${stuck[1]}${stuck[2]}`);
+      continue;
+    }
+    // "once a week", "twice a day": a count of times, as "three times a week" is (English's multiplicative adverbs)
+    const times = TIMES[t.lower];
+    if (times !== undefined && next && /^(?:a|an|per|every|each)$/.test(next.lower)) {
+      push('number', i, i, String(times));
       continue;
     }
     // digits, number words

@@ -51,6 +51,12 @@ describe('who the fact is about', () => {
     expect(rel('My study faces the garden.', 'My garage faces the garden.', false)).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
     expect(rel('My favourite film is Heat.', 'My favorite movie is Heat.', false)).toEqual({ kind: 'compatible' });
   });
+  it('one relation from its other end is another fact: who manages, teaches or coaches whom', () => {
+    expect(rel("I'm Priya's tutor.", 'Priya is my tutor.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('Dev is my coach.', "I'm Dev's coach.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // the same relation said two ways stays one
+    expect(rel('Dev is my coach.', 'My coach is Dev.').kind).not.toBe('distinct');
+  });
   it('"we\'ve moved to" gives the home a new value', () => {
     expect(rel('We live in Porto.', "We've moved to Braga, still unpacking.")).toMatchObject({ kind: 'corrects' });
   });
@@ -74,6 +80,12 @@ describe('a value written two ways', () => {
   it('"the second Tuesday" names a position, "a second car" adds one', () => {
     expect(rel('The choir meets on the first Tuesday of the month.', 'The choir meets on the second Thursday of the month.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel('I have a car.', 'I bought a second car.').kind).not.toBe('corrects');
+  });
+  it('"once a week" and "twice a day" are counts of times, as "three times a week" is', () => {
+    expect(kinds('I swim twice a week.')).toEqual(['number:2']);
+    expect(kinds('Water the fern once every fortnight.')).toEqual(['number:1']);
+    expect(kinds('I once lived in Lisbon.')).not.toContain('number:1');
+    expect(rel('I do yoga four times a week.', 'I do yoga once a week.')).not.toEqual({ kind: 'compatible' });
   });
   it('the same value is no disagreement and is something said in common', () => {
     expect(rel('My niece Ola is 8.', 'My niece Ola is eight years old.', false)).toEqual({ kind: 'compatible' });
