@@ -15,7 +15,7 @@ import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
-import { owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
+import { otherShare, owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode } from './modality.js';
 
@@ -105,6 +105,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // One relation from its other end: "I'm Owen's manager." / "Owen is my manager."
   const reversed = reversedRole(oldS.text, newS.text);
   if (reversed) return { kind: 'distinct', rule: 'different-subject', detail: reversed };
+  // All of one's own, or some of them: "Both my parents are retired." / "One of my parents is retired."
+  const shares = otherShare(oldS.text, newS.text);
+  if (shares) return { kind: 'distinct', rule: 'different-subject', detail: shares };
   // One thing, another owner: "My car is a grey Octavia." / "My wife's car is a grey Octavia."
   const oo = owners(oldS.text);
   const on = owners(newS.text);

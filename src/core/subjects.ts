@@ -126,3 +126,38 @@ export function reversedRole(oldText: string, newText: string): string | null {
   }
   return null;
 }
+
+/** Quantifiers before "my/our …": all of them, or some of them (English determiners: a closed class). */
+const ALL = new Set(['all', 'both', 'every', 'each']);
+const PART = new Set(['some', 'one', 'two', 'three', 'most', 'half', 'few', 'several', 'many', 'either', 'any']);
+
+/**
+ * How many of one's own a clause's subject takes, and which: "Both my parents …" -> all of
+ * parent, "One of my parents …" -> some of parent, "My parents …" -> all of parent; null when
+ * the subject is no quantified possession.
+ */
+function share(text: string): { part: boolean; of: string } | null {
+  const c = stripOpeners(clauses(text)[0] ?? []);
+  let i = 0;
+  let part = false;
+  if (ALL.has(c[0] ?? '') || PART.has(c[0] ?? '')) {
+    part = PART.has(c[0]!);
+    i = c[1] === 'of' ? 2 : 1;
+    if (c[i] === 'the') return null;
+  }
+  if (c[i] !== 'my' && c[i] !== 'our') return null;
+  let j = i + 1;
+  while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+  return c[j] === undefined ? null : { part, of: key(c[j]!) };
+}
+
+/**
+ * All of one's own against some of them, as "my parent: all / some", or null: "Both
+ * my parents are retired." / "One of my parents is retired." are two facts.
+ */
+export function otherShare(oldText: string, newText: string): string | null {
+  const a = share(oldText);
+  const b = share(newText);
+  if (!a || !b || a.of !== b.of || a.part === b.part) return null;
+  return `my ${a.of}: ${a.part ? 'some' : 'all'} / ${b.part ? 'some' : 'all'}`;
+}

@@ -57,6 +57,13 @@ describe('who the fact is about', () => {
     // the same relation said two ways stays one
     expect(rel('Dev is my coach.', 'My coach is Dev.').kind).not.toBe('distinct');
   });
+  it('all of one\'s own, or some of them: two facts', () => {
+    expect(rel('Both my grandparents speak Welsh.', 'One of my grandparents speaks Welsh.')).toEqual({
+      kind: 'distinct', rule: 'different-subject', detail: 'my grandparent: all / some',
+    });
+    expect(rel('My cousins are teachers.', 'Some of my cousins are teachers.')).toMatchObject({ kind: 'distinct' });
+    expect(rel('Both my grandparents speak Welsh.', 'My grandparents both speak Welsh.')).toEqual({ kind: 'compatible' });
+  });
   it('"we\'ve moved to" gives the home a new value', () => {
     expect(rel('We live in Porto.', "We've moved to Braga, still unpacking.")).toMatchObject({ kind: 'corrects' });
   });
