@@ -255,7 +255,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // 7b. the same things, another action: "A dog is stopping on the snow" / "A dog is running on the snow"
   // a participle said as a state ("is based in") is no action: "lives in Paris" / "is based in Paris"
   const states = new Set([...stateParticiples(oldS.text), ...stateParticiples(newS.text)]);
-  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => !states.has(w) && (isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w)));
+  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => !states.has(w) && (isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w)), [particleAfter(oldS.text), particleAfter(newS.text)]);
   if (action) return { kind: 'distinct', rule: 'other-action', detail: action };
   // 8. the same words with the two sides of the verb exchanged: "The woman is picking up the kangaroo" / "The kangaroo is picking up the woman"
   const passive = (t: string) => /\bby\b/.test(norm(t));
@@ -284,4 +284,13 @@ function exchanged(a: readonly string[], b: readonly string[]): boolean {
   const [ca, cb] = [content(a), content(b)];
   if (ca.length === 0 || cb.length === 0) return false;
   return !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!));
+}
+
+/** The preposition or adverb said right after a word, if any ("goes to" -> "to"): a verb's particle. */
+function particleAfter(text: string): (w: string) => string | undefined {
+  const t = toks(text);
+  return (w) => {
+    const next = t[t.indexOf(w) + 1];
+    return next !== undefined && STOP_WORDS.has(next) ? next : undefined;
+  };
 }

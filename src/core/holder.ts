@@ -41,10 +41,11 @@ function holderVerbAt(c: string[]): number {
     addNp(slot, d.np, new Set());
     return slot.size > 0 ? d.at : -1;
   }
-  // an order to the assistant: a verb in its base form, not followed by another verb ("Use the …", not "Cats are …")
+  // an order to the assistant: a verb in its base form (WordNet knows it as a verb: its comparison with "be" is not
+  // null), not followed by another verb ("Use the …", not "Cats are …", "Two men are …")
   const first = c[0];
   if (first !== undefined && !AUX.has(first) && lemma(first) === first && !STOP_WORDS.has(first) && !NEGATIONS.has(first)
-    && c[1] !== undefined && !isVerb(c[1]) && lexicon().sameAction([first], [first]) !== null) return 0;
+    && c[1] !== undefined && !isVerb(c[1]) && lexicon().sameAction([first], ['be']) !== null) return 0;
   return -1;
 }
 
@@ -63,7 +64,13 @@ export function predicateSwap(oldText: string, newText: string, names: ReadonlyS
   let at = holderVerbAt(a) >= 0 ? holderVerbAt(a) : named(a);
   if (at < 0) return null;
   // the verb's auxiliaries and the verb itself are the frame: "I'm coming" / "I'm going" exchanges the verb, not its object
-  while (at + 1 < a.length && (isVerb(a[at + 1]!) || /[a-z]{2}ing$/.test(a[at + 1]!))) at++;
+  // (an adverb may stand between: "are playfully fighting")
+  const verbal = (w: string | undefined) => w !== undefined && (isVerb(w) || /[a-z]{2}ing$/.test(w));
+  for (;;) {
+    if (verbal(a[at + 1])) at++;
+    else if (/[a-z]{2}ly$/.test(a[at + 1] ?? '') && verbal(a[at + 2])) at += 2;
+    else break;
+  }
   // the holder and its verb are said the same on both sides
   for (let i = 0; i <= at; i++) if (a[i] !== b[i]) return null;
   const la = a.map(lemma);
@@ -104,6 +111,8 @@ export function kindSwap(swap: PredicateSwap): string | null {
   // of a predicate people have several objects of ("I'm allergic to peanuts" / "… to almonds"), or a word
   // said before the head it qualifies ("the tennis club" / "the golf club"): two facts, not another kind
   if (swap.lead.some((w) => MULTI.has(key(w))) || (swap.next !== null && !STOP_WORDS.has(swap.next))) return null;
+  // "be" as an auxiliary ("are fighting on the beach"): the stretch is another verb's, not what the holder is
+  if (swap.lead.some((w) => isVerb(w) || /[a-z]{2}ing$/.test(w))) return null;
   const content = (ws: string[]) => ws.filter((w) => !STOP_WORDS.has(w));
   const [a, b] = [content(swap.old), content(swap.new)];
   if (a.length === 0 || b.length === 0) return null;

@@ -127,7 +127,10 @@ export function verbBases(w: string): string[] {
  * not "slicing" / "cutting"). Words are given as said; `verbal` says which were said as verbs.
  * Swaps of synonyms elsewhere ("the lady" / "the woman") are ignored. Returns "x / y" or null.
  */
-export function actionSwap(a: readonly string[], b: readonly string[], verbal: (w: string) => boolean): string | null {
+export function actionSwap(
+  a: readonly string[], b: readonly string[], verbal: (w: string) => boolean,
+  particles: [(w: string) => string | undefined, (w: string) => string | undefined] = [() => undefined, () => undefined],
+): string | null {
   const la = a.map((w) => lemma(w));
   const lb = b.map((w) => lemma(w));
   const verbs = new Set([...a, ...b].filter(verbal).map((w) => lemma(w)));
@@ -141,7 +144,12 @@ export function actionSwap(a: readonly string[], b: readonly string[], verbal: (
   // the words as said, to read their base forms again ("riding" is ride, which the lemmatiser reads "rid")
   const wa = a[la.indexOf(h.a[ia]!)]!;
   const wb = b[lb.indexOf(h.b[ib]!)]!;
-  return lexicon().sameAction(verbBases(wa), verbBases(wb)) === false ? `${h.a[ia]} / ${h.b[ib]}` : null;
+  // a verb with its particle is a verb of its own ("goes to" a school is "attends" it: WordNet's "go to")
+  const forms = (w: string, next: string | undefined) => {
+    const bases = verbBases(w);
+    return next === undefined ? bases : [...bases, ...bases.map((x) => `${x} ${next}`)];
+  };
+  return lexicon().sameAction(forms(wa, particles[0](wa)), forms(wb, particles[1](wb))) === false ? `${h.a[ia]} / ${h.b[ib]}` : null;
 }
 
 /**

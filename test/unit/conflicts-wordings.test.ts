@@ -64,6 +64,10 @@ describe('who the fact is about', () => {
     expect(rel('My cousins are teachers.', 'Some of my cousins are teachers.')).toMatchObject({ kind: 'distinct' });
     expect(rel('Both my grandparents speak Welsh.', 'My grandparents both speak Welsh.')).toEqual({ kind: 'compatible' });
   });
+  it('a verb with its particle is a verb of its own: "goes to" a school is "attends" it, no other action', () => {
+    expect(rel('My nephew goes to Oakfield Academy.', 'My nephew attends Oakfield Academy.', false)).not.toMatchObject({ rule: 'other-action' });
+    expect(rel('My nephew goes to Oakfield Academy.', 'My nephew teaches at Oakfield Academy.', false)).toMatchObject({ rule: 'other-action' });
+  });
   it('"we\'ve moved to" gives the home a new value', () => {
     expect(rel('We live in Porto.', "We've moved to Braga, still unpacking.")).toMatchObject({ kind: 'corrects' });
   });
