@@ -11,7 +11,7 @@
 import { lexicon } from './lexicon.js';
 import { diffHunks } from './opposites.js';
 import { addNp, definiteSubject, MULTI } from './slots.js';
-import { AUX, clauses, contentKeys, isVerb, key, stripOpeners } from './conflict-words.js';
+import { AUX, clauses, contentKeys, isVerb, key, PREPS, stripOpeners } from './conflict-words.js';
 import { lemma, NEGATIONS, STOP_WORDS } from './words.js';
 
 /**
@@ -80,6 +80,8 @@ export function predicateSwap(oldText: string, newText: string, names: ReadonlyS
   const h = hunks[0]!;
   // a negation exchanged is the polarity rule's ("I am unemployed" / "I am not employed")
   if ([...h.a, ...h.b].some((w) => NEGATIONS.has(w))) return null;
+  // one phrase, not two: a preposition inside a stretch opens another ("tea in the morning" / "coffee at night")
+  if ([h.a, h.b].some((st) => st.slice(1).some((w) => PREPS.has(w)))) return null;
   // nothing else said differently: every content word not on both sides is in the stretch
   const ka = contentKeys(oldText);
   const kb = contentKeys(newText);

@@ -78,6 +78,7 @@ describe('a preference is one choice (new-value)', () => {
       ['I prefer the film.', 'I prefer the movie.'],
       ['I prefer to cycle to work.', 'I prefer cycling to work.'],
       ['I prefer wine with fish.', 'I prefer beer with curry.'],
+      ['I prefer juice in the morning.', 'I prefer water at night.'],
       ['I prefer juice.', 'My son prefers milk.'],
     ] as const) {
       expect(rel(a, b), `${a} / ${b}`).not.toMatchObject({ kind: 'corrects' });
