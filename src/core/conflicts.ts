@@ -17,7 +17,7 @@ import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, has
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
 import { otherShare, owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
-import { otherMode } from './modality.js';
+import { otherMode, otherTense } from './modality.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -268,7 +268,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const sub = substitution(oldSeq, newSeq, contentWordsOf(oldS.text), contentWordsOf(newS.text));
   if (sub && attributive(oldS.text, newS.text, sub)) return { kind: 'distinct', rule: 'substitution', detail: sub };
   // 10. the same words held another way: "I want a dog" / "I have a dog", "My son is scared of dogs" / "... used to be"
-  const mode = otherMode(oldS, newS);
+  const mode = otherMode(oldS, newS) ?? otherTense(oldS.text, newS.text);
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
 }

@@ -14,7 +14,7 @@
 import { lexicon } from './lexicon.js';
 import { lemma } from './words.js';
 import { assertions } from './addressing.js';
-import { norm, type StatementLike } from './conflict-words.js';
+import { norm, toks, type StatementLike } from './conflict-words.js';
 import { memoByText } from './memo.js';
 import type { MemoryType } from './types.js';
 
@@ -112,4 +112,59 @@ export function otherMode(oldS: StatementLike, newS: StatementLike): string | nu
   if (b === null || a === b) return null;
   if ((a === 'wished' || b === 'wished') && (a === 'so' || b === 'so') && (WANTS.has(oldS.type) || WANTS.has(newS.type))) return null;
   return `${a} / ${b}`;
+}
+
+type Tense = 'past' | 'present' | 'future';
+const PRONOUNS = new Set(['i', 'we', 'he', 'she', 'they']);
+const BE_NOW = new Set(['am', 'is', 'are']);
+const BE_PAST = new Set(['was', 'were']);
+
+/**
+ * The tense of a one-sentence statement's main verb and that verb (its lemma), or null:
+ * "My mum visited" -> past visit; "My mum is visiting" -> present visit; "We will visit" ->
+ * future visit. Read only where the verb is plain: a past form ("visited", "went"), a present
+ * one ("visit", "visits"), "be" + -ing, "will" + a verb, right after a pronoun or after "my / our /
+ * the" and one word.
+ */
+const tenseOf: (text: string) => { tense: Tense; verb: string } | null = memoByText(readTense, (t) => (t ? { ...t } : t));
+
+function readTense(text: string): { tense: Tense; verb: string } | null {
+  const said = assertions(text);
+  if (said.length !== 1) return null;
+  const t = toks(said[0]!).filter((w) => /^[a-z']+$/.test(w));
+  if (PRONOUNS.has(t[0] ?? '')) return verbAt(t[1], t[2]);
+  // "my / our / the" and one word: a word in -s after it may be a plural as well as a verb ("the dogs"), so only
+  // a past form, "be" + -ing or "will" count there
+  if (!['my', 'our', 'the'].includes(t[0] ?? '')) return null;
+  const found = verbAt(t[2], t[3]);
+  return found && (found.tense !== 'present' || BE_NOW.has(t[2]!)) ? found : null;
+}
+
+function verbAt(w1: string | undefined, w2: string | undefined): { tense: Tense; verb: string } | null {
+  if (w1 === undefined) return null;
+  const verbOf = (w: string) => (isVerbWord(lemma(w)) ? lemma(w) : null);
+  if (w1 === 'will' && w2) { const v = verbOf(w2); return v ? { tense: 'future', verb: v } : null; }
+  if ((BE_NOW.has(w1) || BE_PAST.has(w1)) && w2 && /[a-z]{2}ing$/.test(w2)) {
+    const v = verbOf(w2);
+    return v ? { tense: BE_PAST.has(w1) ? 'past' : 'present', verb: v } : null;
+  }
+  if (AUXILIARY.has(w1)) return null;
+  const base = lemma(w1);
+  if (!isVerbWord(base)) return null;
+  if (base === w1 || /s$/.test(w1)) return { tense: 'present', verb: base };
+  return /ing$/.test(w1) ? null : { tense: 'past', verb: base };
+}
+const AUXILIARY = new Set(['am', 'is', 'are', 'was', 'were', 'be', 'been', 'have', 'has', 'had', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'may', 'might', 'must', 'shall', "'m", "'re", "'s", "'ve", "'d", "'ll", 'not', 'never', 'always', 'usually', 'often', 'also', 'still', 'just']);
+
+/**
+ * The same verb said of a past event on one side and of now or later on the other, as "past /
+ * present", or null: "My mum visited last Christmas." / "My mum is visiting this Christmas." are
+ * two visits.
+ */
+export function otherTense(oldText: string, newText: string): string | null {
+  const a = tenseOf(oldText);
+  const b = tenseOf(newText);
+  if (!a || !b || a.verb !== b.verb || a.tense === b.tense) return null;
+  if (a.tense !== 'past' && b.tense !== 'past') return null;
+  return `${a.tense} / ${b.tense} ${a.verb}`;
 }

@@ -41,6 +41,9 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
       ['My daughter hopes to study medicine.', 'My daughter studies medicine.'],
       ['I used to play rugby.', 'I play rugby.'],
       ['I taught at the primary school until 2021.', 'I teach at the primary school.'],
+      // a past event and one now or to come, of the same verb: two events
+      ['My uncle stayed with us at Easter.', 'My uncle is staying with us at Easter.'],
+      ['We drove to Cornwall in August.', 'We will drive to Cornwall in August.'],
       ['My dad is a postman.', 'My dad was a postman.'],
       ['I am lactose intolerant.', 'I thought I was lactose intolerant.'],
       ['If it snows, I work from home.', 'I work from home.'],
@@ -54,6 +57,9 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
     expect(rel('I want to visit Japan.', "I'd love to visit Japan.")).not.toMatchObject({ rule: 'modality' });
     expect(rel('I used to smoke.', 'I used to be a smoker.').kind).not.toBe('distinct');
     expect(rel('I was raised by my aunt.', 'My aunt raised me.')).toEqual({ kind: 'compatible' });
+    // the same tense, or a plural that is no verb ("the dogs"): no reading of its own
+    expect(rel('I commute by train.', 'I commute by train every day.')).not.toMatchObject({ rule: 'modality' });
+    expect(rel('The puppies chewed my slippers.', 'The puppies chewed my new slippers.')).not.toMatchObject({ rule: 'modality' });
     // a preference, an instruction or a task says a want as its content
     expect(rel('Book me an aisle seat on flights.', 'On flights I always want an aisle seat.', 'INSTRUCTION')).toEqual({ kind: 'compatible' });
     expect(rel('I need to call the bank.', 'Call the bank.', 'TASK')).toEqual({ kind: 'compatible' });
