@@ -3,7 +3,8 @@
  * the clause's subject ("I", "we", a role after "my"), another's quoted words, and the owner of
  * each possessed thing.
  */
-import { STOP_WORDS, NEGATIONS } from './words.js';
+import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
+import { lexicon } from './lexicon.js';
 import { findCues } from './correction-cues.js';
 import { splitSentences } from './sentences.js';
 import { quotedSpeaker } from './quoted-speech.js';
@@ -103,6 +104,8 @@ export function rolesOfOthers(text: string): Set<string> {
  * side says "<someone>'s <role>", the other "my <role>" and names that someone.
  */
 export function reversedRole(oldText: string, newText: string): string | null {
+  // a role: the closed list of family and social roles, or any noun WordNet files under people ("godfather", "mentor")
+  const role = (w: string) => PERSON.has(key(w)) || lexicon().nounThemes(lemma(w))[0] === 'person';
   const theirs = (ts: string[]) => {
     const out: Array<[string, string]> = [];
     for (let i = 0; i + 2 < ts.length; i++) {
@@ -110,11 +113,11 @@ export function reversedRole(oldText: string, newText: string): string | null {
       if (ts[i + 1] !== "'s" || ts[i - 1] === 'my' || ts[i - 1] === 'our' || STOP_WORDS.has(owner)) continue;
       let j = i + 2;
       while (j < ts.length && NP_ADJ.has(ts[j]!)) j++;
-      if (ts[j] !== undefined && PERSON.has(key(ts[j]!))) out.push([owner, key(ts[j]!)]);
+      if (ts[j] !== undefined && role(ts[j]!)) out.push([owner, key(ts[j]!)]);
     }
     return out;
   };
-  const mine = (ts: string[]) => new Set(ts.flatMap((w, i) => ((ts[i - 1] === 'my' || ts[i - 1] === 'our') && PERSON.has(key(w)) ? [key(w)] : [])));
+  const mine = (ts: string[]) => new Set(ts.flatMap((w, i) => ((ts[i - 1] === 'my' || ts[i - 1] === 'our') && role(w) ? [key(w)] : [])));
   for (const [a, b] of [[oldText, newText], [newText, oldText]] as const) {
     const ta = toks(a);
     const tb = toks(b);
