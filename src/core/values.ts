@@ -111,6 +111,13 @@ function parseNumber(s: string): number | null {
 }
 
 const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
+/** Periods a frequency is counted in, and the adverbs of once a period (English's closed class). */
+const PERIODS: Record<string, string> = {
+  hour: 'hour', day: 'day', night: 'day', week: 'week', fortnight: 'fortnight', month: 'month', year: 'year',
+};
+const FREQUENCY_WORDS: Record<string, string> = {
+  hourly: 'hour', daily: 'day', nightly: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', yearly: 'year', annually: 'year',
+};
 const NUMBER_WORD_BEFORE = new Set(['have', 'has', 'had', 'am', "i'm", 'is', 'are', 'was', 'turned', 'turn', 'only', 'just', 'own', 'got', 'exactly']);
 
 /** Is the token a mostly-uppercase "shouted" text, where capitals mean nothing? */
@@ -265,10 +272,21 @@ function extractValuesOnce(text: string): Value[] {
       push('quantity', i, i, `${stuck[1]}${stuck[2]}`);
       continue;
     }
-    // "once a week", "twice a day": a count of times, as "three times a week" is (English's multiplicative adverbs)
+    // how often: "weekly", "every week", "once a week" = 1/week; "twice a day" = 2/day, as "two times a day"
+    const each = FREQUENCY_WORDS[t.lower];
+    if (each) {
+      push('number', i, i, `1/${each}`);
+      continue;
+    }
+    if (t.lower === 'every' && next && PERIODS[next.lower]) {
+      push('number', i, i + 1, `1/${PERIODS[next.lower]}`);
+      continue;
+    }
     const times = TIMES[t.lower];
     if (times !== undefined && next && /^(?:a|an|per|every|each)$/.test(next.lower)) {
-      push('number', i, i, String(times));
+      const period = next2 ? PERIODS[next2.lower] : undefined;
+      if (period) push('number', i, i + 2, `${times}/${period}`);
+      else push('number', i, i, String(times));
       continue;
     }
     // digits, number words
@@ -292,6 +310,12 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
     if (n !== null) {
+      // "three times a week" = 3/week
+      const period = next?.lower === 'times' && next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) && ts[i + 3] ? PERIODS[ts[i + 3]!.lower] : undefined;
+      if (period) {
+        push('number', i, i + 3, `${n}/${period}`);
+        continue;
+      }
       if (next && (MONEY_UNITS.test(next.lower) || MEASURE_UNITS.test(next.lower)) && !(next.lower === 'in' && !/^\d/.test(t.text))) {
         push('quantity', i, i + 1, String(n));
         continue;

@@ -94,11 +94,15 @@ describe('a value written two ways', () => {
     expect(rel('The choir meets on the first Tuesday of the month.', 'The choir meets on the second Thursday of the month.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel('I have a car.', 'I bought a second car.').kind).not.toBe('corrects');
   });
-  it('"once a week" and "twice a day" are counts of times, as "three times a week" is', () => {
-    expect(kinds('I swim twice a week.')).toEqual(['number:2']);
-    expect(kinds('Water the fern once every fortnight.')).toEqual(['number:1']);
+  it('how often: "weekly", "every week", "once a week" are one value; "twice a week", "two times a week" another', () => {
+    expect(kinds('I swim twice a week.')).toEqual(['number:2/week']);
+    expect(kinds('I swim two times a week.')).toEqual(['number:2/week']);
+    expect(kinds('Water the fern once every fortnight.')).toEqual(['number:1/fortnight']);
+    expect(kinds('The bins go out weekly.')).toEqual(kinds('The bins go out every week.'));
     expect(kinds('I once lived in Lisbon.')).not.toContain('number:1');
     expect(rel('I do yoga four times a week.', 'I do yoga once a week.')).not.toEqual({ kind: 'compatible' });
+    expect(rel('The bins go out weekly.', 'The bins go out fortnightly.')).not.toEqual({ kind: 'compatible' });
+    expect(rel('I visit my gran once a month.', 'I visit my gran monthly.')).toEqual({ kind: 'compatible' });
   });
   it('the same value is no disagreement and is something said in common', () => {
     expect(rel('My niece Ola is 8.', 'My niece Ola is eight years old.', false)).toEqual({ kind: 'compatible' });
