@@ -48,7 +48,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   // Events across instances through PostgreSQL on a server, in process on PGlite (docs/live-updates.md).
   const live = createLiveEvents(bus);
   const engram = await createEngram(config, { ...opts, bus: live.bus, metrics });
-  const liveEvents = await live.attach(engram, (e) => pubsub.publish(`space:${e.spaceId}`, e));
+  const liveEvents = await live.attach(engram);
   let accepting = true;
   const authAs = async (header: string | null | undefined) => {
     const r = await authenticateBearer(deps, header);
@@ -60,6 +60,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   const schema = guardSchema(buildSchema());
   // One bucket per token for HTTP requests and socket operations alike (docs/limits.md).
   const rate = new CallerRate(config.limits);
+  // Sockets and server-sent event streams alike end when their token is revoked (src/graphql/revocation.ts).
+  const registry = new SocketRegistry(deps, config.limits.tokenRecheckSeconds);
 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
@@ -86,6 +88,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       pubsub,
       metrics,
       liveEvents,
+      tokenWatch: registry,
       limits: config.limits,
     }),
   });
@@ -93,14 +96,12 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   let server: Server | null = null;
   let wss: WebSocketServer | null = null;
   let disposeWs: { dispose(): void | Promise<void> } | null = null;
-  let sockets: SocketRegistry | null = null;
 
   return {
     yoga, engram, pubsub, metrics,
     async start() {
       server = createServer(yoga);
       wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
-      const registry = (sockets = new SocketRegistry(deps, config.limits.tokenRecheckSeconds));
       const callers = new WeakMap<object, SocketCaller>();
       const wsRules = graphqlWsRules(config);
       disposeWs = useServer(
@@ -128,8 +129,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             context: async (ctx) => {
               const { header, problem } = socketAuthorization(ctx.connectionParams);
               const caller = problem ? { actor: null, authProblem: problem } : await authAs(header);
-              // No token hash: the socket registry closes a socket whose token is revoked and re-checks it every
-              // few seconds (src/graphql/revocation.ts); a subscription's own re-check is for server-sent events.
+              // No token hash: the socket registry closes the socket itself when its token is revoked (src/graphql/revocation.ts);
+              // a subscription registers its own stream only over server-sent events.
               return { deps, ...caller, tokenHash: null, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
             },
           }),
@@ -160,7 +161,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       return { url, port, adminToken };
     },
     async stop() {
-      sockets?.stop();
+      registry.stop();
       // Graceful (SIGTERM): not ready, stop accepting, subscriptions closed with 1001, in-flight requests finish.
       accepting = false;
       if (server) await drainServer(server, disposeWs, deps.log, config.shutdownGraceMs);

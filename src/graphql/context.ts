@@ -4,6 +4,7 @@ import type { EventPubSub } from './pubsub.js';
 import type { EngramMetrics } from '../ops/metrics.js';
 import type { LiveEventSource } from './pg-events.js';
 import type { Limits } from '../config.js';
+import type { TokenWatch } from './revocation.js';
 
 /** Per-request context: the use-case dependencies, who is asking, and this request's DataLoaders. */
 export interface GraphQLContext {
@@ -11,8 +12,10 @@ export interface GraphQLContext {
   actor: Actor | null;
   /** Why there is no actor (no token, no `Bearer `, malformed, unknown, revoked): the refusal says it. */
   authProblem?: string | null;
-  /** The hash of the caller's token: a subscription looks it up again while it lasts (src/graphql/revocation.ts). */
+  /** The hash of the caller's token: a subscription over server-sent events is ended when it is revoked (`tokenWatch`). */
   tokenHash?: string | null;
+  /** Where such a subscription registers (the socket registry: src/graphql/revocation.ts). */
+  tokenWatch?: TokenWatch;
   loaders: Loaders;
   pubsub: EventPubSub;
   /** The service's Prometheus series (absent outside the server). */

@@ -1,4 +1,5 @@
-import type { MemoryEvent, MemoryStore } from '../ports/memory-store.js';
+import type { MemoryStore } from '../ports/memory-store.js';
+import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
 import type { Queryable } from '../store/sql-client.js';
 import { PgListener } from '../store/pg-listen.js';
@@ -19,8 +20,11 @@ export interface LiveEventSource {
  * watches, reads the rows after the space's cursor and publishes them to the in-process
  * pub/sub. The payload never carries rows, so no write is too large to announce, and
  * reading after a cursor (ids of one space increase in commit order: every writer holds
- * the space's lock) means a missed or merged notification loses nothing. When the LISTEN
- * connection drops, it reconnects with backoff and catches up every watched space (PgListener).
+ * the space's lock) means a missed or merged notification loses nothing. A space dropped is
+ * announced on the same channel (`{s: space, dropped: true}`, migration 26's trigger on `spaces`):
+ * the space's local subscriptions end. When the LISTEN connection drops, it reconnects with
+ * backoff, ends the subscriptions of watched spaces dropped meanwhile and catches up the others
+ * (PgListener).
  */
 export class PgEventHub implements LiveEventSource {
   private readonly watchers = new Map<string, { count: number; cursor: number }>();
@@ -32,12 +36,14 @@ export class PgEventHub implements LiveEventSource {
     connectionString: string,
     private readonly store: Pick<MemoryStore, 'spaceEvents'>,
     private readonly db: Queryable,
-    private readonly publish: (e: MemoryEvent) => void,
+    private readonly local: EventBus,
     log: Logger,
   ) {
-    // Whatever was committed while nobody listened: every watched space catches up.
-    this.listener = new PgListener(connectionString, EVENTS_CHANNEL, (payload) => this.onNotification(payload),
-      () => this.catchUp([...this.watchers.keys()]), log, 'event listener');
+    // Whatever was committed while nobody listened: spaces dropped end, every other watched space catches up.
+    this.listener = new PgListener(connectionString, EVENTS_CHANNEL, (payload) => this.onNotification(payload), async () => {
+      await this.endDropped([...this.watchers.keys()]);
+      await this.catchUp([...this.watchers.keys()]);
+    }, log, 'event listener');
   }
 
   async start(): Promise<void> {
@@ -46,13 +52,17 @@ export class PgEventHub implements LiveEventSource {
 
   private async onNotification(payload: string): Promise<void> {
     this.stats.notifications++;
-    let note: { s?: string | null; last?: number };
+    let note: { s?: string | null; last?: number; dropped?: boolean };
     try {
       note = JSON.parse(payload);
     } catch {
       note = {};
     }
-    if (typeof note.s === 'string') {
+    if (note.dropped === true) {
+      // The trigger names the space deleted (committed); a space id too long for a payload is left out: ask which are gone.
+      if (typeof note.s !== 'string') await this.endDropped([...this.watchers.keys()]);
+      else if (this.watchers.has(note.s)) this.local.spaceDropped?.(note.s);
+    } else if (typeof note.s === 'string') {
       const w = this.watchers.get(note.s);
       if (!w || (typeof note.last === 'number' && note.last <= w.cursor)) return;
       await this.catchUp([note.s]);
@@ -67,14 +77,19 @@ export class PgEventHub implements LiveEventSource {
         const w = this.watchers.get(spaceId);
         if (!w) break;
         const rows = await this.store.spaceEvents(spaceId, w.cursor, PAGE);
-        for (const e of rows) {
-          w.cursor = Math.max(w.cursor, Number(e.id));
-          this.publish(e);
-          this.stats.published++;
-        }
+        for (const e of rows) w.cursor = Math.max(w.cursor, Number(e.id));
+        this.local.publish(rows);
+        this.stats.published += rows.length;
         if (rows.length < PAGE) break;
       }
     }
+  }
+
+  /** Ends the local subscriptions of those of `spaces` that no longer exist (dropped). */
+  private async endDropped(spaces: string[]): Promise<void> {
+    if (spaces.length === 0) return;
+    const present = new Set((await this.db.query<{ id: string }>(`select id from spaces where id = any($1)`, [spaces])).rows.map((r) => r.id));
+    for (const s of spaces) if (!present.has(s) && this.watchers.has(s)) this.local.spaceDropped?.(s);
   }
 
   /**

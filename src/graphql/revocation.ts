@@ -3,11 +3,12 @@ import type { MemoryDeps } from '../memory/deps.js';
 import { hashToken } from '../memory/tokens.js';
 
 /**
- * Revocation reaches open websockets (docs/limits.md#revocation): a socket is
- * registered under the token it authenticated with; revoking that token through this
+ * Revocation reaches open websockets and server-sent event streams (docs/limits.md#revocation): a
+ * socket is registered under the token it authenticated with; revoking that token through this
  * process closes its sockets at once (close code 4403, reason "token revoked"), and every
  * `tokenRecheckSeconds` each open socket's token is looked up again, so a token revoked
- * elsewhere (another instance, the CLI) or expired closes its sockets too.
+ * elsewhere (another instance, the CLI) or expired closes its sockets too. A subscription over
+ * server-sent events registers the same way (`watch`): one registry, one re-check, for both.
  */
 export const TOKEN_REVOKED_CLOSE = { code: 4403, reason: 'token revoked' } as const;
 
@@ -20,37 +21,20 @@ export function tokenRevoked(tokenId: string): void {
 }
 
 /**
- * Whether a subscription's token still stands, for a stream no socket of the registry carries (a
- * subscription over HTTP, server-sent events: revoking its token used to leave it streaming every
- * change of the space, quotes included). False at once after a revocation through this process;
- * otherwise the token is looked up again at most every `recheckSeconds` (another instance, the CLI).
+ * What a stream no socket carries registers (a subscription over HTTP, server-sent events: revoking
+ * its token used to leave it streaming every change of the space, quotes included, and then, once
+ * it ended itself at its next change, to leave an idle one open): `revoked` is called once the
+ * token is revoked — at once through this process, within the registry's re-check otherwise (another
+ * instance, the CLI, expiry), the same bound as a socket. The returned function unregisters.
  */
-export interface TokenStanding {
-  standing(): Promise<boolean>;
-  close(): void;
-}
-
-export function tokenStanding(deps: MemoryDeps, tokenId: string, hash: string, recheckSeconds: number): TokenStanding {
-  let revoked = false;
-  let lookedUpAt = Date.now();
-  const onRevoked = (id: string) => { if (id === tokenId) revoked = true; };
-  revocations.on('revoked', onRevoked);
-  return {
-    async standing() {
-      if (!revoked && Date.now() - lookedUpAt >= recheckSeconds * 1000) {
-        lookedUpAt = Date.now();
-        if (!(await deps.store.findToken(hash))) revoked = true;
-      }
-      return !revoked;
-    },
-    close: () => { revocations.off('revoked', onRevoked); },
-  };
+export interface TokenWatch {
+  watch(tokenId: string, hash: string, revoked: () => void): () => void;
 }
 
 interface Closable { close(code?: number, reason?: string): void }
 interface Entry { tokenId: string; hash: string }
 
-export class SocketRegistry {
+export class SocketRegistry implements TokenWatch {
   private readonly sockets = new Map<Closable, Entry>();
   private readonly onRevoked = (tokenId: string) => this.closeWhere((e) => e.tokenId === tokenId);
   private timer: NodeJS.Timeout | null = null;
@@ -64,6 +48,13 @@ export class SocketRegistry {
 
   add(socket: Closable, tokenId: string, secret: string): void {
     this.sockets.set(socket, { tokenId, hash: hashToken(secret.replace(/^Bearer\s+/i, '').trim()) });
+  }
+
+  /** A stream with no socket (server-sent events): `revoked` stands for closing it. */
+  watch(tokenId: string, hash: string, revoked: () => void): () => void {
+    const stream: Closable = { close: () => revoked() };
+    this.sockets.set(stream, { tokenId, hash });
+    return () => { this.sockets.delete(stream); };
   }
 
   remove(socket: Closable): void {

@@ -18,6 +18,16 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/**
+ * A subscription's space was dropped while it listened (a sealed space, as a whole): its last
+ * answer. NOT_FOUND, as a new subscription to it now gets, in words that say why.
+ */
+export class SpaceDroppedError extends DomainError {
+  constructor(readonly id: string) {
+    super('NOT_FOUND', `Space ${id} was dropped`);
+  }
+}
+
 /** The quote check's own reasons (src/core/quote-check.ts). */
 export type QuoteRefusalReason = QuoteRefusal;
 

@@ -25,7 +25,11 @@ export async function createSpace(
   return deps.store.createSpace({ id: randomUUID(), name, sealed: input.sealed ?? false, timeZone });
 }
 
-/** Drops a sealed space and everything in it; a person's space can never be dropped this way. */
+/**
+ * Drops a sealed space and everything in it; a person's space can never be dropped this way. Its
+ * live subscriptions end once the drop commits (docs/live-updates.md): in process here, or, on a
+ * server, on every instance through the database's announcement (the bus leaves it to that).
+ */
 export async function dropSealedSpace(deps: MemoryDeps, spaceId: string, confirm: boolean): Promise<void> {
   const [space] = await deps.store.getSpaces([spaceId]);
   if (!space) throw new NotFoundError('Space', spaceId);
@@ -37,5 +41,6 @@ export async function dropSealedSpace(deps: MemoryDeps, spaceId: string, confirm
     // After dropSpace (which clears the space's outbox rows): the engine forgets the space when it can.
     else await deps.outbox!.enqueue(tx, [{ memoryId: spaceId, op: 'remove_space' }]);
   });
+  deps.bus.spaceDropped?.(spaceId);
   await eraseEverywhere(deps);
 }

@@ -6,6 +6,7 @@ import { LEXICON_DF_SQL, LEXICON_LENGTH_ONCE_SQL, LEXICON_VER_SQL } from './migr
 import { erasureNotifySql, EVENT_REASONS_WITHOUT_WORDS_SQL, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 import { vectorBitsInSpaceOrderSql } from './migration-vectors.js';
+import { EVENT_NOTIFY_UNHEARD_SQL, NOTIFY_EVENTS_LOOP, spaceDroppedNotifySql } from './migration-live.js';
 
 /**
  * Versioned migrations, applied in order at start, each once (recorded in
@@ -27,13 +28,6 @@ export interface MigrationOptions {
   /** Applies migrations up to this version only (tests of an upgrade: a database as an older Engram left it). */
   upTo?: number;
 }
-
-/** Migration 10's notification of new events, one per space of the statement (migration 14 puts a guard before it). */
-const NOTIFY_EVENTS_LOOP = `  for r in select space_id, max(id) as last, count(*) as n from new_events group by space_id loop
-    perform pg_notify('engram_events', json_build_object(
-      's', case when octet_length(r.space_id) <= 1000 then r.space_id end, 'last', r.last, 'n', r.n)::text);
-  end loop;
-`;
 
 export const MIGRATIONS: Migration[] = [
   {
@@ -282,14 +276,7 @@ end $$;
     // dropped the trigger there) and the trigger of migration 10 then notified nothing (a
     // notification nobody hears still cost each remember's insert ~0.5 ms in WebAssembly). A
     // server's sessions never set it.
-    sql: () => `
-create or replace function engram_notify_events() returns trigger language plpgsql as $$
-declare r record;
-begin
-  if current_setting('engram.notify_events', true) = 'off' then return null; end if;
-${NOTIFY_EVENTS_LOOP}  return null;
-end $$;
-`,
+    sql: () => EVENT_NOTIFY_UNHEARD_SQL,
   },
   {
     version: 15,
@@ -349,6 +336,8 @@ end $$;`,
   { version: 24, name: 'event-reasons-without-words', sql: () => EVENT_REASONS_WITHOUT_WORDS_SQL },
   // The lexicon's trigger counts a document's length once, not once per term (src/store/migration-lexicon-df.ts).
   { version: 25, name: 'lexicon-length-once', sql: () => LEXICON_LENGTH_ONCE_SQL },
+  // On a server, a space dropped is announced to every instance: its subscriptions end (src/store/migration-live.ts).
+  { version: 26, name: 'space-dropped-notify', sql: ({ driver }) => spaceDroppedNotifySql(driver) },
 ];
 
 /**

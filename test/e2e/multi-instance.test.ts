@@ -2,17 +2,43 @@
  * Two servers on one PostgreSQL database (docs/live-updates.md): a graphql-ws subscriber on
  * B hears, in order, what is written through A; a subscriber that disconnects and resumes
  * with `after` (on the other instance) misses nothing and gets nothing twice; a statement
- * writing thousands of events loses none. Also `after` on the embedded default.
+ * writing thousands of events loses none; a space dropped through either instance ends the
+ * subscriptions to it on both (graphql-ws and server-sent events), with an error naming the drop
+ * (they stayed open, silent, for ever). Also `after` and a drop on the embedded default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { httpGql, listen, say, until, wsClient } from '../helpers/live.js';
+import { httpGql, listen, listenSse, say, until, wsClient } from '../helpers/live.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import { assertTestDatabase } from '../helpers/db.js';
 
 const SUB = `subscription($after: ID) { memoryEvents(after: $after) { kind memoryId event { id } memory { id status } } }`;
 const clients: Client[] = [];
+/** An admin's subscription to a named space (an admin's token outlives the space; a space's own tokens go with it). */
+const SUB_IN = `subscription($s: ID) { memoryEvents(spaceId: $s) { kind memoryId event { id } } }`;
+const DROP = `mutation($i: ID!) { dropSpace(id: $i, confirm: true) { __typename ... on Error { message } } }`;
+
+/**
+ * Subscribes to a sealed space over graphql-ws and over server-sent events on `subUrl`, hears a
+ * first change on both (they are live), drops the space through `dropUrl`, and waits for both
+ * subscriptions to end (a bound, not a race: they used to stay open for ever).
+ */
+async function subscribeThenDrop(t: TestApp, subUrl: string, dropUrl: string) {
+  const sp = await t.space({ name: 'to drop', sealed: true });
+  const ws = listen(client(subUrl, t.adminToken), SUB_IN, { s: sp.id });
+  const sse = await listenSse(subUrl, t.adminToken, SUB_IN, { s: sp.id });
+  const m = await say(subUrl, sp, 'My locker code is 4471.');
+  await until(() => ws.events.length >= 1 && sse.text.includes(m.id), 30_000, 'the first change on both');
+  expect((await httpGql(dropUrl, t.adminToken, DROP, { i: sp.id })).dropSpace).toEqual({ __typename: 'DropSpaceSuccess' });
+  await until(() => ws.ended && sse.ended, 20_000, 'both subscriptions to end');
+  expect(ws.events.map((e) => e.kind)).toEqual(['CREATED']);
+  expect(ws.errors).toMatchObject([{ message: `Space ${sp.id} was dropped`, extensions: { code: 'NOT_FOUND' } }]);
+  const afterFirst = sse.text.slice(sse.text.indexOf(m.id));
+  expect(afterFirst).toContain(`Space ${sp.id} was dropped`);
+  expect(afterFirst.match(/event: next/g)).toHaveLength(1); // the error, nothing else
+  expect(afterFirst).toContain('event: complete');
+}
 async function spaceEvents(url: string, token: string): Promise<{ id: string; kind: string }[]> {
   const r = await httpGql(url, token, `{ spaceEvents(first: 1000) { ... on SpaceEventsSuccess { data { id kind } } ... on Error { message } } }`);
   return r.spaceEvents.data;
@@ -116,6 +142,14 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', ()
     expect([...ids].sort((x, y) => x - y)).toEqual(ids);
     onB.stop();
   });
+
+  it('a space dropped through B ends its subscriptions on A: an error naming the drop, then nothing', async () => {
+    await subscribeThenDrop(a, urlA, urlB);
+  });
+
+  it('a space dropped through A ends its subscriptions on A the same way', async () => {
+    await subscribeThenDrop(a, urlA, urlA);
+  });
 });
 
 describe('`after` on the embedded default (in process)', () => {
@@ -143,5 +177,9 @@ describe('`after` on the embedded default (in process)', () => {
     const bad = listen(client(url, sp.operator), SUB, { after: 'yesterday' });
     await bad.done;
     expect(JSON.stringify(bad.errors)).toMatch(/after/);
+  });
+
+  it('a dropped space ends its subscriptions, as on a server', async () => {
+    await subscribeThenDrop(t, url, url);
   });
 });

@@ -5,14 +5,16 @@
  *   ("Unexpected error.", a stack logged at error);
  * - a subscription over HTTP (server-sent events) ends once its token is revoked: no socket
  *   carries it for the registry to close, and it kept streaming every change of the space, quotes
- *   included, to the revoked token;
+ *   included, to the revoked token; and it ends when idle too, with no change to carry the news
+ *   (it stayed open until the next change): at once when revoked through this server, within the
+ *   token re-check when revoked elsewhere (another instance, the CLI), as a socket is closed;
  * - an invalid argument of a subscription names its field in `extensions.field`, as over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { httpGql, say, until } from '../helpers/live.js';
+import { httpGql, listenSse, say, until } from '../helpers/live.js';
 
 let t: TestApp;
 let url: string;
@@ -75,5 +77,35 @@ describe('subscriptions: who is asking', () => {
     await reading;
     expect(text).toContain('the bearer token was revoked');
     expect(text).toContain('event: complete');
+  });
+
+  /** An operator token's SSE stream, live (a first change heard), then idle: returned with its token. */
+  async function idleStream() {
+    const sp = await t.space();
+    const created = (await httpGql(url, t.adminToken, `mutation($s: ID) { createToken(role: operator, spaceId: $s) { ... on CreatedToken { id secret } } }`, { s: sp.id })).createToken;
+    const stream = await listenSse(url, created.secret, 'subscription { memoryEvents { kind memory { quote } } }');
+    await say(url, sp, 'The spare fuse is in the red toolbox.');
+    await until(() => stream.text.includes('toolbox'), 30_000, 'the first change');
+    return { stream, tokenId: created.id as string };
+  }
+  const ENDED_REVOKED = (text: string) => {
+    expect(text).toContain('the bearer token was revoked');
+    expect(text).toContain('"FORBIDDEN"');
+    expect(text).toContain('event: complete');
+  };
+
+  it('over server-sent events, idle: revoking its token through this server ends it, no change needed', async () => {
+    const { stream, tokenId } = await idleStream();
+    await httpGql(url, t.adminToken, `mutation($i: ID!) { revokeToken(id: $i) { __typename } }`, { i: tokenId });
+    await until(() => stream.ended, 20_000, 'the stream to end');
+    ENDED_REVOKED(stream.text);
+  });
+
+  it('over server-sent events, idle: a token revoked elsewhere (another instance, the CLI) ends it at the re-check', async () => {
+    const { stream, tokenId } = await idleStream();
+    // Only the row changes, as when another instance or the CLI revokes it: no signal in this process.
+    expect(await t.app.engram.deps.store.revokeToken(tokenId)).toBe(true);
+    await until(() => stream.ended, 30_000, 'the stream to end (re-check every 5 s)');
+    ENDED_REVOKED(stream.text);
   });
 });

@@ -25,23 +25,49 @@ export function wsClient(url: string, token: string, opts: { onClose?: (code: nu
   });
 }
 
-export interface Listener { events: any[]; errors: unknown[]; done: Promise<void>; stop(): void }
+export interface Listener { events: any[]; errors: unknown[]; done: Promise<void>; /** The server completed or failed it. */ ended: boolean; stop(): void }
 
 export function listen(client: Client, query: string, variables: Record<string, unknown> = {}): Listener {
   const events: any[] = [];
   const errors: unknown[] = [];
   let stop = () => {};
-  const done = new Promise<void>((resolve) => {
+  const l: Listener = { events, errors, done: Promise.resolve(), ended: false, stop: () => stop() };
+  l.done = new Promise<void>((resolve) => {
+    const end = () => { l.ended = true; resolve(); };
     stop = client.subscribe({ query, variables }, {
       next: (v) => {
         if (v.errors) errors.push(...v.errors);
         else events.push((v.data as any).memoryEvents);
       },
-      error: (e) => { errors.push(e); resolve(); },
-      complete: () => resolve(),
+      error: (e) => { errors.push(e); end(); },
+      complete: end,
     });
   });
-  return { events, errors, done, stop: () => stop() };
+  return l;
+}
+
+/** A subscription over server-sent events (POST, `accept: text/event-stream`): the text as it arrives. */
+export interface SseListener { readonly text: string; /** The server ended the stream. */ readonly ended: boolean; done: Promise<void>; stop(): void }
+
+export async function listenSse(url: string, token: string, query: string, variables: Record<string, unknown> = {}): Promise<SseListener> {
+  const ctrl = new AbortController();
+  const res = await fetch(url, {
+    method: 'POST', signal: ctrl.signal,
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+  const l = { text: '', ended: false, done: Promise.resolve(), stop: () => ctrl.abort() };
+  l.done = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) l.text += decoder.decode(chunk, { stream: true });
+      l.ended = true;
+    } catch {
+      // Stopped here, or the connection was cut (a server closed under a failed test): not an end the server gave.
+    }
+  })();
+  return l;
 }
 
 export async function until(cond: () => boolean | Promise<boolean>, ms = 30_000, what = 'condition'): Promise<void> {

@@ -2,9 +2,11 @@
  * The live queue of a subscription (src/graphql/pubsub.ts) and the event stream over it
  * (src/graphql/event-stream.ts): a reader that falls behind is cut off with 'overflow' instead
  * of an error thrown from publish, and the stream catches up from the store without losing or
- * repeating an event.
+ * repeating an event. A stream ends, idle or not, when its space is dropped or its token revoked:
+ * its last item says why, and nothing queued is sent after it. A stream its reader leaves while
+ * idle lets go of what it holds at once (it used to wait for the space's next change).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEventPubSub } from '../../src/graphql/pubsub.js';
 import { memoryEventStream } from '../../src/graphql/event-stream.js';
 import type { MemoryEvent } from '../../src/ports/memory-store.js';
@@ -43,7 +45,10 @@ describe('live queue', () => {
     const ctx = {
       pubsub,
       liveEvents: undefined,
-      deps: { store: { spaceEvents: async (_s: string, after: number, limit: number) => stored.filter((e) => Number(e.id) > after).slice(0, limit) } },
+      deps: { store: {
+        spaceEvents: async (_s: string, after: number, limit: number) => stored.filter((e) => Number(e.id) > after).slice(0, limit),
+        getSpaces: async (ids: string[]) => ids.map((id) => ({ id })),
+      } },
     } as unknown as GraphQLContext;
     const publish = (id: number) => {
       stored.push(ev(id));
@@ -60,5 +65,88 @@ describe('live queue', () => {
     while (seen.length < 1_200) seen.push(Number((await stream.next()).value!.id));
     expect(seen).toEqual(Array.from({ length: 1_200 }, (_, i) => i + 2));
     await stream.return(undefined);
+  });
+
+  it('ending a topic wakes a waiting reader, drops what is queued, and leaves other topics alone', async () => {
+    const { pubsub, bus } = createEventPubSub(8);
+    const waiting = pubsub.subscribe('space:s');
+    const queued = pubsub.subscribe('space:s');
+    const other = pubsub.subscribe('space:t');
+    const next = waiting.next();
+    pubsub.publish('space:s', ev(1));
+    expect(Number(((await next) as MemoryEvent).id)).toBe(1);
+    const idle = waiting.next();
+    pubsub.publish('space:s', ev(2)); // taken by the idle read
+    const idleAgain = waiting.next();
+    bus.spaceDropped!('s');
+    expect(await idle).toMatchObject({ id: '2' });
+    expect(await idleAgain).toBe('dropped');
+    expect(await queued.next()).toBe('dropped'); // its two queued events are not given
+    expect(queued.ended).toBe('dropped');
+    pubsub.publish('space:s', ev(3));
+    expect(await waiting.next()).toBe('dropped');
+    pubsub.publish('space:t', ev(4, 't'));
+    expect(await other.next()).toMatchObject({ id: '4' });
+  });
+
+  const streamCtx = (pubsub: ReturnType<typeof createEventPubSub>['pubsub'], exists: () => boolean) => ({
+    pubsub,
+    liveEvents: undefined,
+    deps: { store: { spaceEvents: async () => [], getSpaces: async (ids: string[]) => (exists() ? ids.map((id) => ({ id })) : []) } },
+  } as unknown as GraphQLContext);
+
+  it('the stream ends when its space is dropped, idle or not yet listening, and when its token is revoked', async () => {
+    const { pubsub, bus } = createEventPubSub(8);
+    let exists = true;
+    // idle, then the space dropped
+    const idle = memoryEventStream(streamCtx(pubsub, () => exists), 's', null);
+    const first = idle.next();
+    await new Promise((r) => setImmediate(r));
+    bus.spaceDropped!('s');
+    expect((await first).value).toEqual({ ended: 'dropped', spaceId: 's' });
+    expect((await idle.next()).done).toBe(true);
+    // dropped before its listener was registered: the space is looked up once it is
+    exists = false;
+    const late = memoryEventStream(streamCtx(pubsub, () => exists), 's', null);
+    expect((await late.next()).value).toEqual({ ended: 'dropped', spaceId: 's' });
+    exists = true;
+    // idle, then its token revoked
+    let revoke = () => {};
+    let unwatched = false;
+    const watched = memoryEventStream(streamCtx(pubsub, () => exists), 't', null, (revoked) => {
+      revoke = revoked;
+      return () => { unwatched = true; };
+    });
+    const pending = watched.next();
+    await new Promise((r) => setImmediate(r));
+    pubsub.publish('space:t', ev(1, 't'));
+    expect((await pending).value).toMatchObject({ id: '1' });
+    const idleRead = watched.next();
+    revoke();
+    expect((await idleRead).value).toEqual({ ended: 'revoked', spaceId: 't' });
+    expect((await watched.next()).done).toBe(true);
+    expect(unwatched).toBe(true);
+  });
+
+  it('an idle stream its reader leaves lets go at once: listener, watch and token registration', async () => {
+    const { pubsub } = createEventPubSub(8);
+    const held = { watches: 0, tokens: 0 };
+    const ctx = {
+      ...streamCtx(pubsub, () => true),
+      liveEvents: { watch: async () => { held.watches++; return () => { held.watches--; }; } },
+    } as unknown as GraphQLContext;
+    const stream = memoryEventStream(ctx, 's', null, () => { held.tokens++; return () => { held.tokens--; }; });
+    const first = stream.next();
+    await vi.waitFor(() => expect(held).toEqual({ watches: 1, tokens: 1 }));
+    await new Promise((r) => setImmediate(r));
+    pubsub.publish('space:s', ev(1));
+    expect((await first).value).toMatchObject({ id: '1' });
+    // the next read waits for a change of the space that will not come: leaving must not wait for it
+    const pending = stream.next();
+    await new Promise((r) => setImmediate(r));
+    expect(await stream.return(undefined)).toEqual({ done: true, value: undefined });
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(held).toEqual({ watches: 0, tokens: 0 });
+    pubsub.publish('space:s', ev(2)); // nobody listens any more
   });
 });

@@ -3,10 +3,8 @@ import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
 import { createLoaders } from '../loaders.js';
 import type { GraphQLContext } from '../context.js';
-import { DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '../../memory/errors.js';
-import { memoryEventStream, REVOKED } from '../event-stream.js';
-import { tokenStanding } from '../revocation.js';
-import { LimitsSchema } from '../../config.js';
+import { DomainError, ForbiddenError, InvalidInputError, NotFoundError, SpaceDroppedError } from '../../memory/errors.js';
+import { isStreamEnd, memoryEventStream, type StreamEnd, type WatchToken } from '../event-stream.js';
 import type { MemoryEvent } from '../../ports/memory-store.js';
 import { MemoryEventRef, MemoryRef } from './memory.js';
 
@@ -77,16 +75,21 @@ builder.subscriptionFields((t) => ({
         // An id past the space's last event is none this space gave: the stream would drop every event up to it, in silence.
         const last = after === null ? 0 : await ctx.deps.store.lastEventId(spaceId);
         if (after !== null && after > last) throw new InvalidInputError('after', `no event of this space has id ${after} (its last is ${last})`);
-        // A stream over HTTP (SSE) has no socket that revoking its token could close: it ends itself.
-        const recheck = (ctx.limits ?? LimitsSchema.parse({})).tokenRecheckSeconds;
-        const token = actor.tokenId && ctx.tokenHash ? tokenStanding(ctx.deps, actor.tokenId, ctx.tokenHash, recheck) : undefined;
-        return memoryEventStream(ctx, spaceId, after, token);
+        // A stream over HTTP (SSE) has no socket that revoking its token could close: the registry ends it instead.
+        const { tokenId } = actor;
+        const hash = ctx.tokenHash;
+        const watchToken: WatchToken | undefined = tokenId && hash && ctx.tokenWatch
+          ? (revoked) => ctx.tokenWatch!.watch(tokenId, hash, revoked) : undefined;
+        return memoryEventStream(ctx, spaceId, after, watchToken);
       } catch (e) {
         throw asGraphQLError(e);
       }
     },
-    resolve: (e: MemoryEvent | typeof REVOKED, _a, ctx: GraphQLContext) => {
-      if (e === REVOKED) throw new ForbiddenError('the bearer token was revoked');
+    resolve: (e: MemoryEvent | StreamEnd, _a, ctx: GraphQLContext) => {
+      // The stream's last item: why it ends (then `complete`), its code kept over graphql-ws too (no Yoga masking there).
+      if (isStreamEnd(e)) {
+        throw asGraphQLError(e.ended === 'revoked' ? new ForbiddenError('the bearer token was revoked') : new SpaceDroppedError(e.spaceId));
+      }
       // The context lives as long as the subscription: fresh loaders per event, so nothing is served stale.
       Object.assign(ctx.loaders, createLoaders(ctx.deps));
       return e;
