@@ -28,6 +28,8 @@ export interface PredicateSwap {
 }
 
 const DETERMINERS = new Set(['my', 'our', 'the', 'your', 'his', 'her', 'their']);
+/** Words a clause may have and still be read here (each side). */
+const MAX_WORDS = 40;
 
 /**
  * Where the holder's verb is in a clause (the index of the first word after the holder), or -1
@@ -60,8 +62,11 @@ export function predicateSwap(oldText: string, newText: string, names: ReadonlyS
   const cn = clauses(newText).map(stripOpeners).filter((c) => c.length > 0);
   if (co.length !== 1 || cn.length !== 1) return null;
   const [a, b] = [co[0]!, cn[0]!];
+  // a statement about one holder is a short clause; the word diff below is quadratic in the words
+  if (a.length > MAX_WORDS || b.length > MAX_WORDS) return null;
   const named = (c: string[]) => (names.has(c[0]!) && c[1] !== undefined && isVerb(c[1]) ? 1 : -1);
-  let at = holderVerbAt(a) >= 0 ? holderVerbAt(a) : named(a);
+  const held = holderVerbAt(a);
+  let at = held >= 0 ? held : named(a);
   if (at < 0) return null;
   // the verb's auxiliaries and the verb itself are the frame: "I'm coming" / "I'm going" exchanges the verb, not its object
   // (an adverb may stand between: "are playfully fighting")

@@ -31,6 +31,9 @@ describe('one holder, one part of what is said of it exchanged', () => {
     ] as const) {
       expect(predicateSwap(a, b, new Set()), `${a} / ${b}`).toBeNull();
     }
+    // a run-on clause is not read (the word diff is quadratic in its words)
+    const long = (w: string) => `I sit at the ${w} of the class ${'and then I read and write '.repeat(10)}`;
+    expect(predicateSwap(long('front'), long('back'), new Set())).toBeNull();
   });
 });
 
