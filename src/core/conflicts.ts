@@ -9,7 +9,7 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
-import { kindSwap, predicateSwap } from './holder.js';
+import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
@@ -187,7 +187,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     // the opposite of what it was: "I'm right-handed" / "I'm left-handed", "Use the back entrance" / "... the front entrance"
     // (for a verb people have several objects of, only after its object: "I love hot weather" / "I love cold weather"
     // is two facts, "I take my coffee with milk" / "… without milk" one)
-    const held = swap && (!MULTI.has(swap.verb) || swap.afterObject) ? oppositeIn(swap.old, swap.new, true) : null;
+    // (or the other end of a degree: "slightly allergic" / "severely allergic")
+    const held = swap && (!MULTI.has(swap.verb) || swap.afterObject) ? oppositeIn(swap.old, swap.new, true) ?? degreeSwap(swap) : null;
     if (held) return { kind: 'corrects', rule: 'opposite', detail: held };
     // another kind of one thing: "My car is blue" / "My car is red", "My commute is by train" / "... by bus"
     // (numbers, times and dates are the value rules' own: "for two years" / "for three years")

@@ -129,3 +129,18 @@ export function kindSwap(swap: PredicateSwap): string | null {
   }
   return null;
 }
+
+/**
+ * Degree modifiers of English, a closed class in two ends: a little against a lot. "I'm slightly
+ * allergic to cats" / "I'm severely allergic to cats" say two degrees of one thing.
+ */
+const LOW = new Set(['slightly', 'mildly', 'a bit', 'a little', 'somewhat', 'barely', 'hardly', 'faintly', 'marginally']);
+const HIGH = new Set(['very', 'severely', 'extremely', 'badly', 'highly', 'seriously', 'terribly', 'deeply', 'hugely', 'a lot', 'really', 'incredibly', 'intensely']);
+
+/** One degree exchanged for the other end's, as "x / y", or null. */
+export function degreeSwap(swap: PredicateSwap): string | null {
+  // "a little" / "a lot": the article before the stretch is said on both sides
+  const pre = swap.lead[swap.lead.length - 1] === 'a' ? 'a ' : '';
+  const [a, b] = [pre + swap.old.join(' '), pre + swap.new.join(' ')];
+  return (LOW.has(a) && HIGH.has(b)) || (HIGH.has(a) && LOW.has(b)) ? `${a} / ${b}` : null;
+}

@@ -46,6 +46,9 @@ describe('opposite: one holder said to be the opposite of what it was corrects',
       ['We always arrive early for the school run.', 'We always arrive late for the school run.'],
       ['My sister Priya is tall.', 'My sister Priya is short.'],
       ['I drink my tea with sugar.', 'I drink my tea without sugar.'],
+      // the other end of a degree (English's degree modifiers, a closed class)
+      ["I'm slightly short-sighted.", "I'm severely short-sighted."],
+      ['My shoulder hurts a little.', 'My shoulder hurts a lot.'],
     ] as const) {
       expect(rel(was, now), `${was} / ${now}`).toMatchObject({ kind: 'corrects', rule: 'opposite' });
     }
@@ -58,6 +61,8 @@ describe('opposite: one holder said to be the opposite of what it was corrects',
       ['A woman is going up the stairs.', 'A woman is going down the stairs.'],
       ['I drove to Bristol.', 'I drove from Bristol.'],
       ['I enjoy hot baths.', 'I enjoy cold baths.'],
+      // one end of a degree said two ways
+      ["I'm very short-sighted.", "I'm really short-sighted."],
     ] as const) {
       expect(rel(a, b), `${a} / ${b}`).not.toMatchObject({ kind: 'corrects' });
     }
