@@ -13,6 +13,28 @@ import { clauses, isVerb, key, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from 
 /** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
 const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
 
+/** The index of the first word from `from` on that is no determiner-like adjective ("my NEW car"). */
+function afterAdjectives(c: readonly string[], from: number): number {
+  let j = from;
+  while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+  return j;
+}
+
+/** Each "<owner>'s <head>" not inside "my / our …'s" ("Dad's car", "Owen's manager"), adjectives before the head skipped. */
+function possessives(c: readonly string[]): Array<{ owner: string; head: string | undefined }> {
+  const out: Array<{ owner: string; head: string | undefined }> = [];
+  for (let i = 0; i + 2 < c.length; i++) {
+    if (c[i + 1] !== "'s" || c[i - 1] === 'my' || c[i - 1] === 'our') continue;
+    out.push({ owner: c[i]!, head: c[afterAdjectives(c, i + 2)] });
+  }
+  return out;
+}
+
+/** A word that names a possessed thing: no function word, verb, preposition, number or person role. */
+function isThing(w: string | undefined): w is string {
+  return w !== undefined && !STOP_WORDS.has(w) && !NEGATIONS.has(w) && !isVerb(w) && !PREPS.has(w) && !/^\d/.test(w) && !PERSON.has(key(w));
+}
+
 /**
  * Who each clause is about: "i", "we", or a person role after "my/our" ("my husband is vegan" -> husband).
  * A sentence that quotes someone else's words ('He said "I hate cats."', '"I'm fine," my doctor said')
@@ -34,14 +56,12 @@ export function subjects(text: string): Set<string> {
     const c = stripOpeners(c0);
     if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
     else if (c[0] === 'my' || c[0] === 'our') {
-      let i = 1;
-      while (i < c.length && NP_ADJ.has(c[i])) i++;
+      const i = afterAdjectives(c, 1);
       const k = c[i] ? key(c[i]) : '';
       // "my brother's flat" is about the flat, not the brother; "my boss's wife" is about her, not the boss nor "my wife"
       if (PERSON.has(k) && c[i + 1] !== "'s") out.add(`person:${k}`);
       else if (PERSON.has(k)) {
-        let j = i + 2;
-        while (j < c.length && NP_ADJ.has(c[j])) j++;
+        const j = afterAdjectives(c, i + 2);
         const k2 = c[j] ? key(c[j]) : '';
         if (PERSON.has(k2)) out.add(`person:${k}'s ${k2}`);
       }
@@ -59,27 +79,19 @@ export function owners(text: string): Map<string, string> {
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
       if (c[i] !== 'my' && c[i] !== 'our') continue;
-      let j = i + 1;
-      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+      let j = afterAdjectives(c, i + 1);
       let owner = 'me';
       const s = c.indexOf("'s", j);
       if (s > j && s <= j + 2 && PERSON.has(key(c[j]!))) {
         owner = key(c[j]!);
-        j = s + 1;
-        while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+        j = afterAdjectives(c, s + 1);
       }
       const w = c[j];
-      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
-      if (!out.has(key(w))) out.set(key(w), owner);
+      if (isThing(w) && !out.has(key(w))) out.set(key(w), owner);
     }
     // a role's possessive without "my": "Dad's car", "Mum's birthday" are theirs
-    for (let i = 0; i + 2 < c.length; i++) {
-      if (c[i + 1] !== "'s" || c[i - 1] === 'my' || c[i - 1] === 'our' || !PERSON.has(key(c[i]!))) continue;
-      let j = i + 2;
-      while (j < c.length && NP_ADJ.has(c[j]!)) j++;
-      const w = c[j];
-      if (!w || STOP_WORDS.has(w) || NEGATIONS.has(w) || isVerb(w) || PREPS.has(w) || /^\d/.test(w) || PERSON.has(key(w))) continue;
-      if (!out.has(key(w))) out.set(key(w), key(c[i]!));
+    for (const { owner, head } of possessives(c)) {
+      if (PERSON.has(key(owner)) && isThing(head) && !out.has(key(head))) out.set(key(head), key(owner));
     }
   }
   return out;
@@ -106,17 +118,8 @@ export function rolesOfOthers(text: string): Set<string> {
 export function reversedRole(oldText: string, newText: string): string | null {
   // a role: the closed list of family and social roles, or any noun WordNet files under people ("godfather", "mentor")
   const role = (w: string) => PERSON.has(key(w)) || lexicon().nounThemes(lemma(w))[0] === 'person';
-  const theirs = (ts: string[]) => {
-    const out: Array<[string, string]> = [];
-    for (let i = 0; i + 2 < ts.length; i++) {
-      const owner = ts[i]!;
-      if (ts[i + 1] !== "'s" || ts[i - 1] === 'my' || ts[i - 1] === 'our' || STOP_WORDS.has(owner)) continue;
-      let j = i + 2;
-      while (j < ts.length && NP_ADJ.has(ts[j]!)) j++;
-      if (ts[j] !== undefined && role(ts[j]!)) out.push([owner, key(ts[j]!)]);
-    }
-    return out;
-  };
+  const theirs = (ts: string[]) => possessives(ts)
+    .flatMap(({ owner, head }): Array<[string, string]> => (!STOP_WORDS.has(owner) && head !== undefined && role(head) ? [[owner, key(head)]] : []));
   const mine = (ts: string[]) => new Set(ts.flatMap((w, i) => ((ts[i - 1] === 'my' || ts[i - 1] === 'our') && role(w) ? [key(w)] : [])));
   for (const [a, b] of [[oldText, newText], [newText, oldText]] as const) {
     const ta = toks(a);
@@ -149,8 +152,7 @@ function share(text: string): { part: boolean; of: string } | null {
     if (c[i] === 'the') return null;
   }
   if (c[i] !== 'my' && c[i] !== 'our') return null;
-  let j = i + 1;
-  while (j < c.length && NP_ADJ.has(c[j]!)) j++;
+  const j = afterAdjectives(c, i + 1);
   return c[j] === undefined ? null : { part, of: key(c[j]!) };
 }
 
