@@ -141,8 +141,8 @@ export interface LexiconData {
   verbs: Record<string, number[]>;
   /** verb and noun synset id -> ids of its hypernyms */
   hypernyms: Record<string, number[]>;
-  /** noun lemma -> ids of its noun synsets */
-  nouns: Record<string, number[]>;
+  /** the first noun synset's id: nouns are read last (POS_FILES), so a lemma's noun synsets are its synsets from here on */
+  firstNoun: number;
   /**
    * noun lemma -> lexicographer files of its attested senses (WordNet's sense order: the most
    * frequent first; the senses with a tag count, or the first sense when none has one)
@@ -151,7 +151,7 @@ export interface LexiconData {
 }
 
 /** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
-const DATA_VERSION = 5;
+const DATA_VERSION = 6;
 
 /** noun.Tops, the file of WordNet's unique beginners. */
 const TOPS = 3;
@@ -164,14 +164,14 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
   const ids = new Map<string, number>();
   const syn: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
   const verbs: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-  const nouns: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  let firstNoun = 0;
   let id = 0;
   for (const [k, s] of synsets) {
     ids.set(k, ++id);
+    if (k[0] === 'n' && firstNoun === 0) firstNoun = id;
     for (const w of s.words) {
       (syn[w] ??= []).push(id);
       if (k[0] === 'v') (verbs[w] ??= []).push(id);
-      if (k[0] === 'n') (nouns[w] ??= []).push(id);
     }
     if ((id & 255) === 0) await tick();
   }
@@ -221,7 +221,7 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
     if ((++n & 255) === 0) await tick();
   }
   const nounFiles = await readNounFiles(dir, synsets);
-  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms, nouns, nounFiles };
+  return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms, firstNoun, nounFiles };
 }
 
 /**
@@ -278,7 +278,7 @@ function synonymy(syn: Record<string, number[]>): (a: string, b: string) => bool
 }
 
 /** The tables of the cache file, in the order they are written. */
-const TABLES = ['opposites', 'synsets', 'verbs', 'hypernyms', 'nouns', 'nounFiles'] as const;
+const TABLES = ['opposites', 'synsets', 'verbs', 'hypernyms', 'nounFiles'] as const;
 type Tables = Record<(typeof TABLES)[number], string>;
 
 /**
@@ -289,20 +289,20 @@ export async function lexiconText(d: LexiconData): Promise<string> {
   const tick = slicer();
   const tables = {} as Tables;
   for (const t of TABLES) tables[t] = await toSortedLines(d[t], tick);
-  const header = { version: DATA_VERSION, tables: Object.fromEntries(TABLES.map((t) => [t, [tables[t].length, lineCount(tables[t])]])) };
+  const header = { version: DATA_VERSION, firstNoun: d.firstNoun, tables: Object.fromEntries(TABLES.map((t) => [t, [tables[t].length, lineCount(tables[t])]])) };
   return `${JSON.stringify(header)}\n${TABLES.map((t) => tables[t]).join('')}`;
 }
 
 /** The lexicon over a cache file's text; null when the text is not this version's cache. */
 export function lexiconFromText(text: string): Lexicon | null {
   const nl = text.indexOf('\n');
-  let header: { version?: number; tables?: Record<string, [number, number]> };
+  let header: { version?: number; firstNoun?: number; tables?: Record<string, [number, number]> };
   try {
     header = JSON.parse(text.slice(0, nl < 0 ? 0 : nl)) as typeof header;
   } catch {
     return null;
   }
-  if (header.version !== DATA_VERSION || !header.tables) return null;
+  if (header.version !== DATA_VERSION || !header.tables || !Number.isInteger(header.firstNoun)) return null;
   const tables = {} as Tables;
   const counts = {} as Record<keyof Tables, number>;
   let at = nl + 1;
@@ -313,20 +313,20 @@ export function lexiconFromText(text: string): Lexicon | null {
     counts[t] = count;
   }
   if (at !== text.length) return null;
-  return lexiconOver(tables, counts);
+  return lexiconOver(tables, counts, header.firstNoun!);
 }
 
 const numbers = (v: string[]) => v.map(Number);
 
 /** The lexicon the rules read, over the cache's tables (each looked up by bisection). */
-function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
+function lexiconOver(t: Tables, counts: Record<keyof Tables, number>, firstNoun: number): Lexicon {
   const opposites = sortedLinesLookup(t.opposites, (v) => v);
   const synsets = sortedLinesLookup(t.synsets, numbers);
   const verbs = sortedLinesLookup(t.verbs, numbers);
   const hypernyms = sortedLinesLookup(t.hypernyms, numbers);
-  const nouns = sortedLinesLookup(t.nouns, numbers);
   const nounFiles = sortedLinesLookup(t.nounFiles, numbers);
-  const lookups = [opposites, synsets, verbs, hypernyms, nouns, nounFiles];
+  const lookups = [opposites, synsets, verbs, hypernyms, nounFiles];
+  const nouns = (l: string) => (synsets(l) ?? []).filter((x) => x >= firstNoun);
   const synonymous = (a: string, b: string): boolean => {
     if (a === b) return true;
     const x = synsets(a);
@@ -355,8 +355,8 @@ function lexiconOver(t: Tables, counts: Record<keyof Tables, number>): Lexicon {
   // two nouns of one kind: a sense of each right under one hypernym, and neither a kind of the other
   const kindred = (a: string, b: string): boolean => {
     if (a === b || synonymous(a, b)) return false;
-    const sa = nouns(a) ?? [];
-    const sb = nouns(b) ?? [];
+    const sa = nouns(a);
+    const sb = nouns(b);
     if (sa.length === 0 || sb.length === 0) return false;
     const ua = new Set(sa.flatMap(ancestors));
     const ub = new Set(sb.flatMap(ancestors));
