@@ -10,7 +10,7 @@ import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
-import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, stateParticiples, toks, type Relation, type StatementLike } from './conflict-words.js';
+import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, PERSON, stateParticiples, toks, type Relation, type StatementLike } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
@@ -90,7 +90,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const so = subjects(oldS.text);
   const sn = subjects(newS.text);
   // a role said on the other side too ("My kids are Mia and Leo" / "I have two kids, Mia and Leo") is not another subject
-  const mentioned = (subj: Set<string>, keys: Set<string>) => [...subj].some((x) => x.startsWith('person:') && keys.has(x.slice(7)));
+  // (so is someone by name the other side names: "Tom is my brother" / "My brother is Tom")
+  const mentioned = (subj: Set<string>, keys: Set<string>) => [...subj].some((x) => (x.startsWith('person:') && keys.has(x.slice(7)))
+    || (x.startsWith('name:') && x.slice(5).split(' ').some((w) => keys.has(key(w)))));
   // (roles said of another person, "my boss's wife", name no subject: she is neither "my boss" nor "my wife")
   const without = (keys: Set<string>, text: string) => { const r = rolesOfOthers(text); return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys; };
   if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
@@ -113,7 +115,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const on = owners(newS.text);
   for (const [thing, owner] of oo) {
     const other = on.get(thing);
-    if (other !== undefined && other !== owner) return { kind: 'distinct', rule: 'different-subject', detail: [owner, other].map((o) => (o === 'me' ? `my ${thing}` : `my ${o}'s ${thing}`)).join(' / ') };
+    // (an owner by name said on the other side may be the role said there: "my uncle Raj's birthday" / "Raj's birthday")
+    const namedThere = (o: string, keys: Set<string>) => o !== 'me' && !PERSON.has(o) && keys.has(key(o));
+    if (other !== undefined && other !== owner && !namedThere(owner, newKeys) && !namedThere(other, oldKeys)) return { kind: 'distinct', rule: 'different-subject', detail: [owner, other].map((o) => (o === 'me' ? `my ${thing}` : PERSON.has(o) ? `my ${o}'s ${thing}` : `${o}'s ${thing}`)).join(' / ') };
   }
   // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
   const po = possessedWords(oldS.text, names);

@@ -8,7 +8,9 @@ import { lexicon } from './lexicon.js';
 import { findCues } from './correction-cues.js';
 import { splitSentences } from './sentences.js';
 import { quotedSpeaker } from './quoted-speech.js';
-import { clauses, isVerb, key, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from './conflict-words.js';
+import { AUX, clauses, isVerb, key, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from './conflict-words.js';
+import { deriveNames } from './derive.js';
+import { extractValues } from './values.js';
 
 /** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
 const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
@@ -30,6 +32,31 @@ function possessives(c: readonly string[]): Array<{ owner: string; head: string 
   return out;
 }
 
+/**
+ * The words of the proper names a statement says (as the sentence model reads them: "Tom", "Priya
+ * Shah"), lower-cased; a day, month or date ("Monday's meeting", "Today's standup") is a time, not
+ * someone: left out.
+ */
+function nameWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const n of deriveNames(text)) {
+    if (extractValues(n).length > 0 || DAYS_FROM_NOW.has(n.toLowerCase())) continue;
+    for (const w of n.toLowerCase().split(/\s+/)) if (w && !STOP_WORDS.has(w)) out.add(w);
+  }
+  return out;
+}
+
+/** The days named from the day of speaking (a sentence's first word is capitalised: "Today's standup …"). */
+const DAYS_FROM_NOW = new Set(['today', 'tonight', 'tomorrow', 'yesterday']);
+
+/** The proper name a clause opens with, when it is the clause's subject (a verb follows it): "Tom is allergic to penicillin" -> tom. */
+function namedSubject(c: readonly string[], names: Set<string>): string | null {
+  let j = 0;
+  while (j < c.length && names.has(c[j]!)) j++;
+  if (j === 0 || j >= c.length) return null;
+  return AUX.has(c[j]!) || isVerb(c[j]!) ? c.slice(0, j).join(' ') : null;
+}
+
 /** A word that names a possessed thing: no function word, verb, preposition, number or person role. */
 function isThing(w: string | undefined): w is string {
   return w !== undefined && !STOP_WORDS.has(w) && !NEGATIONS.has(w) && !isVerb(w) && !PREPS.has(w) && !/^\d/.test(w) && !PERSON.has(key(w));
@@ -42,6 +69,7 @@ function isThing(w: string | undefined): w is string {
  */
 export function subjects(text: string): Set<string> {
   const out = new Set<string>();
+  let namesOnce: Set<string> | undefined;
   let own = text;
   for (const s of splitSentences(text)) {
     const who = quotedSpeaker(s.text);
@@ -65,6 +93,10 @@ export function subjects(text: string): Set<string> {
         const k2 = c[j] ? key(c[j]) : '';
         if (PERSON.has(k2)) out.add(`person:${k}'s ${k2}`);
       }
+    } else if (c[0] && /\p{Lu}/u.test(text)) {
+      // someone by name: "Tom is allergic to penicillin" is about Tom, not the person
+      const n = namedSubject(c, (namesOnce ??= nameWords(text)));
+      if (n) out.add(`name:${n}`);
     }
   }
   return out;
@@ -76,6 +108,7 @@ export function subjects(text: string): Set<string> {
  */
 export function owners(text: string): Map<string, string> {
   const out = new Map<string, string>();
+  let namesOnce: Set<string> | undefined;
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
       if (c[i] !== 'my' && c[i] !== 'our') continue;
@@ -91,7 +124,10 @@ export function owners(text: string): Map<string, string> {
     }
     // a role's possessive without "my": "Dad's car", "Mum's birthday" are theirs
     for (const { owner, head } of possessives(c)) {
-      if (PERSON.has(key(owner)) && isThing(head) && !out.has(key(head))) out.set(key(head), key(owner));
+      if (!isThing(head) || out.has(key(head))) continue;
+      if (PERSON.has(key(owner))) out.set(key(head), key(owner));
+      // or someone by name: "Sam's favourite food", "Leo's dentist appointment"
+      else if ((namesOnce ??= nameWords(text)).has(owner)) out.set(key(head), owner);
     }
   }
   return out;

@@ -59,6 +59,19 @@ describe('who the fact is about', () => {
     // the same relation said two ways stays one
     expect(rel('Dev is my coach.', 'My coach is Dev.').kind).not.toBe('distinct');
   });
+  it('someone by name is not the person: as the subject, or as the owner', () => {
+    expect(rel("I'm allergic to latex and iodine.", 'Marta is allergic to latex and iodine.')).toEqual({
+      kind: 'distinct', rule: 'different-subject', detail: 'i / name:marta',
+    });
+    expect(rel('My brother plays the oboe.', 'Kwame plays the oboe.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My usual train is the 7.40.', "Yusuf's usual train is the 7.40.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // the name said on the other side too, with the person in the sentence, or a day: one fact
+    expect(rel('Kwame is my brother.', 'My brother is Kwame.').kind).not.toBe('distinct');
+    expect(rel("I'm having lunch with Kwame on Friday.", 'Kwame is having lunch with me on Friday.').kind).not.toBe('distinct');
+    expect(rel('Kwame and I are flying to Accra.', "I'm flying to Accra.").kind).not.toBe('distinct');
+    expect(rel("Tuesday's rehearsal starts at 7.", 'My rehearsal starts at 7.').kind).not.toBe('distinct');
+    expect(rel("Tomorrow's rehearsal starts at 7.", 'My rehearsal starts at 7.').kind).not.toBe('distinct');
+  });
   it('all of one\'s own, or some of them: two facts', () => {
     expect(rel('Both my grandparents speak Welsh.', 'One of my grandparents speaks Welsh.')).toEqual({
       kind: 'distinct', rule: 'different-subject', detail: 'my grandparent: all / some',
