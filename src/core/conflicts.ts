@@ -15,7 +15,7 @@ import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
-import { otherShare, owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
+import { otherPerson, otherShare, owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense } from './modality.js';
 
@@ -98,6 +98,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }
+  // The person and someone else: "I can't eat sesame." / "He can't eat sesame."
+  const other = otherPerson(oldS.text, newS.text, so, sn);
+  if (other) return { kind: 'distinct', rule: 'different-subject', detail: other };
   // Two different names open otherwise similar sentences: "Hana gave me a kite." / "Femi gave me a kite."
   const lo = leadingName(oldS.text);
   const ln = leadingName(newS.text);
@@ -116,8 +119,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   for (const [thing, owner] of oo) {
     const other = on.get(thing);
     // (an owner by name said on the other side may be the role said there: "my uncle Raj's birthday" / "Raj's birthday")
-    const namedThere = (o: string, keys: Set<string>) => o !== 'me' && !PERSON.has(o) && keys.has(key(o));
-    if (other !== undefined && other !== owner && !namedThere(owner, newKeys) && !namedThere(other, oldKeys)) return { kind: 'distinct', rule: 'different-subject', detail: [owner, other].map((o) => (o === 'me' ? `my ${thing}` : PERSON.has(o) ? `my ${o}'s ${thing}` : `${o}'s ${thing}`)).join(' / ') };
+    const namedThere = (o: string, keys: Set<string>) => o !== 'me' && !o.startsWith('third:') && !PERSON.has(o) && keys.has(key(o));
+    // ("his car" is not the person's; whether it is "my dad's", the statement does not say)
+    const unsaid = (o: string, against: string) => o.startsWith('third:') && against !== 'me';
+    if (other === undefined || other === owner || namedThere(owner, newKeys) || namedThere(other, oldKeys) || unsaid(owner, other) || unsaid(other, owner)) continue;
+    const whose = (o: string) => (o === 'me' ? `my ${thing}` : o.startsWith('third:') ? `${o.slice(6)} ${thing}` : PERSON.has(o) ? `my ${o}'s ${thing}` : `${o}'s ${thing}`);
+    return { kind: 'distinct', rule: 'different-subject', detail: `${whose(owner)} / ${whose(other)}` };
   }
   // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
   const po = possessedWords(oldS.text, names);

@@ -53,8 +53,18 @@ const DAYS_FROM_NOW = new Set(['today', 'tonight', 'tomorrow', 'yesterday']);
 function namedSubject(c: readonly string[], names: Set<string>): string | null {
   let j = 0;
   while (j < c.length && names.has(c[j]!)) j++;
-  if (j === 0 || j >= c.length) return null;
-  return AUX.has(c[j]!) || isVerb(c[j]!) ? c.slice(0, j).join(' ') : null;
+  // the verb said of one person: "is", "has", "can", "plays", "moved" (not "Gotta go")
+  const verb = c[j];
+  if (j === 0 || verb === undefined || !(AUX.has(verb) || (isVerb(verb) && /[^s]s$|ed$/.test(verb)))) return null;
+  // A sentence's first word is capitalised whatever it is, and the sentence model then reads a noun
+  // without its determiner as a name ("Pottery is a huge part of my life", "Volunteering is …"): a
+  // word WordNet knows as a noun counts as a name only if its most frequent sense is a person
+  // ("Leo", "Jenny"), and no "-ing" form does. A name that is also a common noun ("Tom", a male
+  // cat) is left unread: precision first.
+  const w = c[0]!;
+  const themes = lexicon().nounThemes(w).length ? lexicon().nounThemes(w) : lexicon().nounThemes(lemma(w));
+  if (/ing$/.test(w) || (themes.length > 0 && themes[0] !== 'person')) return null;
+  return c.slice(0, j).join(' ');
 }
 
 /** A word that names a possessed thing: no function word, verb, preposition, number or person role. */
@@ -102,6 +112,36 @@ export function subjects(text: string): Set<string> {
   return out;
 }
 
+/** Third persons' pronouns for people: someone, and never the speaker ("they" is as often things: "Cherish the moments, they're the best"). */
+const THIRD_PERSON = new Set(['he', 'she']);
+/** The speaker, as subject or object. */
+const SPEAKER = new Set(['i', 'we', 'me', 'us']);
+
+/**
+ * The person on one side, someone else on the other: every clause subject of one statement is
+ * the speaker ("I", "we"), and the other's clauses are said of "he" or "she" with the
+ * speaker nowhere in them: "I can't eat sesame." / "He can't eat sesame.". (Who "he" is the
+ * statement does not say, so against "my son" nothing is decided.)
+ */
+export function otherPerson(oldText: string, newText: string, so: Set<string>, sn: Set<string>): string | null {
+  const speakerOnly = (subj: Set<string>) => subj.size > 0 && [...subj].every((x) => x === 'i' || x === 'we');
+  const thirdOnly = (text: string, subj: Set<string>): string[] => {
+    if (subj.size > 0 || toks(text).some((w) => SPEAKER.has(w))) return [];
+    return [...new Set(clauses(text).map((c) => stripOpeners(c)[0]).filter((w): w is string => w !== undefined && THIRD_PERSON.has(w)))];
+  };
+  for (const [one, other, text, flip] of [[so, sn, newText, false], [sn, so, oldText, true]] as const) {
+    if (!speakerOnly(one)) continue;
+    const them = thirdOnly(text, other);
+    if (them.length === 0) continue;
+    const sides = [[...one].join(','), them.join(',')];
+    return (flip ? sides.reverse() : sides).join(' / ');
+  }
+  return null;
+}
+
+/** Third persons' possessives: the owner is someone, not said who. */
+const THIRD_OWNER = new Set(['his', 'her', 'their']);
+
 /**
  * Whose each possessed thing is: "my car" -> car: me; "my wife's car" or "Dad's car" -> car: wife,
  * father (a person role before "'s" owns what follows it). "My dog's name" stays the speaker's (a dog is no person role).
@@ -111,6 +151,12 @@ export function owners(text: string): Map<string, string> {
   let namesOnce: Set<string> | undefined;
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
+      // "his / her / their car": someone else's, who is not said (`third:his`)
+      if (THIRD_OWNER.has(c[i]!)) {
+        const w = c[afterAdjectives(c, i + 1)];
+        if (isThing(w) && !out.has(key(w))) out.set(key(w), `third:${c[i]}`);
+        continue;
+      }
       if (c[i] !== 'my' && c[i] !== 'our') continue;
       let j = afterAdjectives(c, i + 1);
       let owner = 'me';

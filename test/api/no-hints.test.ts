@@ -108,6 +108,22 @@ describe('corrections from the quote alone', () => {
     expect(await a.memory(mine.memory.id)).toMatchObject({ status: 'ACTIVE', mentionCount: 1 });
   });
 
+  it('someone else\'s fact, by name, "he" / "she" or "his", is never merged into the person\'s own', async () => {
+    const a = await fresh('others');
+    const pairs = [
+      ["I'm allergic to penicillin and amoxicillin.", 'Priya is allergic to penicillin and amoxicillin.'],
+      ["I can't eat sesame or peanuts.", "He can't eat sesame or peanuts."],
+      ['I work night shifts at the hospital.', 'She works night shifts at the hospital.'],
+      ['My car is a blue Volvo estate.', 'His car is a blue Volvo estate.'],
+    ] as const;
+    for (const [i, [mine, theirs]] of pairs.entries()) {
+      const own = await a.state(mine, { type: 'FACT' }, `2026-05-0${i + 1}T10:00:00Z`);
+      const other = await a.state(theirs, { type: 'FACT' }, `2026-05-0${i + 1}T11:00:00Z`);
+      expect(other.outcome, theirs).toBe('CREATED');
+      expect(await a.memory(own.memory.id), theirs).toMatchObject({ status: 'ACTIVE', mentionCount: 1 });
+    }
+  });
+
   it('a wish and its fulfilment, a state and its end, are two memories: the fact is recalled in its own words', async () => {
     const a = await fresh('modality');
     const want = await a.state('I want a dog.', { type: 'FACT' }, '2026-05-01T10:00:00Z');

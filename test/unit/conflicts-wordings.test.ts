@@ -65,12 +65,27 @@ describe('who the fact is about', () => {
     });
     expect(rel('My brother plays the oboe.', 'Kwame plays the oboe.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     expect(rel('My usual train is the 7.40.', "Yusuf's usual train is the 7.40.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // a noun that opens a sentence is no name, though capitalised: "Pottery is …"
+    expect(rel('I find pottery relaxing and I go every week.', 'Ceramics is relaxing and I go every week.').kind).not.toBe('distinct');
     // the name said on the other side too, with the person in the sentence, or a day: one fact
     expect(rel('Kwame is my brother.', 'My brother is Kwame.').kind).not.toBe('distinct');
     expect(rel("I'm having lunch with Kwame on Friday.", 'Kwame is having lunch with me on Friday.').kind).not.toBe('distinct');
     expect(rel('Kwame and I are flying to Accra.', "I'm flying to Accra.").kind).not.toBe('distinct');
     expect(rel("Tuesday's rehearsal starts at 7.", 'My rehearsal starts at 7.').kind).not.toBe('distinct');
     expect(rel("Tomorrow's rehearsal starts at 7.", 'My rehearsal starts at 7.').kind).not.toBe('distinct');
+  });
+  it('"he", "she" or "they" is someone else than the speaker; who they are is not decided', () => {
+    expect(rel('I get migraines from red wine.', 'He gets migraines from red wine.')).toEqual({ kind: 'distinct', rule: 'different-subject', detail: 'i / he' });
+    expect(rel("She's saving for a house in Cork.", "We're saving for a house in Cork.")).toEqual({ kind: 'distinct', rule: 'different-subject', detail: 'she / we' });
+    // "they" is as often things as people
+    expect(rel("I'm proud of my photos.", "Keep the photos, they're lovely.").kind).not.toBe('distinct');
+    expect(rel('Our allotment is next to the railway.', 'Their allotment is next to the railway.')).toEqual({
+      kind: 'distinct', rule: 'different-subject', detail: 'my allot / their allot',
+    });
+    expect(rel("My dad's van is white.", 'His van is white.').kind).not.toBe('distinct');
+    // against a role, or with the speaker in the sentence, nothing is decided by the pronoun
+    expect(rel('My daughter gets migraines from red wine.', 'She gets migraines from red wine.').kind).not.toBe('distinct');
+    expect(rel('I get a lift to the station.', 'She gives me a lift to the station.').kind).not.toBe('distinct');
   });
   it('all of one\'s own, or some of them: two facts', () => {
     expect(rel('Both my grandparents speak Welsh.', 'One of my grandparents speaks Welsh.')).toEqual({
