@@ -80,6 +80,8 @@ function isThing(w: string | undefined): w is string {
 export function subjects(text: string): Set<string> {
   const out = new Set<string>();
   let namesOnce: Set<string> | undefined;
+  // (read once: a test per clause would read a long text once per clause)
+  let capitals: boolean | undefined;
   let own = text;
   for (const s of splitSentences(text)) {
     const who = quotedSpeaker(s.text);
@@ -103,7 +105,7 @@ export function subjects(text: string): Set<string> {
         const k2 = c[j] ? key(c[j]) : '';
         if (PERSON.has(k2)) out.add(`person:${k}'s ${k2}`);
       }
-    } else if (c[0] && /\p{Lu}/u.test(text)) {
+    } else if (c[0] && (capitals ??= /\p{Lu}/u.test(text))) {
       // someone by name: "Tom is allergic to penicillin" is about Tom, not the person
       const n = namedSubject(c, (namesOnce ??= nameWords(text)));
       if (n) out.add(`name:${n}`);
@@ -117,9 +119,20 @@ const THIRD_PERSON = new Set(['he', 'she']);
 /** The speaker, as subject or object. */
 const SPEAKER = new Set(['i', 'we', 'me', 'us']);
 
+/** A clause said of "he" / "she", or of "the <role>" and its verb ("The kids love pasta"): who, else undefined. */
+function thirdPersonOpening(clause: string[]): string | undefined {
+  const c = stripOpeners(clause);
+  if (c[0] !== undefined && THIRD_PERSON.has(c[0])) return c[0];
+  if (c[0] !== 'the') return undefined;
+  const i = afterAdjectives(c, 1);
+  const role = c[i] === undefined ? '' : key(c[i]!);
+  const verb = c[i + 1];
+  return PERSON.has(role) && verb !== undefined && (AUX.has(verb) || isVerb(verb)) ? `the ${role}` : undefined;
+}
+
 /**
  * The person on one side, someone else on the other: every clause subject of one statement is
- * the speaker ("I", "we"), and the other's clauses are said of "he" or "she" with the
+ * the speaker ("I", "we"), and the other's clauses are said of "he", "she" or "the <role>" with the
  * speaker nowhere in them: "I can't eat sesame." / "He can't eat sesame.". (Who "he" is the
  * statement does not say, so against "my son" nothing is decided.)
  */
@@ -127,7 +140,7 @@ export function otherPerson(oldText: string, newText: string, so: Set<string>, s
   const speakerOnly = (subj: Set<string>) => subj.size > 0 && [...subj].every((x) => x === 'i' || x === 'we');
   const thirdOnly = (text: string, subj: Set<string>): string[] => {
     if (subj.size > 0 || toks(text).some((w) => SPEAKER.has(w))) return [];
-    return [...new Set(clauses(text).map((c) => stripOpeners(c)[0]).filter((w): w is string => w !== undefined && THIRD_PERSON.has(w)))];
+    return [...new Set(clauses(text).map(thirdPersonOpening).filter((w): w is string => w !== undefined))];
   };
   for (const [one, other, text, flip] of [[so, sn, newText, false], [sn, so, oldText, true]] as const) {
     if (!speakerOnly(one)) continue;

@@ -74,7 +74,7 @@ describe('who the fact is about', () => {
     expect(rel("Tuesday's rehearsal starts at 7.", 'My rehearsal starts at 7.').kind).not.toBe('distinct');
     expect(rel("Tomorrow's rehearsal starts at 7.", 'My rehearsal starts at 7.').kind).not.toBe('distinct');
   });
-  it('"he", "she" or "they" is someone else than the speaker; who they are is not decided', () => {
+  it('"he", "she" or "the <role>" is someone else than the speaker; who they are is not decided', () => {
     expect(rel('I get migraines from red wine.', 'He gets migraines from red wine.')).toEqual({ kind: 'distinct', rule: 'different-subject', detail: 'i / he' });
     expect(rel("She's saving for a house in Cork.", "We're saving for a house in Cork.")).toEqual({ kind: 'distinct', rule: 'different-subject', detail: 'she / we' });
     // "they" is as often things as people
@@ -83,6 +83,9 @@ describe('who the fact is about', () => {
       kind: 'distinct', rule: 'different-subject', detail: 'my allot / their allot',
     });
     expect(rel("My dad's van is white.", 'His van is white.').kind).not.toBe('distinct');
+    // "the <role>" too: "The kids love pasta." is not "I love pasta.", and is "My kids love pasta."
+    expect(rel('I love fresh pasta.', 'The kids love fresh pasta.')).toEqual({ kind: 'distinct', rule: 'different-subject', detail: 'i / the child' });
+    expect(rel('My kids love fresh pasta.', 'The kids love fresh pasta.').kind).not.toBe('distinct');
     // against a role, or with the speaker in the sentence, nothing is decided by the pronoun
     expect(rel('My daughter gets migraines from red wine.', 'She gets migraines from red wine.').kind).not.toBe('distinct');
     expect(rel('I get a lift to the station.', 'She gives me a lift to the station.').kind).not.toBe('distinct');
