@@ -111,7 +111,7 @@ describe('corrections from the quote alone', () => {
   it('someone else\'s fact, by name, "he" / "she" or "his", is never merged into the person\'s own', async () => {
     const a = await fresh('others');
     const pairs = [
-      ["I'm allergic to penicillin and amoxicillin.", 'Priya is allergic to penicillin and amoxicillin.'],
+      ['I need a gluten-free option whenever we book a table for dinner.', 'Maya needs a gluten-free option whenever we book a table for dinner.'],
       ["I can't eat sesame or peanuts.", "He can't eat sesame or peanuts."],
       ['I work night shifts at the hospital.', 'She works night shifts at the hospital.'],
       ['My car is a blue Volvo estate.', 'His car is a blue Volvo estate.'],
