@@ -116,12 +116,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // One thing, another owner: "My car is a grey Octavia." / "My wife's car is a grey Octavia."
   const oo = owners(oldS.text);
   const on = owners(newS.text);
+  // (an owner by name said on the other side may be the role said there: "my uncle Raj's birthday" / "Raj's birthday")
+  const namedThere = (o: string, keys: Set<string>) => o !== 'me' && !o.startsWith('third:') && !PERSON.has(o) && keys.has(key(o));
+  // ("his car" is not the person's; whether it is "my dad's", the statement does not say)
+  const unsaid = (o: string, against: string) => o.startsWith('third:') && against !== 'me';
   for (const [thing, owner] of oo) {
     const other = on.get(thing);
-    // (an owner by name said on the other side may be the role said there: "my uncle Raj's birthday" / "Raj's birthday")
-    const namedThere = (o: string, keys: Set<string>) => o !== 'me' && !o.startsWith('third:') && !PERSON.has(o) && keys.has(key(o));
-    // ("his car" is not the person's; whether it is "my dad's", the statement does not say)
-    const unsaid = (o: string, against: string) => o.startsWith('third:') && against !== 'me';
     if (other === undefined || other === owner || namedThere(owner, newKeys) || namedThere(other, oldKeys) || unsaid(owner, other) || unsaid(other, owner)) continue;
     const whose = (o: string) => (o === 'me' ? `my ${thing}` : o.startsWith('third:') ? `${o.slice(6)} ${thing}` : PERSON.has(o) ? `my ${o}'s ${thing}` : `${o}'s ${thing}`);
     return { kind: 'distinct', rule: 'different-subject', detail: `${whose(owner)} / ${whose(other)}` };

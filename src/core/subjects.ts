@@ -62,7 +62,8 @@ function namedSubject(c: readonly string[], names: Set<string>): string | null {
   // ("Leo", "Jenny"), and no "-ing" form does. A name that is also a common noun ("Tom", a male
   // cat) is left unread: precision first.
   const w = c[0]!;
-  const themes = lexicon().nounThemes(w).length ? lexicon().nounThemes(w) : lexicon().nounThemes(lemma(w));
+  const asSaid = lexicon().nounThemes(w);
+  const themes = asSaid.length ? asSaid : lexicon().nounThemes(lemma(w));
   if (/ing$/.test(w) || (themes.length > 0 && themes[0] !== 'person')) return null;
   return c.slice(0, j).join(' ');
 }
