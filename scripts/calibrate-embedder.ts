@@ -114,12 +114,12 @@ function vetoed(p: DedupPair): boolean {
   if (p.label === 'corrects') return true;
   const a = words(p.old.text);
   const b = words(p.new.text);
-  const set = (xs: string[], f: (w: string) => boolean) => [...new Set(xs.filter(f))].sort().join('|');
+  const set = (xs: readonly string[], f: (w: string) => boolean) => [...new Set(xs.filter(f))].sort().join('|');
   const isNum = (w: string) => /^\d/.test(w);
   const isCal = (w: string) => CALENDAR.has(w);
   if (set(a, isNum) !== set(b, isNum)) return true;
   if (set(a, isCal) !== set(b, isCal)) return true;
-  const neg = (xs: string[]) => xs.some((w) => NEGATIONS.has(w));
+  const neg = (xs: readonly string[]) => xs.some((w) => NEGATIONS.has(w));
   if (neg(a) !== neg(b)) return true;
   const ea = p.old.entities.map((e) => e.toLowerCase());
   const eb = p.new.entities.map((e) => e.toLowerCase());

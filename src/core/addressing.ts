@@ -8,6 +8,7 @@ import { extractValues, valueGroup } from './values.js';
 import { splitSentences } from './sentences.js';
 import { contentKeys, FILLER, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
 import { compareValues, slots } from './slots.js';
+import { memoByText, shared } from './memo.js';
 
 // ---------------------------------------------------------------- sentences a correction can address
 
@@ -20,7 +21,9 @@ export const INTERJECTIONS = new Set([...PHATIC, ...'you no dear welcome sure ab
  * person spoken to, not a value of the statement. A name counts when it shares its clause
  * only with greetings and the like, or stands alone right after such a clause.
  */
-export function vocatives(text: string): Set<string> {
+export const vocatives: (text: string) => ReadonlySet<string> = memoByText(vocativesOnce, shared);
+
+function vocativesOnce(text: string): Set<string> {
   const out = new Set<string>();
   for (const sent of splitSentences(text.replace(/[\u2018\u2019]/g, "'"))) {
     const parts = sent.text.split(/[,;:!?.\u2014]+|\s[-\u2013]\s/);
@@ -42,7 +45,9 @@ export function vocatives(text: string): Set<string> {
 }
 
 /** The sentences of a text that assert something: questions assert nothing, so they correct nothing and are corrected by nothing. */
-export function assertions(text: string): string[] {
+export const assertions: (text: string) => readonly string[] = memoByText(assertionsOnce, shared);
+
+function assertionsOnce(text: string): string[] {
   return splitSentences(text).map((x) => x.text).filter((x) => !/\?["')\]]*\s*$/.test(x));
 }
 
@@ -52,15 +57,15 @@ export function declarative(text: string): string {
 }
 
 /** Keys a sentence says something with: content keys without greetings and the names of the people spoken to. */
-export function factKeys(text: string, voc: Set<string>): Set<string> {
+export function factKeys(text: string, voc: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   for (const k of contentKeys(text)) if (!PHATIC.has(k) && !voc.has(k)) out.add(k);
   return out;
 }
 
 /** Each side names someone or somewhere the other does not, leaving out the people spoken to ("I live in Manchester." / "It's Leeds."). */
-export function nameSwap(a: string, b: string, va: Set<string>, vb: Set<string>): boolean {
-  const namesOf = (t: string, voc: Set<string>) => new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
+export function nameSwap(a: string, b: string, va: ReadonlySet<string>, vb: ReadonlySet<string>): boolean {
+  const namesOf = (t: string, voc: ReadonlySet<string>) => new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
   const na = namesOf(a, va);
   const nb = namesOf(b, vb);
   const lb = norm(b);
@@ -82,7 +87,7 @@ export interface Addressed { old: string; neu: string; oldKeys: Set<string>; new
  * Two turns of a chat that only share a word or two ("I took my family camping" after
  * "I cherish time with family") are not addressed to each other.
  */
-export function addressedPair(oldText: string, newText: string, names: Set<string>, family: string | null): Addressed | null {
+export function addressedPair(oldText: string, newText: string, names: ReadonlySet<string>, family: string | null): Addressed | null {
   const vo = vocatives(oldText);
   const vn = vocatives(newText);
   const olds = assertions(oldText).map((t) => ({ t, k: factKeys(t, vo), s: slots(t, names) })).filter((x) => x.k.size > 0 || x.s.size > 0);
@@ -122,7 +127,7 @@ export function addressedPair(oldText: string, newText: string, names: Set<strin
 export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);
 
 /** The first content word after a cue in a text: what the change is about ("I lost my job at X" -> job). */
-export function cueObject(text: string, family: string, voc: Set<string>): string | null {
+export function cueObject(text: string, family: string, voc: ReadonlySet<string>): string | null {
   const t = norm(text);
   const cue = findCues(t).find((c) => c.family === family);
   const at = cue ? t.indexOf(cue.phrase) : -1;
@@ -149,7 +154,7 @@ export function freshCues(oldText: string, newText: string): Cue[] {
  * A contrast cue ("instead of X", "not X", "isn't X, it's Y") is strong when X is content of the old
  * statement: it names what it replaces. Otherwise it is weak, like "now".
  */
-export function strength(c: Cue, oldKeys: Set<string>): 'strong' | 'weak' {
+export function strength(c: Readonly<Cue>, oldKeys: ReadonlySet<string>): 'strong' | 'weak' {
   // "English, not French" after "Always reply in English" names no old content: a plain contrast, not a correction
   if (c.replaced) {
     const r = contentKeys(c.replaced);

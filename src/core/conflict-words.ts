@@ -5,7 +5,7 @@
  */
 import type { MemoryType } from './types.js';
 import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
-import { copyArray, copySet, memoByText, registerTokenCache } from './memo.js';
+import { memoByText, registerTokenCache, shared } from './memo.js';
 
 export interface StatementLike {
   text: string;
@@ -69,14 +69,14 @@ function keyOnce(tok: string): string {
 }
 
 /** Tokens with contractions expanded and hyphenated words split ("colour-blind" -> colour, blind). */
-export const toks: (text: string) => string[] = memoByText(
-  (text) => words(text).flatMap((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w])), copyArray);
+export const toks: (text: string) => readonly string[] = memoByText(
+  (text) => words(text).flatMap((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w])), shared);
 
 /** Clauses of a text: split at sentence and clause punctuation. */
-export const clauses: (text: string) => string[][] = memoByText((text) => text
+export const clauses: (text: string) => ReadonlyArray<readonly string[]> = memoByText((text): ReadonlyArray<readonly string[]> => text
   .split(/[.,;:!?()\u2014]+|\s-\s/)
   .map((c) => toks(c))
-  .filter((c) => c.length > 0), (cs) => cs.map((c) => c.slice()));
+  .filter((c) => c.length > 0), shared);
 
 /** Words that carry no fact of their own: cue words, hedges, intensifiers. */
 export const FILLER = new Set(
@@ -88,7 +88,7 @@ export const FILLER = new Set(
 );
 
 /** Content keys: not stop words, negations or filler. */
-export const contentKeys: (text: string) => Set<string> = memoByText(contentKeysOnce, copySet);
+export const contentKeys: (text: string) => ReadonlySet<string> = memoByText(contentKeysOnce, shared);
 
 function contentKeysOnce(text: string): Set<string> {
   const out = new Set<string>();
@@ -114,7 +114,7 @@ export function lemmaSeq(text: string): string[] {
   return toks(text).filter((w) => w !== "'s").map((w) => lemma(w));
 }
 
-export function subset<T>(a: Set<T>, b: Set<T>): boolean {
+export function subset<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
   for (const x of a) if (!b.has(x)) return false;
   return true;
 }
@@ -154,13 +154,13 @@ export function isVerb(w: string): boolean {
   return AUX.has(w) || VERBS.has(lemma(w));
 }
 
-export function stripOpeners(c: string[]): string[] {
+export function stripOpeners(c: readonly string[]): string[] {
   let i = 0;
   while (i < c.length && OPENERS.has(c[i])) i++;
   return c.slice(i);
 }
 
-export function disjoint<T>(a: Set<T>, b: Set<T>): boolean {
+export function disjoint<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
   for (const x of a) if (b.has(x)) return false;
   return true;
 }

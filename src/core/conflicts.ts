@@ -91,10 +91,10 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const sn = subjects(newS.text);
   // a role said on the other side too ("My kids are Mia and Leo" / "I have two kids, Mia and Leo") is not another subject
   // (so is someone by name the other side names: "Tom is my brother" / "My brother is Tom")
-  const mentioned = (subj: Set<string>, keys: Set<string>) => [...subj].some((x) => (x.startsWith('person:') && keys.has(x.slice(7)))
+  const mentioned = (subj: ReadonlySet<string>, keys: ReadonlySet<string>) => [...subj].some((x) => (x.startsWith('person:') && keys.has(x.slice(7)))
     || (x.startsWith('name:') && x.slice(5).split(' ').some((w) => keys.has(key(w)))));
   // (roles said of another person, "my boss's wife", name no subject: she is neither "my boss" nor "my wife")
-  const without = (keys: Set<string>, text: string) => { const r = rolesOfOthers(text); return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys; };
+  const without = (keys: ReadonlySet<string>, text: string): ReadonlySet<string> => { const r = rolesOfOthers(text); return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys; };
   if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }
@@ -117,7 +117,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const oo = owners(oldS.text);
   const on = owners(newS.text);
   // (an owner by name said on the other side may be the role said there: "my uncle Raj's birthday" / "Raj's birthday")
-  const namedThere = (o: string, keys: Set<string>) => o !== 'me' && !o.startsWith('third:') && !PERSON.has(o) && keys.has(key(o));
+  const namedThere = (o: string, keys: ReadonlySet<string>) => o !== 'me' && !o.startsWith('third:') && !PERSON.has(o) && keys.has(key(o));
   // ("his car" is not the person's; whether it is "my dad's", the statement does not say)
   const unsaid = (o: string, against: string) => o.startsWith('third:') && against !== 'me';
   for (const [thing, owner] of oo) {

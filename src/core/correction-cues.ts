@@ -8,7 +8,7 @@
  * too ("Call me Sam, not Samuel." said twice) is part of how the fact is
  * phrased, not a new correction.
  */
-import { copyObjects, memoByText } from './memo.js';
+import { memoByText, shared } from './memo.js';
 
 export interface Cue {
   /** family of equivalent cues ("contrast" covers instead / instead of / rather than) */
@@ -72,7 +72,7 @@ function norm(text: string): string {
 }
 
 /** Every cue in a text, strong ones first. */
-export const findCues: (text: string) => Cue[] = memoByText(findCuesOnce, copyObjects);
+export const findCues: (text: string) => ReadonlyArray<Readonly<Cue>> = memoByText(findCuesOnce, shared);
 
 function findCuesOnce(text: string): Cue[] {
   const t = norm(text);

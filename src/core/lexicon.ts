@@ -7,6 +7,7 @@
  * loader (a unit test that registers none) the lexicon is empty and the general rules alone apply.
  */
 
+import { forgetAllReadings } from './memo.js';
 export interface Lexicon {
   /** Opposites of a lemma: single words and phrases ("take off"), lemmas separated by spaces. */
   opposites(lemma: string): readonly string[];
@@ -58,6 +59,7 @@ export function registerLexiconLoader(load: () => Promise<Lexicon>): void {
 export function ensureLexicon(): Promise<void> {
   if (loading) return loading;
   if (!loader) return Promise.resolve();
-  loading = loader().then((l) => { current = l; }, (e: unknown) => { loading = null; throw e; });
+  // (the rules' per-text readings made before it came may have read words without it: they are read again)
+  loading = loader().then((l) => { current = l; forgetAllReadings(); }, (e: unknown) => { loading = null; throw e; });
   return loading;
 }

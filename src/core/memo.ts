@@ -22,7 +22,7 @@ export function memoByText<R>(
   return (text: string): R => {
     let r = cache.get(text);
     if (r === undefined) {
-      r = fn(text);
+      r = copy === shared && SEALED ? sealed(fn(text)) : fn(text);
       if (text.length > maxChars) return r;
       if (cache.size >= max) cache.delete(cache.keys().next().value as string);
       cache.set(text, r);
@@ -30,6 +30,49 @@ export function memoByText<R>(
     return copy(r);
   };
 }
+
+const refuse = (): never => {
+  throw new TypeError('a cached reading is shared: copy it to change it');
+};
+
+/** A set no one can change once built: its own `add`, `delete` and `clear` throw (it stays a Set to every other eye). */
+function sealSet<T>(s: Set<T>): Set<T> {
+  for (const m of ['add', 'delete', 'clear']) Object.defineProperty(s, m, { value: refuse, enumerable: false });
+  return s;
+}
+
+/**
+ * Whether shared readings are sealed when computed: under the test runner (and with
+ * ENGRAM_SEAL_READINGS=1), so that every test that runs the rules would throw at a caller that
+ * changes a shared answer through a cast. Not in service: frozen arrays take V8's slower paths,
+ * and sealing made the rules ~8 % slower than copying (thirtieth round); the read-only types
+ * already refuse a change at compile time.
+ */
+const SEALED = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VITEST !== undefined
+  || (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ENGRAM_SEAL_READINGS === '1';
+
+/** Arrays and plain objects frozen all the way down, sets sealed (`sealSet`): once per cached text. */
+function sealed<T>(x: T): T {
+  if (x instanceof Set) return sealSet(x) as T;
+  if (Array.isArray(x)) {
+    for (const v of x) sealed(v);
+    return Object.freeze(x);
+  }
+  if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
+    for (const v of Object.values(x)) sealed(v);
+    return Object.freeze(x);
+  }
+  return x;
+}
+
+/**
+ * No copy: the cached value itself, for a function whose result is typed read-only (`readonly T[]`,
+ * `ReadonlySet`, `Readonly<…>`), so no caller can change what the next one sees: the compiler refuses
+ * it, and under the tests the value is sealed when computed (a change throws: `SEALED`). The rules ask the same readings of a
+ * sentence many times per remember; copying each answer was a seventh of their time
+ * (docs/bench-rounds.md, "Thirtieth round").
+ */
+export const shared = <T>(x: T): T => x;
 
 export const copyArray = <T>(xs: T[]): T[] => xs.slice();
 export const copySet = <T>(s: Set<T>): Set<T> => new Set(s);

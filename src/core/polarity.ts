@@ -4,7 +4,7 @@
  */
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { findCues } from './correction-cues.js';
-import { copySet, memoByText } from './memo.js';
+import { memoByText, shared } from './memo.js';
 import { clauses, contentKeys, FILLER, key, norm, subset, toks } from './conflict-words.js';
 import { splitSentences } from './sentences.js';
 
@@ -60,7 +60,7 @@ function stanceOnce(text: string): 1 | -1 {
 }
 
 /** Predicate content for the polarity rule: content keys without like/dislike verbs. */
-export const core: (text: string) => Set<string> = memoByText(coreOnce, copySet);
+export const core: (text: string) => ReadonlySet<string> = memoByText(coreOnce, shared);
 
 function coreOnce(text: string): Set<string> {
   const out = new Set<string>();
@@ -74,7 +74,7 @@ function coreOnce(text: string): Set<string> {
  * "never give up" -> give). A negation flip corrects only when this word is said
  * on the other side too: "Keep it up!" does not deny "... never give up!".
  */
-export const negatedHeads: (text: string) => Set<string> = memoByText(negatedHeadsOnce, copySet);
+export const negatedHeads: (text: string) => ReadonlySet<string> = memoByText(negatedHeadsOnce, shared);
 
 function negatedHeadsOnce(text: string): Set<string> {
   const out = new Set<string>();
@@ -118,4 +118,4 @@ function predicateShared(a: string, b: string): boolean {
   return ca.size > 0 && cb.size > 0 && (subset(ca, cb) || subset(cb, ca)) && headShared;
 }
 
-const sentencesOf = (text: string): string[] => splitSentences(text).map((s) => s.text);
+const sentencesOf: (text: string) => readonly string[] = memoByText((text) => splitSentences(text).map((s) => s.text), shared);

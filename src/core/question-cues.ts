@@ -18,10 +18,10 @@
 import { deriveNouns, deriveTimes } from './derive.js';
 import { categoryTheme, deriveThemes } from './themes.js';
 import { lemma, NEGATIONS, STOP_WORDS, wordKey, words } from './words.js';
-import { copySet, memoByText } from './memo.js';
+import { memoByText, shared } from './memo.js';
 
 /** Adjacent content-word pairs of a text, as word keys ("support group" -> "support group"). */
-export const phrasePairs: (text: string) => Set<string> = memoByText(pairsOf, copySet);
+export const phrasePairs: (text: string) => ReadonlySet<string> = memoByText(pairsOf, shared);
 
 function pairsOf(text: string): Set<string> {
   const keys = words(text).map((w) => (STOP_WORDS.has(w) || NEGATIONS.has(w) ? null : wordKey(w)));

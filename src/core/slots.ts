@@ -6,7 +6,7 @@
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
 import { lexicon } from './lexicon.js';
-import { copySet, memoByText } from './memo.js';
+import { memoByText, registerSentenceCache, shared } from './memo.js';
 import { deriveNouns } from './derive.js';
 import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
 
@@ -26,8 +26,19 @@ export interface ValueDiff {
 }
 
 /** Values of a statement, with the capitalised entities it names in its text (a name opening the sentence is missed by extractValues). */
-export function valuesOf(s: StatementLike): Value[] {
-  const vals = extractValues(s.text);
+export function valuesOf(s: StatementLike): ReadonlyArray<Readonly<Value>> {
+  return s.entities.length === 0 ? extractValues(s.text) : valuesWithEntities(JSON.stringify([s.text, ...s.entities]));
+}
+
+/** `valuesOf` a text and its entities, read once per both (the key: the JSON list of the text, then the entities). */
+const valuesWithEntities: (key: string) => ReadonlyArray<Readonly<Value>> = memoByText((key) => {
+  const [text, ...entities] = JSON.parse(key) as string[];
+  return valuesOfOnce(text!, entities);
+}, shared);
+
+function valuesOfOnce(text: string, entities: readonly string[]): Array<Readonly<Value>> {
+  const s = { text, entities };
+  const vals = [...extractValues(s.text)];
   const textToks = new Set(toks(s.text));
   const have = new Set(vals.map((v) => v.norm));
   for (const e of s.entities) {
@@ -44,20 +55,22 @@ export function valuesOf(s: StatementLike): Value[] {
 }
 
 /** Word forms of a statement, for "is this name said on the other side?" */
-export function wordSet(s: StatementLike): Set<string> {
-  const out = textWords(s.text);
+export function wordSet(s: StatementLike): ReadonlySet<string> {
+  const said = textWords(s.text);
+  if (s.entities.length === 0) return said;
+  const out = new Set(said);
   for (const e of s.entities) for (const w of toks(e)) out.add(w);
   return out;
 }
 
-const textWords: (text: string) => Set<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), copySet);
+const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);
   const nv = valuesOf(newS);
   const ow = wordSet(oldS);
   const nw = wordSet(newS);
-  const found = (v: Value, others: Value[], otherWords: Set<string>) =>
+  const found = (v: Readonly<Value>, others: ReadonlyArray<Readonly<Value>>, otherWords: ReadonlySet<string>) =>
     others.some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v)) ||
     (valueGroup(v.kind) === 'name' && otherWords.has(v.norm));
   const oldOnly = ov.filter((v) => !found(v, nv, nw));
@@ -128,10 +141,36 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
 ];
 
 /** `slots` with no names given, read once per sentence (recognition asks it of every candidate). */
-const slotsAlone: (text: string) => Set<string> = memoByText((text) => slots(text, new Set()), copySet);
+const slotsAlone: (text: string) => ReadonlySet<string> = memoByText((text) => slotsRead(text, new Set()), shared);
 
-/** The single-valued things a statement gives a value for. */
-export function slots(text: string, names: Set<string>): Set<string> {
+/**
+ * The single-valued things a statement gives a value for (`slotsRead`), read once per text and
+ * names: `relate` asks each side's slots of one pair up to four times, against the pair's names.
+ * Without names among the text's words, the per-text cache (`slotsAlone`); with names, the texts of
+ * the last pair read (a cache of the sentence kind: a forget for good empties it with the others).
+ */
+export function slots(text: string, names: ReadonlySet<string>): ReadonlySet<string> {
+  // (a name decides only of a word of the text's clauses: names the text does not say change nothing)
+  if (names.size === 0 || !saysAny(clauseWords(text), names)) return slotsAlone(text);
+  const held = slotsOfPair.get(text);
+  if (held && held.names === names) return held.slots;
+  if (slotsOfPair.size >= 16) slotsOfPair.clear();
+  const read = slotsRead(text, names);
+  slotsOfPair.set(text, { names, slots: read });
+  return read;
+}
+
+/** Every word of a text's clauses, as `slots` reads them. */
+const clauseWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(clauses(text).flat()), shared);
+const saysAny = (said: ReadonlySet<string>, names: ReadonlySet<string>): boolean => {
+  for (const n of names) if (said.has(n)) return true;
+  return false;
+};
+
+const slotsOfPair = new Map<string, { names: ReadonlySet<string>; slots: ReadonlySet<string> }>();
+registerSentenceCache(slotsOfPair);
+
+function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
   const t = norm(text);
   const out = new Set<string>();
   for (const [slot, re] of SINGLE_FRAMES) if (re.test(t)) out.add(slot);
@@ -228,7 +267,7 @@ export function samePredicateOf(slot: string, oldVerbs: Map<string, Set<string>>
 /** Words of the single-valued frames themselves, which say nothing about the value. */
 export const FRAME_WORDS = new Set(['favorite', 'good', 'work', 'job', 'occupation', 'profession']);
 
-export function addNp(out: Set<string>, np: string[], names: Set<string>, owner: string[] = []): void {
+export function addNp(out: Set<string>, np: string[], names: ReadonlySet<string>, owner: string[] = []): void {
   // "my landlord's name" is said of the landlord
   const own = np.filter((w) => w !== 'name');
   const keys = [...own, ...owner].map(key);
@@ -260,8 +299,10 @@ export const OBJ_STOP = new Set(
 
 const numeric = (w: string) => /^[£$€]?\d/.test(w) || numberWord(w) !== null || /^(?:hundred|thousand|million|billion)$/.test(w);
 
-/** For each multi-valued predicate in a text, the keys of its object ("I play tennis on Tuesdays" -> play: {tennis}). */
-export function objects(text: string): Map<string, Set<string>> {
+/** For each multi-valued predicate in a text, the keys of its object ("I play tennis on Tuesdays" -> play: {tennis}); read once per text. */
+export const objects: (text: string) => ReadonlyMap<string, ReadonlySet<string>> = memoByText(objectsOnce, shared);
+
+function objectsOnce(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   // the verb itself must match: "can't stand X" and "hate Y" are not compared (X and Y may be one thing by two names)
   for (const c of clauses(norm(text))) {

@@ -11,6 +11,7 @@ import { quotedSpeaker } from './quoted-speech.js';
 import { AUX, clauses, isVerb, key, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from './conflict-words.js';
 import { deriveNames } from './derive.js';
 import { extractValues } from './values.js';
+import { memoByText, shared } from './memo.js';
 
 /** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
 const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
@@ -78,7 +79,9 @@ function isThing(w: string | undefined): w is string {
  * A sentence that quotes someone else's words ('He said "I hate cats."', '"I'm fine," my doctor said')
  * is about that speaker ("reported:he"): the "I" inside the quotation marks is theirs, not the person's.
  */
-export function subjects(text: string): Set<string> {
+export const subjects: (text: string) => ReadonlySet<string> = memoByText(subjectsOnce, shared);
+
+function subjectsOnce(text: string): Set<string> {
   const out = new Set<string>();
   let namesOnce: Set<string> | undefined;
   // (read once: a test per clause would read a long text once per clause)
@@ -121,7 +124,7 @@ const THIRD_PERSON = new Set(['he', 'she']);
 const SPEAKER = new Set(['i', 'we', 'me', 'us']);
 
 /** A clause said of "he" / "she", or of "the <role>" and its verb ("The kids love pasta"): who, else undefined. */
-function thirdPersonOpening(clause: string[]): string | undefined {
+function thirdPersonOpening(clause: readonly string[]): string | undefined {
   const c = stripOpeners(clause);
   if (c[0] !== undefined && THIRD_PERSON.has(c[0])) return c[0];
   if (c[0] !== 'the') return undefined;
@@ -137,9 +140,9 @@ function thirdPersonOpening(clause: string[]): string | undefined {
  * speaker nowhere in them: "I can't eat sesame." / "He can't eat sesame.". (Who "he" is the
  * statement does not say, so against "my son" nothing is decided.)
  */
-export function otherPerson(oldText: string, newText: string, so: Set<string>, sn: Set<string>): string | null {
-  const speakerOnly = (subj: Set<string>) => subj.size > 0 && [...subj].every((x) => x === 'i' || x === 'we');
-  const thirdOnly = (text: string, subj: Set<string>): string[] => {
+export function otherPerson(oldText: string, newText: string, so: ReadonlySet<string>, sn: ReadonlySet<string>): string | null {
+  const speakerOnly = (subj: ReadonlySet<string>) => subj.size > 0 && [...subj].every((x) => x === 'i' || x === 'we');
+  const thirdOnly = (text: string, subj: ReadonlySet<string>): string[] => {
     if (subj.size > 0 || toks(text).some((w) => SPEAKER.has(w))) return [];
     return [...new Set(clauses(text).map(thirdPersonOpening).filter((w): w is string => w !== undefined))];
   };
@@ -212,22 +215,27 @@ export function rolesOfOthers(text: string): Set<string> {
  * side says "<someone>'s <role>", the other "my <role>" and names that someone.
  */
 export function reversedRole(oldText: string, newText: string): string | null {
-  // a role: the closed list of family and social roles, or any noun WordNet files under people ("godfather", "mentor")
-  const role = (w: string) => PERSON.has(key(w)) || lexicon().nounThemes(lemma(w))[0] === 'person';
-  const theirs = (ts: string[]) => possessives(ts)
-    .flatMap(({ owner, head }): Array<[string, string]> => (!STOP_WORDS.has(owner) && head !== undefined && role(head) ? [[owner, key(head)]] : []));
-  const mine = (ts: string[]) => new Set(ts.flatMap((w, i) => ((ts[i - 1] === 'my' || ts[i - 1] === 'our') && role(w) ? [key(w)] : [])));
   for (const [a, b] of [[oldText, newText], [newText, oldText]] as const) {
-    const ta = toks(a);
+    const own = myRoles(b);
+    const inA = myRoles(a);
     const tb = toks(b);
-    const own = mine(tb);
-    const inA = mine(ta);
-    for (const [owner, role] of theirs(ta)) {
+    for (const [owner, role] of theirRoles(a)) {
       if (own.has(role) && !inA.has(role) && tb.includes(owner)) return `${owner}'s ${role} / my ${role}`;
     }
   }
   return null;
 }
+
+// a role: the closed list of family and social roles, or any noun WordNet files under people ("godfather", "mentor")
+const isRole = (w: string) => PERSON.has(key(w)) || lexicon().nounThemes(lemma(w))[0] === 'person';
+/** The roles a text says are someone's ("Sam's brother" -> [sam, brother]), read once per text. */
+const theirRoles: (text: string) => ReadonlyArray<readonly [string, string]> = memoByText((text) => possessives(toks(text))
+  .flatMap(({ owner, head }): Array<[string, string]> => (!STOP_WORDS.has(owner) && head !== undefined && isRole(head) ? [[owner, key(head)]] : [])), shared);
+/** The roles a text says are the speaker's ("my brother" -> brother), read once per text. */
+const myRoles: (text: string) => ReadonlySet<string> = memoByText((text) => {
+  const ts = toks(text);
+  return new Set(ts.flatMap((w, i) => ((ts[i - 1] === 'my' || ts[i - 1] === 'our') && isRole(w) ? [key(w)] : [])));
+}, shared);
 
 /** Quantifiers before "my/our …": all of them, or some of them (English determiners: a closed class). */
 const ALL = new Set(['all', 'both', 'every', 'each']);

@@ -6,7 +6,7 @@
  * kind disagree; a value said on one side only is an added detail.
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
-import { copyObjects, memoByText } from './memo.js';
+import { memoByText, shared } from './memo.js';
 
 export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
@@ -143,7 +143,7 @@ function fmtTime(h: number, min: number, ambiguous: boolean): string {
  * when they are not the first word of a sentence (where every word is
  * capitalised) and the text is not written in capitals throughout.
  */
-export const extractValues: (text: string) => Value[] = memoByText(extractValuesOnce, copyObjects);
+export const extractValues: (text: string) => ReadonlyArray<Readonly<Value>> = memoByText(extractValuesOnce, shared);
 
 function extractValuesOnce(text: string): Value[] {
   const out: Value[] = [];

@@ -4,7 +4,7 @@
  * lexical recall and the conflict rules so that all three agree on what a word is.
  */
 import lemmatizer from 'wink-lemmatizer';
-import { copyArray, memoByText } from './memo.js';
+import { memoByText, shared } from './memo.js';
 
 const APOSTROPHES = /[\u2018\u2019\u201B\u2032\u02BC`´]/g;
 
@@ -39,7 +39,7 @@ export function expandContraction(tok: string): string[] {
 }
 
 /** Tokens with contractions expanded. */
-export const words: (text: string) => string[] = memoByText((text) => tokenize(text).flatMap(expandContraction), copyArray);
+export const words: (text: string) => readonly string[] = memoByText((text) => tokenize(text).flatMap(expandContraction), shared);
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (

@@ -142,7 +142,7 @@ const KINDS: MemoryKind[] = ['STATEMENT', 'INFERENCE'];
 interface Question {
   keys: string[]; possessors: string[]; own: string[];
   /** Ranking cues (src/core/question-cues.ts): its phrases, whether it asks "when", its nouns (and their word keys). */
-  pairs: Set<string>; when: boolean; nouns: string[]; nounKeys: Map<string, string[]>;
+  pairs: ReadonlySet<string>; when: boolean; nouns: string[]; nounKeys: Map<string, string[]>;
   /** The keys of its possessors, own phrases and nouns: the floor asks which of them the space has heard. */
   named: string[];
 }

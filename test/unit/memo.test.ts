@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoByText, copyArray, copySet, forgetSentenceReadings } from '../../src/core/memo.js';
-import { extractValues } from '../../src/core/values.js';
-import { contentKeys, toks } from '../../src/core/conflict-words.js';
+import { extractValues, type Value } from '../../src/core/values.js';
+import { clauses, contentKeys, toks } from '../../src/core/conflict-words.js';
 import { valuesOf } from '../../src/core/slots.js';
 
 describe('memoByText', () => {
@@ -54,15 +54,43 @@ describe('memoByText', () => {
     const withEntity = valuesOf({ text: 'Ana and I moved to Lisbon', type: 'FACT', entities: ['Ana'], themes: [], previousSentence: null });
     expect(withEntity.some((v) => v.norm === 'ana')).toBe(true);
     expect(extractValues('Ana and I moved to Lisbon').some((v) => v.norm === 'ana')).toBe(false);
-    const vals = extractValues(text);
-    vals.push({ kind: 'name', raw: 'Zed', norm: 'zed' });
-    vals[0].norm = 'changed';
     expect(extractValues(text)).toEqual(before);
-    const keys = contentKeys(text);
-    keys.add('intruder');
+  });
+
+  it('a shared cached answer is read-only to the compiler (the project\'s type check runs with the tests)', () => {
+    const text = 'my friend Ana moved to Lisbon in 2019';
+    const read = () => {
+      // @ts-expect-error a cached reading's list is read-only
+      extractValues(text).push({ kind: 'name', raw: 'Zed', norm: 'zed' });
+      // @ts-expect-error and so are its values
+      extractValues(text)[0]!.norm = 'changed';
+      // @ts-expect-error a cached set too
+      contentKeys(text).add('intruder');
+      // @ts-expect-error and a clause's words
+      clauses(text)[0]!.push('x');
+    };
+    expect(read).toThrow(TypeError); // (and, under the tests, sealed at run time: below)
+  });
+
+  it('a shared cached answer refuses every change at run time under the tests (SEALED), as its read-only type does at compile time', () => {
+    const text = 'my friend Ana moved to Lisbon in 2019';
+    const before = extractValues(text).map((v) => ({ ...v }));
+    // (the casts stand for a caller that got around the read-only types)
+    const vals = extractValues(text) as Value[];
+    expect(() => vals.push({ kind: 'name', raw: 'Zed', norm: 'zed' })).toThrow(TypeError);
+    expect(() => { vals[0]!.norm = 'changed'; }).toThrow(TypeError);
+    expect(extractValues(text)).toEqual(before);
+    const keys = contentKeys(text) as Set<string>;
+    expect(() => keys.add('intruder')).toThrow(TypeError);
+    expect(() => keys.delete([...keys][0]!)).toThrow(TypeError);
+    expect(() => keys.clear()).toThrow(TypeError);
     expect(contentKeys(text).has('intruder')).toBe(false);
-    const ts = toks(text);
-    ts.length = 0;
+    expect(contentKeys(text).size).toBeGreaterThan(0);
+    const ts = toks(text) as string[];
+    expect(() => { ts.length = 0; }).toThrow(TypeError);
     expect(toks(text).length).toBeGreaterThan(0);
+    const cs = clauses('I moved to Lisbon, then to Porto.') as string[][];
+    expect(() => cs[0]!.push('x')).toThrow(TypeError);
+    expect(clauses('I moved to Lisbon, then to Porto.').map((c) => c.join(' '))).toEqual(['i moved to lisbon', 'then to porto']);
   });
 });
