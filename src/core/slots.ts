@@ -56,12 +56,16 @@ function valuesOfOnce(text: string, entities: readonly string[]): Array<Readonly
 
 /** Word forms of a statement, for "is this name said on the other side?" */
 export function wordSet(s: StatementLike): ReadonlySet<string> {
-  const said = textWords(s.text);
-  if (s.entities.length === 0) return said;
-  const out = new Set(said);
-  for (const e of s.entities) for (const w of toks(e)) out.add(w);
-  return out;
+  return s.entities.length === 0 ? textWords(s.text) : wordsWithEntities(JSON.stringify([s.text, ...s.entities]));
 }
+
+/** `wordSet` of a text and its entities, read once per both (keyed as `valuesWithEntities`). */
+const wordsWithEntities: (key: string) => ReadonlySet<string> = memoByText((key) => {
+  const [text, ...entities] = JSON.parse(key) as string[];
+  const out = new Set(textWords(text!));
+  for (const e of entities) for (const w of toks(e)) out.add(w);
+  return out;
+}, shared);
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 
@@ -150,8 +154,10 @@ const slotsAlone: (text: string) => ReadonlySet<string> = memoByText((text) => s
  * the last pair read (a cache of the sentence kind: a forget for good empties it with the others).
  */
 export function slots(text: string, names: ReadonlySet<string>): ReadonlySet<string> {
-  // (a name decides only of a word of the text's clauses: names the text does not say change nothing)
-  if (names.size === 0 || !saysAny(clauseWords(text), names)) return slotsAlone(text);
+  // A name counts only in `addNp`, where a subject of roles one may have several of ("my brother",
+  // MANY) said with a name is one person: only a name that is itself such a word, said in the text's
+  // clauses, can change the reading; with none, it is the per-text one.
+  if (!namesMatter(text, names)) return slotsAlone(text);
   const held = slotsOfPair.get(text);
   if (held && held.names === names) return held.slots;
   if (slotsOfPair.size >= 16) slotsOfPair.clear();
@@ -162,8 +168,8 @@ export function slots(text: string, names: ReadonlySet<string>): ReadonlySet<str
 
 /** Every word of a text's clauses, as `slots` reads them. */
 const clauseWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(clauses(text).flat()), shared);
-const saysAny = (said: ReadonlySet<string>, names: ReadonlySet<string>): boolean => {
-  for (const n of names) if (said.has(n)) return true;
+const namesMatter = (text: string, names: ReadonlySet<string>): boolean => {
+  for (const n of names) if (MANY.has(key(n)) && clauseWords(text).has(n)) return true;
   return false;
 };
 
