@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { memoByText, copyArray, copySet, forgetSentenceReadings } from '../../src/core/memo.js';
 import { extractValues, type Value } from '../../src/core/values.js';
 import { clauses, contentKeys, toks } from '../../src/core/conflict-words.js';
-import { valuesOf } from '../../src/core/slots.js';
+import { slots, valuesOf } from '../../src/core/slots.js';
 
 describe('memoByText', () => {
   it('computes once per text and hands each caller its own copy', () => {
@@ -92,5 +92,18 @@ describe('memoByText', () => {
     const cs = clauses('I moved to Lisbon, then to Porto.') as string[][];
     expect(() => cs[0]!.push('x')).toThrow(TypeError);
     expect(clauses('I moved to Lisbon, then to Porto.').map((c) => c.join(' '))).toEqual(['i moved to lisbon', 'then to porto']);
+  });
+
+  it('slots read once per text give what reading them against the pair\'s names gives: a name changes them only as a role word', () => {
+    const text = 'My brother lives in Leeds.';
+    // "my brother" may be any of several brothers: no single-valued subject, with no names or names the text does not say
+    expect([...slots(text, new Set())]).not.toContain('np:brother');
+    expect([...slots(text, new Set(['ana']))]).toEqual([...slots(text, new Set())]);
+    // a name that is the role word itself, said in the text, makes the subject one person: read against the names
+    expect([...slots(text, new Set(['brother']))]).toContain('np:brother');
+    // and the per-text reading is not changed by it
+    expect([...slots(text, new Set())]).not.toContain('np:brother');
+    const named = 'My brother Owen lives in Leeds.';
+    expect([...slots(named, new Set(['owen']))]).toEqual([...slots(named, new Set())]);
   });
 });
