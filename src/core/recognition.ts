@@ -14,6 +14,9 @@ import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
 import { extractValues, foldMarks } from './values.js';
+import { objects, slots } from './slots.js';
+import { subjects } from './subjects.js';
+import { assertions, vocatives } from './addressing.js';
 
 export interface Thresholds {
   close: number;
@@ -83,7 +86,14 @@ export function readIncoming(text: string): void {
   extractValues(text);
   core(text);
   negatedHeads(text);
+  subjects(text);
+  vocatives(text);
+  assertions(text);
+  objects(text);
+  slots(text, NO_NAMES);
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The lowest score any rule weighs: below it a candidate is out of reach by its score alone. */
 export function reachFloor(t: Thresholds): number {
