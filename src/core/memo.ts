@@ -10,9 +10,9 @@ const tokenCaches = new Set<Map<string, unknown>>();
  * candidate, and several rules read the same sentence more than once.
  *
  * A cached function returns exactly what the function computes (it is pure: the text is
- * its only input), and a fresh copy each call (`copy`), so a caller that adds to the list
- * or set it got never changes what the next caller sees. Bounded: the oldest entry goes
- * first; long texts are not kept (computed each time, as before).
+ * its only input), so that no caller can change what the next caller sees: either the value
+ * itself typed read-only (`shared`: most caches) or a fresh copy each call (`copy`). Bounded:
+ * the oldest entry goes first; long texts are not kept (computed each time, as before).
  */
 export function memoByText<R>(
   fn: (text: string) => R, copy: (r: R) => R, max = 2_000, maxChars = 2_000, scope: 'sentence' | 'token' = 'sentence',
@@ -35,7 +35,7 @@ const refuse = (): never => {
   throw new TypeError('a cached reading is shared: copy it to change it');
 };
 
-/** A set no one can change once built: its own `add`, `delete` and `clear` throw (it stays a Set to every other eye). */
+/** A set no one can change once built: its own `add`, `delete` and `clear` throw (to all else it is a Set). */
 function sealSet<T>(s: Set<T>): Set<T> {
   for (const m of ['add', 'delete', 'clear']) Object.defineProperty(s, m, { value: refuse, enumerable: false });
   return s;
@@ -67,10 +67,10 @@ function sealed<T>(x: T): T {
 
 /**
  * No copy: the cached value itself, for a function whose result is typed read-only (`readonly T[]`,
- * `ReadonlySet`, `Readonly<…>`), so no caller can change what the next one sees: the compiler refuses
- * it, and under the tests the value is sealed when computed (a change throws: `SEALED`). The rules ask the same readings of a
- * sentence many times per remember; copying each answer was a seventh of their time
- * (docs/bench-rounds.md, "Thirtieth round").
+ * `ReadonlySet`, `Readonly<…>`), so no caller can change what the next one sees: the compiler
+ * refuses it, and under the tests the value is sealed when computed (a change throws: `SEALED`).
+ * The rules ask the same readings of a sentence many times per remember; copying each answer was
+ * a seventh of their time (docs/bench-rounds.md, "Thirtieth round").
  */
 export const shared = <T>(x: T): T => x;
 
