@@ -42,14 +42,12 @@ function sealSet<T>(s: Set<T>): Set<T> {
 }
 
 /**
- * Whether shared readings are sealed when computed: under the test runner (and with
- * ENGRAM_SEAL_READINGS=1), so that every test that runs the rules would throw at a caller that
- * changes a shared answer through a cast. Not in service: frozen arrays take V8's slower paths,
- * and sealing made the rules ~8 % slower than copying (thirtieth round); the read-only types
- * already refuse a change at compile time.
+ * Whether shared readings are sealed when computed: under the test runner, so that every test
+ * that runs the rules would throw at a caller that changes a shared answer through a cast. Not in
+ * service: frozen arrays take V8's slower paths, and sealing made the rules ~8 % slower than
+ * copying (thirtieth round); the read-only types already refuse a change at compile time.
  */
-const SEALED = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VITEST !== undefined
-  || (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ENGRAM_SEAL_READINGS === '1';
+const SEALED = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VITEST !== undefined;
 
 /** Arrays and plain objects frozen all the way down, sets sealed (`sealSet`): once per cached text. */
 function sealed<T>(x: T): T {
