@@ -20,6 +20,7 @@ import { machineInfo, type MachineInfo } from './machine.js';
 import { renderMarkdown } from './report.js';
 import { renderSvg } from './svg.js';
 import { runQuickWithStart } from './quick.js';
+import { runRules } from './rules.js';
 import { coldStart, embedderCost, serverStart } from './startup.js';
 import { throughput, throughputFigures } from './throughput.js';
 import { UseLiteEmbedder } from '../src/embed/use-lite-embedder.js';
@@ -212,6 +213,12 @@ export async function writeResults(r: BenchResults, outDir: string): Promise<str
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  if (argv.includes('--rules')) {
+    const r = await runRules();
+    if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(r)}\n`);
+    else for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`);
+    process.exit(0);
+  }
   if (argv.includes('--quick')) {
     const num = (flag: string, d: number) => {
       const i = argv.indexOf(flag);
