@@ -72,10 +72,6 @@ function sealed<T>(x: T): T {
  */
 export const shared = <T>(x: T): T => x;
 
-export const copyArray = <T>(xs: T[]): T[] => xs.slice();
-export const copySet = <T>(s: Set<T>): Set<T> => new Set(s);
-export const copyObjects = <T extends object>(xs: T[]): T[] => xs.map((x) => ({ ...x }));
-
 /** A cache keyed by whole sentences, kept elsewhere (derive.ts), emptied with the others. */
 export function registerSentenceCache(cache: Map<string, unknown>): void {
   sentenceCaches.add(cache);

@@ -25,23 +25,28 @@ export interface ValueDiff {
   dropped: Value[];
 }
 
-/** Values of a statement, with the capitalised entities it names in its text (a name opening the sentence is missed by extractValues). */
-export function valuesOf(s: StatementLike): ReadonlyArray<Readonly<Value>> {
-  return s.entities.length === 0 ? extractValues(s.text) : valuesWithEntities(JSON.stringify([s.text, ...s.entities]));
+/**
+ * A reading of a statement's text and entities, cached by both (the key: the JSON list of the text,
+ * then the entities, so no entity's characters can make two keys one).
+ */
+function memoByStatement<R>(fn: (text: string, entities: readonly string[]) => R): (s: StatementLike) => R {
+  const byKey = memoByText((key) => {
+    const [text, ...entities] = JSON.parse(key) as string[];
+    return fn(text!, entities);
+  }, shared);
+  return (s) => byKey(JSON.stringify([s.text, ...s.entities]));
 }
 
-/** `valuesOf` a text and its entities, read once per both (the key: the JSON list of the text, then the entities). */
-const valuesWithEntities: (key: string) => ReadonlyArray<Readonly<Value>> = memoByText((key) => {
-  const [text, ...entities] = JSON.parse(key) as string[];
-  return valuesOfOnce(text!, entities);
-}, shared);
+/** Values of a statement, with the capitalised entities it names in its text (a name opening the sentence is missed by extractValues). */
+export function valuesOf(s: StatementLike): ReadonlyArray<Readonly<Value>> {
+  return s.entities.length === 0 ? extractValues(s.text) : valuesWithEntities(s);
+}
 
-function valuesOfOnce(text: string, entities: readonly string[]): Array<Readonly<Value>> {
-  const s = { text, entities };
-  const vals = [...extractValues(s.text)];
-  const textToks = new Set(toks(s.text));
+const valuesWithEntities = memoByStatement((text, entities): ReadonlyArray<Readonly<Value>> => {
+  const vals: Array<Readonly<Value>> = [...extractValues(text)];
+  const textToks = new Set(toks(text));
   const have = new Set(vals.map((v) => v.norm));
-  for (const e of s.entities) {
+  for (const e of entities) {
     for (const part of e.split(/\s+/)) {
       if (!/^\p{Lu}/u.test(part) || extractValues(`x ${part}`).some((v) => v.kind !== 'name')) continue;
       const low = part.toLowerCase();
@@ -52,20 +57,18 @@ function valuesOfOnce(text: string, entities: readonly string[]): Array<Readonly
     }
   }
   return vals;
-}
+});
 
 /** Word forms of a statement, for "is this name said on the other side?" */
 export function wordSet(s: StatementLike): ReadonlySet<string> {
-  return s.entities.length === 0 ? textWords(s.text) : wordsWithEntities(JSON.stringify([s.text, ...s.entities]));
+  return s.entities.length === 0 ? textWords(s.text) : wordsWithEntities(s);
 }
 
-/** `wordSet` of a text and its entities, read once per both (keyed as `valuesWithEntities`). */
-const wordsWithEntities: (key: string) => ReadonlySet<string> = memoByText((key) => {
-  const [text, ...entities] = JSON.parse(key) as string[];
-  const out = new Set(textWords(text!));
+const wordsWithEntities = memoByStatement((text, entities): ReadonlySet<string> => {
+  const out = new Set(textWords(text));
   for (const e of entities) for (const w of toks(e)) out.add(w);
   return out;
-}, shared);
+});
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 

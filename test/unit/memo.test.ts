@@ -3,7 +3,10 @@
  * what the function computes, and what one caller does to its answer never reaches the next.
  */
 import { describe, expect, it } from 'vitest';
-import { memoByText, copyArray, copySet, forgetSentenceReadings } from '../../src/core/memo.js';
+import { memoByText, forgetSentenceReadings } from '../../src/core/memo.js';
+
+const copyArray = <T>(xs: T[]): T[] => xs.slice();
+const copySet = <T>(s: Set<T>): Set<T> => new Set(s);
 import { extractValues, type Value } from '../../src/core/values.js';
 import { clauses, contentKeys, toks } from '../../src/core/conflict-words.js';
 import { slots, valuesOf } from '../../src/core/slots.js';
