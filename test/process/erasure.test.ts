@@ -2,7 +2,9 @@
  * Issue 13, erasure that erases: two sentences of one message are remembered, one is
  * forgotten for good, the server stops cleanly, and no byte of it is left anywhere under
  * the data directory (PGlite's files, its WAL, LanceDB's versions); the other sentence is
- * still quotable (the message keeps it) and recalled after a restart.
+ * still quotable (the message keeps it) and recalled after a restart. An inference drawn from the
+ * forgotten words goes with them, from the tables and from LanceDB's files; one drawn from the
+ * other sentence stays.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,12 +50,19 @@ for (const engine of ['pgvector', 'lancedb'] as const) {
       const k = await a.remember({ conversationId: c, quote: kept, entities: ['Ramona', 'Porto'], themes: ['family'] });
       expect(f.outcome).toBe('CREATED');
       expect(k.outcome).toBe('CREATED');
+      // The assistant's own conclusions (kept apart, each with its vector in the engine): one drawn
+      // from the forgotten words, which goes with them (docs/erasure.md, "Inferences drawn from the
+      // words"), and one drawn from the other sentence, which stays.
+      const infer = `mutation($c: ID!, $t: String!, $b: String) { infer(conversationId: $c, text: $t, type: FACT, basis: $b) { __typename ... on Memory { id } } }`;
+      const drawn = (await t.gql(s.assistant, infer, { c, t: `Their neighbour ${secretWord} may sell honey.`, b: forgotten })).data.infer;
+      const other = (await t.gql(s.assistant, infer, { c, t: 'They may visit Portugal often.', b: kept })).data.infer;
+      expect([drawn.__typename, other.__typename]).toEqual(['Memory', 'Memory']);
       // Some unrelated traffic so the words are spread over heap, indexes and WAL.
       for (let i = 0; i < 5; i++) await a.state(`I walked ${i + 2} miles on day ${i + 1} of the trip.`);
       await t.app.engram.deps.outbox?.drain();
 
       const r = await t.gql(s.operator, `mutation($ids: [ID!]!) { forget(ids: $ids, confirm: true) { ... on BulkResult { changed } } }`, { ids: [f.memory.id] });
-      expect(r.data.forget.changed).toBe(1);
+      expect(r.data.forget.changed).toBe(2); // the memory and the inference drawn from it
       // The message kept the other sentence: it is still quotable (a restatement reinforces).
       const again = await a.remember({ conversationId: c, quote: kept, entities: ['Ramona'], themes: ['family'] });
       expect(again.__typename, JSON.stringify(again)).toBe('RememberOutcome');
@@ -64,11 +73,13 @@ for (const engine of ['pgvector', 'lancedb'] as const) {
       const tokens = s;
       await t.close();
 
-      const left = filesHolding(dataDir, [secretWord, forgotten, 'keeps bees on the garage roof']);
-      const lancedb = engine === 'lancedb' ? filesHolding(join(dataDir, 'lancedb'), [f.memory.id]) : [];
+      const left = filesHolding(dataDir, [secretWord, forgotten, 'keeps bees on the garage roof', 'may sell honey']);
+      const lancedb = engine === 'lancedb' ? filesHolding(join(dataDir, 'lancedb'), [f.memory.id, drawn.id]) : [];
       expect([...left, ...lancedb]).toEqual([]);
-      // The other sentence is still there on disk (the grep would find a survivor).
+      // The other sentence and the other inference are still there on disk (the grep would find a survivor).
       expect(filesHolding(dataDir, ['Ramona lives in Porto']).length).toBeGreaterThan(0);
+      expect(filesHolding(dataDir, ['may visit Portugal often']).length).toBeGreaterThan(0);
+      if (engine === 'lancedb') for (const id of [k.memory.id, other.id]) expect(filesHolding(join(dataDir, 'lancedb'), [id]).length, id).toBeGreaterThan(0);
 
       // After a restart: recalled, and the message still offers it (and not the forgotten one).
       t = await createTestApp({ dataDir, engine });
