@@ -15,7 +15,7 @@ import { lexicon } from './lexicon.js';
 import { lemma } from './words.js';
 import { assertions } from './addressing.js';
 import { norm, toks, type StatementLike } from './conflict-words.js';
-import { memoByText } from './memo.js';
+import { memoByText, shared } from './memo.js';
 import type { MemoryType } from './types.js';
 
 export type Mode = 'so' | 'wished' | 'over' | 'given-up' | 'if';
@@ -126,7 +126,7 @@ const BE_PAST = new Set(['was', 'were']);
  * one ("visit", "visits"), "be" + -ing, "will" + a verb, right after a pronoun or after "my / our /
  * the" and one word.
  */
-const tenseOf: (text: string) => { tense: Tense; verb: string } | null = memoByText(readTense, (t) => (t ? { ...t } : t));
+const tenseOf: (text: string) => Readonly<{ tense: Tense; verb: string }> | null = memoByText(readTense, shared);
 
 function readTense(text: string): { tense: Tense; verb: string } | null {
   const said = assertions(text);
