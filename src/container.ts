@@ -124,9 +124,6 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     if (!opts.db) await db.close();
     throw e;
   }
-  if (config.production && db.driver === 'pglite') {
-    log.warn({ store: 'pglite' }, 'embedded store (PGlite): an acknowledged write survives a crash of this process, not of the machine (PGlite cannot fsync); keep production memories on PostgreSQL (DATABASE_URL): docs/limits.md');
-  }
   const store = new SqlStore(db, owner ?? db, log);
   const jobs = new JobRunner(db, log, opts.metrics);
   let index: VectorIndex;

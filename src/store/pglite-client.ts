@@ -7,6 +7,7 @@ import type { Queryable, QueryResult, SqlClient } from './sql-client.js';
 import { PreparedStatements } from './pglite-prepared.js';
 import { DataDirLock, restrictPermissions } from './data-dir-lock.js';
 import { parseTimestamptz } from './pg-timestamp.js';
+import { DurableNodeFS, durableStartParams, syncTree } from './pglite-durable.js';
 
 /** PostgreSQL's type oid of `timestamptz`. */
 const TIMESTAMPTZ_OID = 1184;
@@ -36,8 +37,8 @@ export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
  * Every session of the embedded store. Its events are published in process
  * (src/graphql/live-events.ts) and it has no notification trigger (migration 20).
  */
-function startParams(sharedBuffers = DEFAULT_PGLITE_SHARED_BUFFERS): string[] {
-  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
+function startParams(sharedBuffers = DEFAULT_PGLITE_SHARED_BUFFERS, durable = false): string[] {
+  return [...(durable ? durableStartParams() : PGlite.defaultStartParams), '-c', `shared_buffers=${sharedBuffers}`];
 }
 
 /** Files created from here on are the owner's alone (0600 / 0700). Not settable in worker threads. */
@@ -101,7 +102,12 @@ export class PgliteClient implements SqlClient {
   private permissions: Promise<void> = Promise.resolve();
   /** Parameterised statements run as EXECUTE of a statement prepared once (pglite-prepared.ts). */
   private readonly prepared = new PreparedStatements();
-  private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null) {}
+  private constructor(private db: PGlite, readonly dataDir: string | null, private lock: DataDirLock | null, private readonly fs: DurableNodeFS | null = null) {}
+
+  /** The flushes PostgreSQL made to the disk through this store's file system (null in memory): tests. */
+  get flushes(): { readonly count: number; readonly recent: readonly string[] } | null {
+    return this.fs?.flushes ?? null;
+  }
 
   static async open(dataDir: string, opts: PgliteOpenOptions = {}): Promise<PgliteClient> {
     // Timestamps parsed field by field: PGlite's `new Date(text)` misread years under 100 (pg-timestamp.ts).
@@ -118,9 +124,18 @@ export class PgliteClient implements SqlClient {
     // One process owns the directory: a second PGlite on it would corrupt the store.
     const lock = DataDirLock.acquire(dataDir, opts.owner ?? 'server');
     try {
-      const fresh = existsSync(join(dataDir, 'PG_VERSION')) ? undefined : templateBlob(opts.dimensions);
-      const db = await PGlite.create(dataDir, { ...base, ...(fresh ? { loadDataDir: await fresh } : {}) });
-      const client = new PgliteClient(await leanParsers(db), resolve(dataDir), lock);
+      const created = !existsSync(join(dataDir, 'PG_VERSION'));
+      const fresh = created ? templateBlob(opts.dimensions) : undefined;
+      // Without a template, PGlite's own initdb makes the cluster, opened and closed once as before: given a file
+      // system of the caller's (below), PGlite runs initdb in that file system rather than in memory, and it
+      // fails where the directory already holds a file (our lock).
+      if (created && !fresh) await (await PGlite.create(dataDir, base)).close();
+      // On disk, PostgreSQL's flushes reach the disk: a commit returns once its log is there (pglite-durable.ts).
+      const fs = new DurableNodeFS(dataDir);
+      const db = await PGlite.create({ ...base, fs, startParams: startParams(opts.sharedBuffers, true), ...(fresh ? { loadDataDir: await fresh } : {}) });
+      // A new cluster was written by PGlite's loader (or initdb), which flushes nothing: flushed once before any write is acknowledged.
+      if (created) await syncTree(resolve(dataDir));
+      const client = new PgliteClient(await leanParsers(db), resolve(dataDir), lock, fs);
       // Walked while the service starts (the directory itself is 0700 already); close waits for it.
       client.permissions = restrictPermissions(client.dataDir!);
       return client;

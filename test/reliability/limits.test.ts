@@ -6,11 +6,13 @@
  * machine's load. It is also sent beside a small query of another space, which must still
  * answer with its own data. No wall-clock bound: on a busy machine any fixed figure is a race.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testEmbedder, type TestApp } from '../helpers/app.js';
 import { createEngram } from '../../src/container.js';
 import { configFromEnv } from '../../src/config.js';
-import type { Logger } from '../../src/ports/logger.js';
 
 let t: TestApp;
 let a: { id: string; assistant: string; operator: string; chat: string };
@@ -149,19 +151,18 @@ describe('production mode', () => {
     }
   });
 
-  it('in production, says at start that on the embedded store (not on a server) an acknowledged write does not survive a crash of the machine', async () => {
-    const warnings = async (env: Record<string, string>): Promise<string[]> => {
-      const said: string[] = [];
-      const logger: Logger = { info() {}, debug() {}, error() {}, warn: (_o, msg) => { said.push(msg ?? ''); }, child() { return logger; } };
-      const engram = await createEngram(configFromEnv({ ...process.env, DATABASE_URL: '', ...env }, { dataDir: ':memory:', logLevel: 'silent', bootstrapAdmin: false, port: 0 }), { logger, embedder: testEmbedder(), lazyLoad: true });
-      await engram.close();
-      return said.filter((m) => /fsync/.test(m));
-    };
-    const prod = await warnings({ ENGRAM_PRODUCTION: 'true' });
-    expect(prod).toHaveLength(1);
-    expect(prod[0]).toMatch(/not of the machine.*DATABASE_URL/);
-    expect(await warnings({ ENGRAM_PRODUCTION: 'false' })).toEqual([]);
-    // a PostgreSQL server flushes its log before a commit returns: nothing to say (CI always has one)
-    if (process.env.DATABASE_URL) expect(await warnings({ ENGRAM_PRODUCTION: 'true', DATABASE_URL: process.env.DATABASE_URL })).toEqual([]);
+  it('the service on the embedded store flushes its commits to the disk (fsync on; src/store/pglite-durable.ts)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engram-limits-durable-'));
+    try {
+      const engram = await createEngram(configFromEnv({ ...process.env, DATABASE_URL: '', ENGRAM_PRODUCTION: 'true' }, { dataDir, logLevel: 'silent', bootstrapAdmin: false, port: 0 }), { embedder: testEmbedder(), lazyLoad: true });
+      try {
+        expect((await engram.db.query<{ fsync: string }>('show fsync')).rows[0]!.fsync).toBe('on');
+        expect((await engram.db.query<{ wal_sync_method: string }>('show wal_sync_method')).rows[0]!.wal_sync_method).toBe('fsync');
+      } finally {
+        await engram.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
