@@ -14,8 +14,9 @@
  * makes them on any operating system: the write-ahead log before a commit returns, the data files
  * and directories at a checkpoint. Nothing is flushed from outside.
  *
- * A data directory created from a template (pglite-client.ts) was written by PGlite's loader,
- * which flushes nothing: `syncTree` flushes it once, before the store is used.
+ * A data directory just created (pglite-client.ts: from a template, or by PGlite's own initdb) was
+ * written by PGlite's loader, which flushes nothing: `syncTree` flushes it once, before the store
+ * acknowledges anything.
  */
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
