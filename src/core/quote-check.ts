@@ -76,15 +76,41 @@ function lowerBound(map: number[], offset: number): number {
   return lo;
 }
 
-/** The messages prepared in order, each once, as far as a caller iterates (again from the first each call). */
-function preparedInTurn(msgs: TranscriptMessage[]): () => Generator<Prepared> {
+/**
+ * The messages prepared in order, each once, as far as a caller iterates (again from the first each
+ * call). `key`: a word of the quote, lower-cased: a message whose normalised text does not hold it
+ * (in any letter case) is never prepared nor yielded. Every way the check finds a quote in a message,
+ * accepted or refused for a reason, needs each of its words there (whole, as a substring of the
+ * normalised text: its sentences, the text itself, the words left out, the words in another case),
+ * so leaving such a message out changes no answer; reading it whole (sentences, offsets) was most of
+ * the check's cost on a long conversation.
+ */
+function preparedInTurn(msgs: TranscriptMessage[], key: string | null): () => Generator<Prepared> {
   const done: Prepared[] = [];
+  let read = 0;
   return function* () {
-    for (let i = 0; i < msgs.length; i++) {
-      if (i === done.length) done.push(prepare(msgs[i]));
-      yield done[i];
+    for (let i = 0; ; i++) {
+      while (i === done.length && read < msgs.length) {
+        const msg = msgs[read++]!;
+        if (key === null || folded(normalizeForQuote(msg.text)).includes(key)) done.push(prepare(msg));
+      }
+      if (i >= done.length) return;
+      yield done[i]!;
     }
   };
+}
+
+/**
+ * Lower case without context: the final sigma (the one mapping that depends on the letters around it)
+ * read as any sigma, so that a word lower-cased alone is found in the text lower-cased whole.
+ */
+const folded = (text: string): string => text.toLowerCase().replace(/ς/g, 'σ');
+
+/** The quote's longest word, folded (the one fewest messages hold), or null if it has none. */
+function keyWord(q: string): string | null {
+  let best: string | null = null;
+  for (const t of tokens(q)) if (best === null || t.length > best.length) best = t;
+  return best === null ? null : folded(best);
 }
 
 function prepare(msg: TranscriptMessage): Prepared {
@@ -314,6 +340,19 @@ const forgottenRefusal = (): QuoteCheckResult => refuse('FORGOTTEN',
  * conversation end as `NOT_FOUND`.
  */
 export function checkQuote(quote: string, transcript: TranscriptMessage[]): QuoteCheckResult {
+  const steps = quoteCheckSteps(quote, transcript);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `checkQuote` one message at a time: the generator yields after each message it weighed (its
+ * reading of a long message is the costly part), so a caller may let other work run between
+ * (src/memory/conversations.ts); run to its end it returns the check's answer.
+ */
+export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[]): Generator<void, QuoteCheckResult> {
   const q = normalizeForQuote(quote);
   if (!q) return refuse('EMPTY', 'the quote is empty');
 
@@ -324,10 +363,12 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
     .map((x) => x.msg);
   // Each message read (sentences, normalised text) only when a search gets to it: a quote of the
   // latest message reads that one alone, however long the conversation.
-  const users = preparedInTurn(ordered.filter((m) => m.role === 'USER'));
-  const assistants = preparedInTurn(ordered.filter((m) => m.role === 'ASSISTANT'));
+  const key = keyWord(q);
+  const users = preparedInTurn(ordered.filter((m) => m.role === 'USER'), key);
+  const assistants = preparedInTurn(ordered.filter((m) => m.role === 'ASSISTANT'), key);
 
   for (const prep of users()) {
+    yield;
     const m = wholeSentences(prep, q);
     if (m) {
       if (marksIn(prep, m.first, m.last)) return forgottenRefusal();
@@ -347,6 +388,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
   const stripped = withoutFinalPunctuation(q);
   const needles = stripped ? [q, stripped] : [q];
   for (const prep of users()) {
+    yield;
     for (const needle of needles) {
       const s = occurrences(prep.norm.text, needle, 1)[0];
       if (s !== undefined) {
@@ -357,6 +399,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
     }
   }
   for (const prep of users()) {
+    yield;
     if (notConsecutive(prep, quote)) {
       if (holdsMark(quote)) return forgottenRefusal();
       return refuse('FRAGMENT', 'the quoted sentences are not consecutive in the message; quote them one at a time');
@@ -364,6 +407,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
   }
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
   for (const prep of assistants()) {
+    yield;
     if (needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
       if (holdsMark(quote)) return forgottenRefusal();
       return refuse('ASSISTANT_WORDS', `these are the assistant's words (message ${prep.msg.id}), not the person's; quote what the person wrote`);
@@ -371,11 +415,13 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
   }
   const qTokens = tokens(q);
   for (const prep of users()) {
+    yield;
     const sentence = droppedWords(prep, qTokens);
     if (sentence && holdsMark(sentence)) return forgottenRefusal();
     if (sentence) return refuse('FRAGMENT', `words are left out of the sentence: "${sentence}"`);
   }
   for (const prep of users()) {
+    yield;
     const sentence = sameWordsOtherwise(prep, qTokens);
     if (sentence && holdsMark(sentence)) return forgottenRefusal();
     if (sentence) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Conversation, ConversationTranscript, Message, MessageRole, Tx } from '../ports/memory-store.js';
 import type { Actor, MemoryDeps } from './deps.js';
 import { InvalidInputError, NotFoundError, quoteRefusal } from './errors.js';
-import { checkQuote, type QuoteCheckResult } from '../core/quote-check.js';
+import { quoteCheckSteps, type QuoteCheckResult, type TranscriptMessage } from '../core/quote-check.js';
 import { stage } from './stages.js';
 
 /** Opens a conversation in a space chosen by the server (the caller's wall), never by the assistant. */
@@ -26,6 +26,28 @@ export async function conversationFor(deps: MemoryDeps, actor: Actor, conversati
 
 /** The messages a remember's quote check reads first: the conversation's last ones (`checkQuoteIn`). */
 export const TRANSCRIPT_WINDOW = 64;
+
+/** Work done between two turns of the event loop, at most (about: one message is weighed whole). */
+const SLICE_MS = 10;
+
+/**
+ * The quote checked against a transcript (src/core/quote-check.ts), a message at a time: after
+ * SLICE_MS of work the check lets the event loop run before it goes on, so a long conversation
+ * (messages of up to 100,000 characters, as many as were recorded) delays this request only, not
+ * every other request of the process.
+ */
+export async function checkQuote(quote: string, transcript: TranscriptMessage[]): Promise<QuoteCheckResult> {
+  const steps = quoteCheckSteps(quote, transcript);
+  let since = performance.now();
+  for (;;) {
+    const r = stage('quote check', () => steps.next());
+    if (r.done) return r.value;
+    if (performance.now() - since >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+}
 
 /** What `conversationWithTranscript` read: the conversation, its last messages, and what lies before them. */
 export interface TranscriptRead {
@@ -55,13 +77,13 @@ export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor,
  * conversation's length.
  */
 export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote: string): Promise<{ check: QuoteCheckResult; transcript: Message[] }> {
-  const check = stage('quote check', () => checkQuote(quote, read.transcript));
+  const check = await checkQuote(quote, read.transcript);
   const before = read.earlier;
   if (!before?.any) return { check, transcript: read.transcript };
   if (check.ok && !before.datedLater && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
   const whole = await deps.store.conversationTranscript(read.conversation.id);
   const transcript = whole?.messages ?? read.transcript;
-  return { check: stage('quote check', () => checkQuote(quote, transcript)), transcript };
+  return { check: await checkQuote(quote, transcript), transcript };
 }
 
 /**
@@ -75,7 +97,7 @@ export async function assertStillSaid(
 ): Promise<void> {
   const messages = await deps.store.listMessages(conversationId, tx);
   if (messages.some((m) => m.id === said.messageId && m.text === said.message)) return;
-  const now = stage('quote check', () => checkQuote(quote, messages));
+  const now = await checkQuote(quote, messages);
   throw now.ok
     ? quoteRefusal('NOT_FOUND', 'the message it was said in changed while it was being kept (words forgotten meanwhile): keep it again')
     : quoteRefusal(now.reason, now.detail);
