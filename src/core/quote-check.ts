@@ -83,18 +83,18 @@ function lowerBound(map: number[], offset: number): number {
  * accepted or refused for a reason, needs each of its words there (whole, as a substring of the
  * normalised text: its sentences, the text itself, the words left out, the words in another case),
  * so leaving such a message out changes no answer; reading it whole (sentences, offsets) was most of
- * the check's cost on a long conversation.
+ * the check's cost on a long conversation. Skipped messages come as null.
  */
-function preparedInTurn(msgs: TranscriptMessage[], key: string | null): () => Generator<Prepared> {
-  const done: Prepared[] = [];
-  let read = 0;
+function preparedInTurn(msgs: TranscriptMessage[], key: string | null): () => Generator<Prepared | null> {
+  // per message: its reading, or null (skipped); a message is read (or skipped) once, when first reached
+  const done: (Prepared | null)[] = [];
   return function* () {
-    for (let i = 0; ; i++) {
-      while (i === done.length && read < msgs.length) {
-        const msg = msgs[read++]!;
-        if (key === null || folded(normalizeForQuote(msg.text)).includes(key)) done.push(prepare(msg));
+    for (let i = 0; i < msgs.length; i++) {
+      if (i === done.length) {
+        const msg = msgs[i]!;
+        done.push(key === null || folded(normalizeForQuote(msg.text)).includes(key) ? prepare(msg) : null);
       }
-      if (i >= done.length) return;
+      // (a skipped message is yielded too, as null: the check's caller may pause after each message)
       yield done[i]!;
     }
   };
@@ -369,6 +369,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
 
   for (const prep of users()) {
     yield;
+    if (!prep) continue;
     const m = wholeSentences(prep, q);
     if (m) {
       if (marksIn(prep, m.first, m.last)) return forgottenRefusal();
@@ -389,6 +390,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
   const needles = stripped ? [q, stripped] : [q];
   for (const prep of users()) {
     yield;
+    if (!prep) continue;
     for (const needle of needles) {
       const s = occurrences(prep.norm.text, needle, 1)[0];
       if (s !== undefined) {
@@ -400,6 +402,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
   }
   for (const prep of users()) {
     yield;
+    if (!prep) continue;
     if (notConsecutive(prep, quote)) {
       if (holdsMark(quote)) return forgottenRefusal();
       return refuse('FRAGMENT', 'the quoted sentences are not consecutive in the message; quote them one at a time');
@@ -408,6 +411,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
   for (const prep of assistants()) {
     yield;
+    if (!prep) continue;
     if (needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
       if (holdsMark(quote)) return forgottenRefusal();
       return refuse('ASSISTANT_WORDS', `these are the assistant's words (message ${prep.msg.id}), not the person's; quote what the person wrote`);
@@ -416,12 +420,14 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
   const qTokens = tokens(q);
   for (const prep of users()) {
     yield;
+    if (!prep) continue;
     const sentence = droppedWords(prep, qTokens);
     if (sentence && holdsMark(sentence)) return forgottenRefusal();
     if (sentence) return refuse('FRAGMENT', `words are left out of the sentence: "${sentence}"`);
   }
   for (const prep of users()) {
     yield;
+    if (!prep) continue;
     const sentence = sameWordsOtherwise(prep, qTokens);
     if (sentence && holdsMark(sentence)) return forgottenRefusal();
     if (sentence) {

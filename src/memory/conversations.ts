@@ -81,8 +81,8 @@ export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote
   const before = read.earlier;
   if (!before?.any) return { check, transcript: read.transcript };
   if (check.ok && !before.datedLater && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
-  const whole = await deps.store.conversationTranscript(read.conversation.id);
-  const transcript = whole?.messages ?? read.transcript;
+  // (in pages: the store's listMessages)
+  const transcript = await deps.store.listMessages(read.conversation.id);
   return { check: await checkQuote(quote, transcript), transcript };
 }
 

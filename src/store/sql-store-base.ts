@@ -3,6 +3,9 @@ import type { MemoryKind } from '../core/types.js';
 import type { Queryable, SqlClient } from './sql-client.js';
 import type { Logger } from '../ports/logger.js';
 import { eraseResidue } from './erasure.js';
+
+/** Messages read per statement when a whole conversation is read (listMessages). */
+const MESSAGES_PAGE = 16;
 import { date, groupInOrder, toMessage, toSpace, type Row } from './sql-rows.js';
 
 /**
@@ -145,12 +148,22 @@ export class SqlStoreBase {
     return toMessage(r.rows[0]);
   }
 
+  /**
+   * In pages of MESSAGES_PAGE, one statement each (by `seq`, the index's order): a conversation may
+   * hold hundreds of messages of up to 100,000 characters, and one statement returning them all
+   * held PGlite's thread, so every request of the process, for seconds (docs/quote-check.md).
+   */
   async listMessages(conversationId: string, tx?: Tx): Promise<Message[]> {
-    const r = await this.q(tx).query<Row>(
-      `select * from messages where conversation_id = $1 order by seq`,
-      [conversationId],
-    );
-    return r.rows.map(toMessage);
+    const out: Message[] = [];
+    for (let after: string | null = null; ;) {
+      const r: { rows: Row[] } = await this.q(tx).query<Row>(
+        `select * from messages where conversation_id = $1 and ($2::bigint is null or seq > $2::bigint) order by seq limit $3`,
+        [conversationId, after, MESSAGES_PAGE],
+      );
+      out.push(...r.rows.map(toMessage));
+      if (r.rows.length < MESSAGES_PAGE) return out;
+      after = String(r.rows[r.rows.length - 1]!.seq);
+    }
   }
 
   async messagesByConversation(ids: readonly string[]): Promise<Message[][]> {
