@@ -5,6 +5,7 @@
  * does not, says why in a way the assistant can act on. Pure: no I/O.
  * The rules, with examples, are in docs/quote-check.md.
  */
+import { trimInvisible } from './normalize.js';
 import { normalizeForQuote, normalizeMapped, splitSentences, splitSentencesDetailed, type MappedText, type SentenceDetail } from './sentences.js';
 import { REDACTION_MARK } from './scrub.js';
 
@@ -20,7 +21,7 @@ export interface TranscriptMessage {
 
 /**
  * Why a quote was refused.
- * - `EMPTY`: nothing but whitespace.
+ * - `EMPTY`: nothing but whitespace and invisible format characters.
  * - `FRAGMENT`: the person typed these words, but not as whole sentence(s): part of a sentence,
  *   a sentence with words left out, or sentences that are not consecutive.
  * - `NOT_FOUND`: the person never typed this in this conversation (paraphrase, other letter case,
@@ -354,7 +355,8 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
  */
 export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[]): Generator<void, QuoteCheckResult> {
   const q = normalizeForQuote(quote);
-  if (!q) return refuse('EMPTY', 'the quote is empty');
+  // (invisible format characters alone, a zero-width space or a direction mark, show nothing either)
+  if (!trimInvisible(q)) return refuse('EMPTY', 'the quote is empty');
 
   // Latest first: the person's most recent wording is the one to keep.
   const ordered = transcript

@@ -45,6 +45,23 @@ describe('input that names nothing, or says nothing', () => {
     expect(ok).toMatchObject({ __typename: 'Space', name: 'Home' });
   });
 
+  it('a message, a quote or an inference of invisible characters alone is refused; nothing is written', async () => {
+    const s = await t.space({ name: 'invisible words' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    await a.say(c, 'Hello there.\u200b\u200c\u200d\u2060');
+    const before = await contentCounts(t.app.engram.db, s.id);
+    const invisible = ['\u200b\u200c\u200d\ufeff\u2060', '\u202e\u200f\u2067', ' \u200b '];
+    for (const text of invisible) {
+      const m = (await t.gql(s.chat, `mutation($c: ID!, $t: String!) { recordMessage(conversationId: $c, role: USER, text: $t) { __typename ${ERROR_FIELDS} } }`, { c, t: text })).data.recordMessage;
+      expect(m, JSON.stringify(text)).toMatchObject({ __typename: 'InvalidInput', field: 'text' });
+      expect(await a.remember({ conversationId: c, quote: text }), JSON.stringify(text)).toMatchObject({ __typename: 'EmptyQuote' });
+      const i = (await t.gql(s.assistant, `mutation($c: ID!, $t: String!) { infer(conversationId: $c, text: $t, type: FACT) { __typename ${ERROR_FIELDS} } }`, { c, t: text })).data.infer;
+      expect(i, JSON.stringify(text)).toMatchObject({ __typename: 'InvalidInput', field: 'text' });
+    }
+    expect(await contentCounts(t.app.engram.db, s.id)).toEqual(before);
+  });
+
   it('entities, themes and tags that name nothing are dropped; the rest kept trimmed', async () => {
     const s = await t.space({ name: 'blank entities' });
     const a = actors(t.gql, s);
