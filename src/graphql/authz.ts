@@ -92,3 +92,13 @@ export function spaceOf(actor: Actor, spaceIdArg: unknown): string {
   if (!spaceId) throw new InvalidInputError('spaceId', 'an admin must name the space');
   return spaceId;
 }
+
+/**
+ * `spaceOf`, and for an admin the space named must exist: a space that does not is NotFound for every
+ * operation, reads included (they answered an empty list before, as if the space were empty).
+ */
+export async function spaceIn(ctx: GraphQLContext, actor: Actor, spaceIdArg: unknown): Promise<string> {
+  const spaceId = spaceOf(actor, spaceIdArg);
+  if (!actor.spaceId && !(await ctx.loaders.space.load(spaceId))) throw new NotFoundError('Space', spaceId);
+  return spaceId;
+}

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { authorize, spaceOf } from '../authz.js';
+import { authorize, spaceIn } from '../authz.js';
 import { ConfirmationRequiredError, InvalidStateError, NotFoundError } from '../../memory/errors.js';
 import { openConversation, recordMessage, conversationFor } from '../../memory/conversations.js';
 import type { RememberResult } from '../../memory/remember.js';
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
     type: ConversationRef, errors: { types: COMMON_ERRORS },
     description: "Opens a conversation in the caller's space (the server assigns it).",
     args: { spaceId: t.arg.id({ required: false, description: 'Admin only.' }) },
-    resolve: (_r, a, ctx) => openConversation(ctx.deps, spaceOf(authorize(ctx, 'openConversation'), a.spaceId)),
+    resolve: async (_r, a, ctx) => openConversation(ctx.deps, await spaceIn(ctx, authorize(ctx, 'openConversation'), a.spaceId)),
   }),
   recordMessage: t.field({
     type: MessageRef, errors: { types: COMMON_ERRORS },
@@ -166,7 +166,7 @@ builder.mutationFields((t) => ({
     args: { memoryId: idArg(t), correctedBy: t.arg.id({ required: false }), spaceId: t.arg.id({ required: false }) },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'markErroneous');
-      return (await useCases()).markErroneous(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
+      return (await useCases()).markErroneous(ctx.deps, actor, await spaceIn(ctx, actor, a.spaceId), String(a.memoryId), a.correctedBy ? String(a.correctedBy) : null);
     },
   }),
   forget: forgetField(t, 'forget', 'Forget for good: permanent, only with confirm: true. Leaves an event without content.',
@@ -177,14 +177,14 @@ builder.mutationFields((t) => ({
     args: { id: idArg(t), decision: t.arg({ type: ReviewDecisionEnum, required: true }), spaceId: t.arg.id({ required: false }) },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'reviewInference');
-      return (await useCases()).reviewInference(ctx.deps, actor, spaceOf(actor, a.spaceId), String(a.id), a.decision);
+      return (await useCases()).reviewInference(ctx.deps, actor, await spaceIn(ctx, actor, a.spaceId), String(a.id), a.decision);
     },
   }),
   reembed: t.field({
     type: ReembedRef, errors: { types: COMMON_ERRORS },
     description: 'Fills in vectors of memories stored while the embedder was failing.',
     args: { spaceId: t.arg.id({ required: false }) },
-    resolve: (_r, a, ctx) => reembedMissing(ctx.deps, spaceOf(authorize(ctx, 'reembed'), a.spaceId)),
+    resolve: async (_r, a, ctx) => reembedMissing(ctx.deps, await spaceIn(ctx, authorize(ctx, 'reembed'), a.spaceId)),
   }),
 }));
 
@@ -211,7 +211,7 @@ function forgetField(t: any, name: string, description: string, deprecationReaso
     args: { ids: t.arg.idList({ required: true }), confirm: t.arg.boolean({ required: false }), spaceId: t.arg.id({ required: false }) },
     resolve: async (_r: unknown, a: { ids: string[]; confirm?: boolean | null; spaceId?: string | null }, ctx: any) => {
       const actor = authorize(ctx, name);
-      return (await useCases()).forget(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), a.ids.map(String), a.confirm === true);
+      return (await useCases()).forget(ctx.deps, actor, await spaceIn(ctx, actor, a.spaceId ?? null), a.ids.map(String), a.confirm === true);
     },
   });
 }
@@ -222,7 +222,7 @@ function bulkMutation(t: any, name: string, action: StatusAction) {
     args: { ids: t.arg.idList({ required: true }), spaceId: t.arg.id({ required: false }) },
     resolve: async (_r: unknown, a: { ids: string[]; spaceId?: string | null }, ctx: any) => {
       const actor = authorize(ctx, name);
-      return (await useCases()).changeStatus(ctx.deps, actor, spaceOf(actor, a.spaceId ?? null), action, a.ids.map(String));
+      return (await useCases()).changeStatus(ctx.deps, actor, await spaceIn(ctx, actor, a.spaceId ?? null), action, a.ids.map(String));
     },
   });
 }

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { authorize, spaceOf } from '../authz.js';
+import { authorize, spaceIn, spaceOf } from '../authz.js';
 import { NotFoundError, InvalidInputError } from '../../memory/errors.js';
 import { conversationFor } from '../../memory/conversations.js';
 import type { RecallHit, RecallResult } from '../../memory/recall.js';
@@ -114,7 +114,7 @@ builder.queryFields((t) => ({
       after: t.arg.string({ required: false }),
     },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'memories'), a.spaceId);
+      const spaceId = await spaceIn(ctx, authorize(ctx, 'memories'), a.spaceId);
       const first = a.first ?? 50;
       if (first < 1 || first > 500) throw new InvalidInputError('first', 'must be between 1 and 500');
       const offset = offsetOf(a.after);
@@ -130,7 +130,7 @@ builder.queryFields((t) => ({
     description: 'The layered view of a space: what was said most often first, then the most recent.',
     args: { spaceId: t.arg.id({ required: false }), first: t.arg.int({ required: false, defaultValue: 20 }) },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'profile'), a.spaceId);
+      const spaceId = await spaceIn(ctx, authorize(ctx, 'profile'), a.spaceId);
       // 0 is an empty page, as for inferences and spaceEvents (the guard bounds it to 0..200).
       const first = Math.min(a.first ?? 20, 200);
       return (await ctx.deps.store.listMemories(spaceId, { kind: 'STATEMENT', statuses: ['ACTIVE'] }, 'STRENGTH', first, 0)).items;
@@ -141,7 +141,7 @@ builder.queryFields((t) => ({
     description: "The assistant's inferences, for review.",
     args: { spaceId: t.arg.id({ required: false }), review: t.arg({ type: ReviewEnum, required: false }), first: t.arg.int({ required: false, defaultValue: 100 }) },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'inferences'), a.spaceId);
+      const spaceId = await spaceIn(ctx, authorize(ctx, 'inferences'), a.spaceId);
       const items = (await ctx.deps.store.listMemories(spaceId, { kind: 'INFERENCE' }, 'CREATED', Math.min(a.first ?? 100, 500), 0)).items;
       return a.review ? items.filter((m) => m.review === a.review) : items;
     },
@@ -164,7 +164,7 @@ builder.queryFields((t) => ({
     type: RecallResultRef, errors: { types: COMMON_ERRORS },
     args: { spaceId: t.arg.id({ required: false }), query: t.arg.string({ required: true }), first: t.arg.int({ required: false, defaultValue: 5 }) },
     resolve: async (_r, a, ctx) => {
-      const spaceId = spaceOf(authorize(ctx, 'recallSpace'), a.spaceId);
+      const spaceId = await spaceIn(ctx, authorize(ctx, 'recallSpace'), a.spaceId);
       const { recall } = await useCases(ctx.deps.embedder);
       return recallTimed(ctx.metrics, 'recallSpace', () => recall(ctx.deps, spaceId, a.query, a.first ?? 5));
     },
@@ -173,8 +173,8 @@ builder.queryFields((t) => ({
     type: [MemoryEventRef], errors: { types: COMMON_ERRORS, directResult: false },
     description: 'The audit log of a space, oldest first, after an event id.',
     args: { spaceId: t.arg.id({ required: false }), after: t.arg.int({ required: false, defaultValue: 0 }), first: t.arg.int({ required: false, defaultValue: 100 }) },
-    resolve: (_r, a, ctx) => ctx.deps.store.spaceEvents(
-      spaceOf(authorize(ctx, 'spaceEvents'), a.spaceId), a.after ?? 0, Math.min(a.first ?? 100, 1000)),
+    resolve: async (_r, a, ctx) => ctx.deps.store.spaceEvents(
+      await spaceIn(ctx, authorize(ctx, 'spaceEvents'), a.spaceId), a.after ?? 0, Math.min(a.first ?? 100, 1000)),
   }),
 }));
 

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { authorize, spaceOf } from '../authz.js';
+import { authorize, spaceIn } from '../authz.js';
 import { ConfirmationRequiredError, InvalidStateError } from '../../memory/errors.js';
 import type { CleanUpResult } from '../../memory/cleanup.js';
 import type { ConsolidationResult, DuplicateCluster } from '../../memory/consolidate.js';
@@ -74,7 +74,7 @@ builder.queryFields((t) => ({
     type: [DuplicateClusterRef], errors: { types: COMMON_ERRORS, directResult: false },
     description: 'Groups of active memories that recognition, with its current rules and thresholds, would merge.',
     args: { spaceId: spaceArg(t) },
-    resolve: async (_r, a, ctx) => (await useCases()).duplicateClusters(ctx.deps, spaceOf(authorize(ctx, 'duplicateClusters'), a.spaceId)),
+    resolve: async (_r, a, ctx) => (await useCases()).duplicateClusters(ctx.deps, await spaceIn(ctx, authorize(ctx, 'duplicateClusters'), a.spaceId)),
   }),
 }));
 
@@ -91,7 +91,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'cleanUp');
-      return (await useCases()).cleanUp(ctx.deps, actor, spaceOf(actor, a.spaceId), {
+      return (await useCases()).cleanUp(ctx.deps, actor, await spaceIn(ctx, actor, a.spaceId), {
         categories: a.categories, scope: a.scope, confirm: a.confirm === true, dryRun: a.dryRun === true,
       });
     },
@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
     args: { spaceId: spaceArg(t), dryRun: t.arg.boolean({ required: false }) },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'consolidate');
-      return (await useCases()).consolidate(ctx.deps, actor, spaceOf(actor, a.spaceId), a.dryRun === true);
+      return (await useCases()).consolidate(ctx.deps, actor, await spaceIn(ctx, actor, a.spaceId), a.dryRun === true);
     },
   }),
   unmerge: t.field({
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
     args: { spaceId: spaceArg(t), timeZone: t.arg.string({ required: true }) },
     resolve: async (_r, a, ctx) => {
       const actor = authorize(ctx, 'setSpaceTimeZone');
-      return (await useCases()).setSpaceTimeZone(ctx.deps, spaceOf(actor, a.spaceId), a.timeZone);
+      return (await useCases()).setSpaceTimeZone(ctx.deps, await spaceIn(ctx, actor, a.spaceId), a.timeZone);
     },
   }),
 }));
