@@ -2,7 +2,7 @@ import { isTimedType } from '../core/cleanup-selection.js';
 import type { MemoryRecord, Resolution, Space } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { InvalidInputError, InvalidStateError, NotFoundError } from './errors.js';
-import { validTimeZone } from './spaces.js';
+import { canonicalTimeZone } from './spaces.js';
 
 /**
  * Resolves an item with a time (APPOINTMENT, REMINDER, TASK, EVENT): DONE or
@@ -31,8 +31,9 @@ export async function resolveMemory(
 }
 
 /** Sets the time zone a space's all-day items are read in. */
-export async function setSpaceTimeZone(deps: MemoryDeps, spaceId: string, timeZone: string): Promise<Space> {
-  if (!validTimeZone(timeZone)) throw new InvalidInputError('timeZone', `unknown time zone ${timeZone}`);
+export async function setSpaceTimeZone(deps: MemoryDeps, spaceId: string, asked: string): Promise<Space> {
+  const timeZone = canonicalTimeZone(asked);
+  if (!timeZone) throw new InvalidInputError('timeZone', `unknown time zone ${asked}`);
   const [space] = await deps.store.getSpaces([spaceId]);
   if (!space) throw new NotFoundError('Space', spaceId);
   await deps.store.setSpaceTimeZone(spaceId, timeZone);

@@ -5,12 +5,15 @@ import type { MemoryDeps } from './deps.js';
 import { eraseEverywhere } from './statuses.js';
 import { ConfirmationRequiredError, InvalidInputError, InvalidStateError, NotFoundError } from './errors.js';
 
-export function validTimeZone(tz: string): boolean {
+/**
+ * An IANA time zone as kept: its canonical name as the runtime's time zone data spells it
+ * ("EUROPE/paris" is "Europe/Paris", a retired alias its zone), or null for a name it does not know.
+ */
+export function canonicalTimeZone(tz: string): string | null {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -20,8 +23,8 @@ export async function createSpace(
 ): Promise<Space> {
   const name = trimInvisible(input.name);
   if (!name) throw new InvalidInputError('name', 'a space needs a name (whitespace and invisible characters alone name nothing)');
-  const timeZone = input.timeZone ?? 'UTC';
-  if (!validTimeZone(timeZone)) throw new InvalidInputError('timeZone', `unknown time zone ${timeZone}`);
+  const timeZone = canonicalTimeZone(input.timeZone ?? 'UTC');
+  if (!timeZone) throw new InvalidInputError('timeZone', `unknown time zone ${input.timeZone}`);
   return deps.store.createSpace({ id: randomUUID(), name, sealed: input.sealed ?? false, timeZone });
 }
 

@@ -73,6 +73,14 @@ describe('resolution and time zone', () => {
     const z = await t.gql(sp.operator, `mutation { setSpaceTimeZone(timeZone: "Mars/Olympus") { __typename } }`);
     expect(z.data.setSpaceTimeZone.__typename).toBe('InvalidInput');
   });
+  it('keeps a time zone by its canonical name, however it was typed', async () => {
+    const set = async (tz: string) => (await t.gql(sp.operator, `mutation($tz: String!) { setSpaceTimeZone(timeZone: $tz) { ... on Space { timeZone } } }`, { tz })).data.setSpaceTimeZone.timeZone;
+    expect(await set('EUROPE/paris')).toBe('Europe/Paris');
+    expect(await set('utc')).toBe('UTC');
+    const made = (await t.gql(t.adminToken, `mutation { createSpace(name: "zoned", timeZone: "america/new_york") { ... on Space { timeZone } } }`)).data.createSpace;
+    expect(made.timeZone).toBe('America/New_York');
+    expect(await set('America/New_York')).toBe('America/New_York');
+  });
   it('reopens a resolved item', async () => {
     const id = await say(sp, 'I must water the orchids.', 'TASK');
     await t.gql(sp.operator, `mutation($id: ID!) { resolveMemory(memoryId: $id, resolution: DONE) { __typename } }`, { id });
