@@ -28,6 +28,9 @@ export function strictRequestParsing(): Plugin {
         setRequestParser(async (r) => fromSearchParams(await bodyText(r), 'form body'));
       } else if (type === 'application/graphql') {
         setRequestParser(async (r) => ({ query: await bodyText(r) }));
+      } else if (type === 'multipart/form-data') {
+        // The schema takes no uploads; Yoga's multipart parser answered a body it could not read with 200 and no code.
+        setRequestParser(() => { throw badRequest('multipart bodies (file uploads) are not accepted: send the operation as application/json'); });
       }
     },
   };

@@ -45,6 +45,19 @@ describe('request parameters that cannot be read', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
+  it('a multipart body (the schema takes no uploads), readable or not: 400 BAD_REQUEST, nothing logged at error', async () => {
+    const bodies = [
+      '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{bad\r\n--x--',
+      '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"{ __typename }"}\r\n--x--',
+    ];
+    for (const body of bodies) {
+      const r = await send({ method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/multipart/), extensions: { code: 'BAD_REQUEST' } });
+    }
+    expect(errors).not.toHaveBeenCalled();
+  });
+
   it('well-formed GET and form requests are read as before (+ is a space, a bare % is kept)', async () => {
     const s = await t.space({ name: 'form' });
     const c = (await t.gql(s.chat, 'mutation { openConversation { ... on Conversation { id } } }')).data.openConversation.id;
