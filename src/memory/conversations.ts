@@ -54,16 +54,16 @@ export async function checkQuote(quote: string, transcript: TranscriptMessage[])
 export interface TranscriptRead {
   conversation: Conversation;
   transcript: Message[];
-  earlier?: ConversationTranscript['earlier'];
+  earlier: ConversationTranscript['earlier'];
   /** The space's last event id as the transcript was read (one statement): a write or forget after it moves it. */
   lastEventId: number;
 }
 
 /**
  * `conversationFor` and the conversation's transcript, in one statement: what a remember reads
- * first (the quote is checked against the transcript). With `last`, its last messages only.
+ * first (the quote is checked against the transcript): its last `last` messages.
  */
-export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string, last?: number): Promise<TranscriptRead> {
+export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string, last: number): Promise<TranscriptRead> {
   const found = await deps.store.conversationTranscript(conversationId, last);
   return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages, earlier: found!.earlier, lastEventId: found!.lastEventId };
 }
@@ -80,7 +80,7 @@ export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor,
 export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote: string): Promise<{ check: QuoteCheckResult; transcript: Message[] }> {
   const check = await checkQuote(quote, read.transcript);
   const before = read.earlier;
-  if (!before?.any) return { check, transcript: read.transcript };
+  if (!before.any) return { check, transcript: read.transcript };
   if (check.ok && !before.datedLater && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
   // (in pages: the store's listMessages)
   const transcript = await deps.store.listMessages(read.conversation.id);

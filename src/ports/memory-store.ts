@@ -180,14 +180,14 @@ export interface LexicalStats {
   ver?: Map<string, string>;
 }
 
-/** A conversation and (the last of) its messages, in order (`MemoryStore.conversationTranscript`). */
+/** A conversation and the last of its messages, in order (`MemoryStore.conversationTranscript`). */
 export interface ConversationTranscript {
   conversation: Conversation;
   messages: Message[];
   /** The conversation's space's last event id, read in the same statement (one snapshot) as the messages. */
   lastEventId: number;
-  /** Messages before `messages` (absent: they are the whole conversation): any, and one dated after the oldest of them. */
-  earlier?: { any: boolean; datedLater: boolean };
+  /** Messages before `messages`: any, and one dated after the oldest of them. */
+  earlier: { any: boolean; datedLater: boolean };
 }
 
 /** `lexicalStats`' heard keys: word keys, and per kind the statuses a memory holding one must have. */
@@ -225,11 +225,12 @@ export interface MemoryStore {
   addMessage(m: Message): Promise<Message>;
   listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
   /**
-   * A conversation and its transcript in order, read in one statement (null: no such conversation).
-   * With `last`: only its last `last` messages, and of those before them (`earlier`) whether there
-   * are any and whether one is dated (`at`) after the oldest of the last ones.
+   * A conversation and its last `last` messages in order, read in one statement (null: no such
+   * conversation), and of the messages before them (`earlier`) whether there are any and whether one
+   * is dated (`at`) after the oldest of the last ones. A whole conversation is read by `listMessages`
+   * (in pages).
    */
-  conversationTranscript(conversationId: string, last?: number): Promise<ConversationTranscript | null>;
+  conversationTranscript(conversationId: string, last: number): Promise<ConversationTranscript | null>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
