@@ -37,7 +37,7 @@ const SLICE_MS = 10;
  * (messages of up to 100,000 characters, as many as were recorded) delays this request only, not
  * every other request of the process.
  */
-export async function checkQuote(quote: string, transcript: TranscriptMessage[]): Promise<QuoteCheckResult> {
+export async function checkQuoteInTurns(quote: string, transcript: TranscriptMessage[]): Promise<QuoteCheckResult> {
   const steps = quoteCheckSteps(quote, transcript);
   let since = performance.now();
   for (;;) {
@@ -78,13 +78,13 @@ export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor,
  * conversation's length.
  */
 export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote: string): Promise<{ check: QuoteCheckResult; transcript: Message[] }> {
-  const check = await checkQuote(quote, read.transcript);
+  const check = await checkQuoteInTurns(quote, read.transcript);
   const before = read.earlier;
   if (!before.any) return { check, transcript: read.transcript };
   if (check.ok && !before.datedLater && read.transcript.findIndex((m) => m.id === check.messageId) > 0) return { check, transcript: read.transcript };
   // (in pages: the store's listMessages)
   const transcript = await deps.store.listMessages(read.conversation.id);
-  return { check: await checkQuote(quote, transcript), transcript };
+  return { check: await checkQuoteInTurns(quote, transcript), transcript };
 }
 
 /**
@@ -98,7 +98,7 @@ export async function assertStillSaid(
 ): Promise<void> {
   const messages = await deps.store.listMessages(conversationId, tx);
   if (messages.some((m) => m.id === said.messageId && m.text === said.message)) return;
-  const now = await checkQuote(quote, messages);
+  const now = await checkQuoteInTurns(quote, messages);
   throw now.ok
     ? quoteRefusal('NOT_FOUND', 'the message it was said in changed while it was being kept (words forgotten meanwhile): keep it again')
     : quoteRefusal(now.reason, now.detail);

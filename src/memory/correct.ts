@@ -4,7 +4,7 @@ import { normalizeText } from '../core/normalize.js';
 import type { MemoryType } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
-import { assertStillSaid, checkQuote, conversationFor } from './conversations.js';
+import { assertStillSaid, checkQuoteInTurns, conversationFor } from './conversations.js';
 import { InvalidInputError, InvalidStateError, NotFoundError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
@@ -26,7 +26,7 @@ export async function correct(
   const [old] = await deps.store.getMemories([input.memoryId], spaceId);
   if (!old || old.kind !== 'STATEMENT') throw new NotFoundError('Memory', input.memoryId);
   const transcript = await deps.store.listMessages(conversation.id);
-  const check = await checkQuote(input.quote, transcript);
+  const check = await checkQuoteInTurns(input.quote, transcript);
   if (!check.ok) throw quoteRefusal(check.reason, check.detail);
   const normalized = normalizeText(check.quote);
   const ownWordings = new Set([old.normalized, ...(await deps.store.mentionsOf([old.id]))[0]!.map((x) => normalizeText(x.quote))]);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkQuote as checkNow, type TranscriptMessage } from '../../src/core/quote-check.js';
-import { checkQuote } from '../../src/memory/conversations.js';
+import { checkQuoteInTurns } from '../../src/memory/conversations.js';
 
 const at = (minute: number): Date => new Date(Date.UTC(2026, 8, 21, 10, minute));
 const user = (text: string, minute: number): TranscriptMessage => ({ id: `u${minute}`, role: 'USER', text, at: at(minute) });
@@ -41,7 +41,7 @@ describe('the quote check on a long conversation', () => {
     const t = Array.from({ length: 8 }, (_, i) => user(long(i), i));
     let ranMeanwhile = false;
     setImmediate(() => { ranMeanwhile = true; });
-    const r = await checkQuote('The weather was fine and we walked to the beach.', t);
+    const r = await checkQuoteInTurns('The weather was fine and we walked to the beach.', t);
     expect(r.ok).toBe(false);
     expect(ranMeanwhile).toBe(true);
     // and it answers as the check run at once does
