@@ -19,13 +19,13 @@ export function strictRequestParsing(): Plugin {
     onRequestParse({ request, setRequestParser }) {
       const type = (request.headers.get('content-type') ?? '').split(',')[0]!.split(';')[0]!.trim().toLowerCase();
       if (request.method === 'GET') {
-        setRequestParser((r) => fromSearchParams(r.url.includes('?') ? r.url.slice(r.url.indexOf('?') + 1) : '', 'query string'));
+        setRequestParser((r) => withQuery(fromSearchParams(r.url.includes('?') ? r.url.slice(r.url.indexOf('?') + 1) : '', 'query string')));
       } else if (request.method !== 'POST') {
         return;
       } else if (type === 'application/json' || type === 'application/graphql+json') {
-        setRequestParser(async (r) => jsonBody(await bodyText(r)));
+        setRequestParser(async (r) => withQuery(jsonBody(await bodyText(r))));
       } else if (type === 'application/x-www-form-urlencoded') {
-        setRequestParser(async (r) => fromSearchParams(await bodyText(r), 'form body'));
+        setRequestParser(async (r) => withQuery(fromSearchParams(await bodyText(r), 'form body')));
       } else if (type === 'application/graphql') {
         setRequestParser(async (r) => ({ query: await bodyText(r) }));
       } else if (type === 'multipart/form-data') {
@@ -38,6 +38,19 @@ export function strictRequestParsing(): Plugin {
 
 export function badRequest(message: string, field?: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', ...(field ? { field } : {}), http: { status: 400 } } });
+}
+
+/**
+ * A request without a query (absent, null or empty; the schema serves no persisted queries, so an
+ * extension alone names nothing) is refused 400 naming `query`, as a query of the wrong type is.
+ * Yoga answered it 200 "Must provide query string.", unlike every other unreadable parameter.
+ * (An array body is Yoga's: "Batching is not supported.", 400.)
+ */
+function withQuery(params: Params | Params[]): Params | Params[] {
+  if (!Array.isArray(params) && (params.query === undefined || params.query === null || params.query === '')) {
+    throw badRequest('the request has no query: send the operation as "query"', 'query');
+  }
+  return params;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

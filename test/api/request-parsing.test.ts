@@ -58,6 +58,28 @@ describe('request parameters that cannot be read', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
+  it('a request without a query (absent, null, empty, or a persisted-query extension alone): 400 naming `query`, as every other unreadable parameter', async () => {
+    const cases: Array<[string, RequestInit & { query?: string }]> = [
+      ['JSON {}', json('{}')],
+      ['JSON query null', json('{"query":null}')],
+      ['JSON query ""', json('{"query":""}')],
+      ['JSON persisted-query extension alone', json('{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"abc"}}}')],
+      ['GET without parameters', {}],
+      ['GET query=', { query: '?query=' }],
+      ['form without query', form('variables=%7B%7D')],
+    ];
+    for (const [what, init] of cases) {
+      const r = await send(init);
+      expect([what, r.status], JSON.stringify(r.body)).toEqual([what, 400]);
+      expect(r.body.errors?.[0], what).toMatchObject({ extensions: { code: 'BAD_REQUEST', field: 'query' } });
+    }
+    // A browser asking for the page still gets GraphiQL, and a query of the wrong type is still Yoga's 400.
+    const page = await t.app.yoga.fetch(URL_BASE, { headers: { accept: 'text/html' } });
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, expect.stringContaining('text/html')]);
+    expect((await send(json('{"query":5}'))).status).toBe(400);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
   it('well-formed GET and form requests are read as before (+ is a space, a bare % is kept)', async () => {
     const s = await t.space({ name: 'form' });
     const c = (await t.gql(s.chat, 'mutation { openConversation { ... on Conversation { id } } }')).data.openConversation.id;
