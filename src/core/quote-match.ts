@@ -23,7 +23,7 @@ interface Match {
 }
 
 /** First normalised index whose original offset is >= `offset`. */
-function lowerBound(map: number[], offset: number): number {
+function lowerBound(map: ArrayLike<number>, offset: number): number {
   let lo = 0;
   let hi = map.length;
   while (lo < hi) {

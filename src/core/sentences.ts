@@ -199,7 +199,7 @@ export function normalizeForQuote(text: string): string {
 export interface MappedText {
   text: string;
   /** Non-decreasing; `map[k]` is the original offset of normalised unit `k`. */
-  map: number[];
+  map: ArrayLike<number>;
 }
 
 /**
@@ -208,6 +208,60 @@ export interface MappedText {
  * only to explain a refusal ("only the letter case differs"), never to accept.
  */
 export function normalizeMapped(text: string, foldCase = false): MappedText {
+  if (foldCase) return normalizeMappedFolded(text);
+  // One pass over the UTF-16 units, the units kept as they are copied over in runs: a long message
+  // is read whole, and a regular expression per character made this most of that reading.
+  let out = '';
+  // (never longer than the text: white space only shrinks, every other unit stays one unit)
+  const map = new Int32Array(text.length);
+  let n = 0;
+  let pendingSpace = -1;
+  let run = 0;
+  let pairLow = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // (the second unit of a surrogate pair comes from the pair's first)
+    let at = i;
+    if (i === pairLow) at = i - 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) pairLow = i + 1;
+    if (isSpaceUnit(c)) {
+      out += text.slice(run, i);
+      run = i + 1;
+      if (pendingSpace < 0 && n > 0) pendingSpace = i;
+      continue;
+    }
+    const quote = quoteUnit(c);
+    if (pendingSpace >= 0 || quote !== null) {
+      out += text.slice(run, i);
+      run = quote === null ? i : i + 1;
+      if (pendingSpace >= 0) {
+        out += ' ';
+        map[n++] = pendingSpace;
+        pendingSpace = -1;
+      }
+      if (quote !== null) out += quote;
+    }
+    map[n++] = at;
+  }
+  out += text.slice(run);
+  return { text: out, map: map.subarray(0, n) };
+}
+
+/** White space as `/\s/` reads it (each such character is one UTF-16 unit). */
+function isSpaceUnit(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/** The quote mark a unit becomes (SINGLE_QUOTES, DOUBLE_QUOTES), or null if it stays. */
+function quoteUnit(c: number): string | null {
+  if (c === 0x60 || c === 0xb4 || c === 0x2bc || c === 0x2018 || c === 0x2019 || c === 0x201b || c === 0x2032) return "'";
+  if (c === 0x201c || c === 0x201d || c === 0x201e || c === 0x201f || c === 0x2033) return '"';
+  return null;
+}
+
+/** `normalizeMapped` lower-cased (a character's lower case may be longer than it: each unit maps to it). */
+function normalizeMappedFolded(text: string): MappedText {
   let out = '';
   const map: number[] = [];
   let pendingSpace = -1;
@@ -224,8 +278,7 @@ export function normalizeMapped(text: string, foldCase = false): MappedText {
       map.push(pendingSpace);
       pendingSpace = -1;
     }
-    let c = ch.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
-    if (foldCase) c = c.toLowerCase();
+    const c = ch.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').toLowerCase();
     out += c;
     for (let u = 0; u < c.length; u++) map.push(at);
   }

@@ -255,4 +255,48 @@ describe('normalizeForQuote', () => {
     expect(src[m.map[0]]).toBe('I');
     expect(src[m.map[m.text.length - 1]]).toBe('.');
   });
+
+  it('normalizeMapped reads every text as the per-character reading it replaced (random texts of spaces, quotes, surrogates)', () => {
+    // The reading it replaced: one code point at a time, each tested by regular expressions.
+    const reference = (text: string, foldCase: boolean) => {
+      let out = '';
+      const map: number[] = [];
+      let pendingSpace = -1;
+      let i = 0;
+      for (const ch of text) {
+        const at = i;
+        i += ch.length;
+        if (/\s/.test(ch)) {
+          if (pendingSpace < 0 && out.length > 0) pendingSpace = at;
+          continue;
+        }
+        if (pendingSpace >= 0) {
+          out += ' ';
+          map.push(pendingSpace);
+          pendingSpace = -1;
+        }
+        let c = ch.replace(/[\u2018\u2019\u201B\u2032\u02BC\u00B4`]/g, "'").replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"');
+        if (foldCase) c = c.toLowerCase();
+        out += c;
+        for (let u = 0; u < c.length; u++) map.push(at);
+      }
+      return { text: out, map };
+    };
+    // every white space /\s/ knows, every quote style, surrogate pairs and lone halves, letters whose lower case is longer
+    const units = [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f',
+      '\u205f', '\u3000', '\ufeff', '\u200b', '\u0085', '’', '‘', '‛', '′', 'ʼ', '´', '`', '“', '”', '„', '‟', '″', "'", '"',
+      'a', 'B', 'é', 'İ', 'Σ', '.', '😀', '\ud83d', '\ude00', '\ud800\ud800\udc00', 'x'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let n = 0; n < 3_000; n++) {
+      let text = '';
+      const len = Math.floor(next() * 24);
+      for (let k = 0; k < len; k++) text += units[Math.floor(next() * units.length)];
+      for (const fold of [false, true]) {
+        const got = normalizeMapped(text, fold);
+        const want = reference(text, fold);
+        expect({ text: got.text, map: Array.from(got.map) }, JSON.stringify(text)).toEqual(want);
+      }
+    }
+  });
 });
