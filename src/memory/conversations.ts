@@ -25,7 +25,7 @@ export async function conversationFor(deps: MemoryDeps, actor: Actor, conversati
   return insideWall(actor, c, conversationId);
 }
 
-/** The messages a remember's quote check reads first: the conversation's last ones (`checkQuoteIn`). */
+/** The messages a remember's or a correction's quote check reads first: the conversation's last ones (`checkQuoteIn`). */
 export const TRANSCRIPT_WINDOW = 64;
 
 /** Work done between two turns of the event loop, at most (about: one message is weighed whole). */
@@ -96,9 +96,9 @@ export async function checkQuoteIn(deps: MemoryDeps, read: TranscriptRead, quote
 export async function assertStillSaid(
   deps: MemoryDeps, tx: Tx, conversationId: string, quote: string, said: { messageId: string; message: string },
 ): Promise<void> {
-  const messages = await deps.store.listMessages(conversationId, tx);
-  if (messages.some((m) => m.id === said.messageId && m.text === said.message)) return;
-  const now = await checkQuoteInTurns(quote, messages);
+  // (the message alone: the conversation, which may hold hundreds of long messages, is read only if it changed)
+  if ((await deps.store.messageText(conversationId, said.messageId, tx)) === said.message) return;
+  const now = await checkQuoteInTurns(quote, await deps.store.listMessages(conversationId, tx));
   throw now.ok
     ? quoteRefusal('NOT_FOUND', 'the message it was said in changed while it was being kept (words forgotten meanwhile): keep it again')
     : quoteRefusal(now.reason, now.detail);

@@ -4,7 +4,7 @@ import { normalizeText } from '../core/normalize.js';
 import type { MemoryType } from '../core/types.js';
 import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
-import { assertStillSaid, checkQuoteInTurns, conversationFor } from './conversations.js';
+import { assertStillSaid, checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
 import { InvalidInputError, InvalidStateError, NotFoundError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
@@ -21,12 +21,14 @@ import { correctionEvents, supersede } from './supersede.js';
 export async function correct(
   deps: MemoryDeps, actor: Actor, input: { memoryId: string; conversationId: string; quote: string; type?: MemoryType | null },
 ): Promise<{ memory: MemoryRecord; superseded: MemoryRecord }> {
-  const conversation = await conversationFor(deps, actor, input.conversationId);
+  // The conversation and its last messages (one statement); the whole conversation only if the quote
+  // check needs it (`checkQuoteIn`, as remember's).
+  const read = await conversationWithTranscript(deps, actor, input.conversationId, TRANSCRIPT_WINDOW);
+  const { conversation } = read;
   const spaceId = conversation.spaceId;
   const [old] = await deps.store.getMemories([input.memoryId], spaceId);
   if (!old || old.kind !== 'STATEMENT') throw new NotFoundError('Memory', input.memoryId);
-  const transcript = await deps.store.listMessages(conversation.id);
-  const check = await checkQuoteInTurns(input.quote, transcript);
+  const { check, transcript } = await checkQuoteIn(deps, read, input.quote);
   if (!check.ok) throw quoteRefusal(check.reason, check.detail);
   const normalized = normalizeText(check.quote);
   const ownWordings = new Set([old.normalized, ...(await deps.store.mentionsOf([old.id]))[0]!.map((x) => normalizeText(x.quote))]);

@@ -224,6 +224,8 @@ export interface MemoryStore {
   getConversations(ids: readonly string[]): Promise<(Conversation | null)[]>;
   addMessage(m: Message): Promise<Message>;
   listMessages(conversationId: string, tx?: Tx): Promise<Message[]>;
+  /** The text of one message of a conversation, or null if the conversation holds no such message. */
+  messageText(conversationId: string, messageId: string, tx?: Tx): Promise<string | null>;
   /**
    * A conversation and its last `last` messages in order, read in one statement (null: no such
    * conversation), and of the messages before them (`earlier`) whether there are any and whether one

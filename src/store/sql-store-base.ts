@@ -166,6 +166,11 @@ export class SqlStoreBase {
     }
   }
 
+  async messageText(conversationId: string, messageId: string, tx?: Tx): Promise<string | null> {
+    const r = await this.q(tx).query<{ text: string }>(`select text from messages where id = $1 and conversation_id = $2`, [messageId, conversationId]);
+    return r.rows[0]?.text ?? null;
+  }
+
   async messagesByConversation(ids: readonly string[]): Promise<Message[][]> {
     const r = await this.db.query<Row>(
       `select * from messages where conversation_id = any($1::text[]) order by seq`,

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppOn, type TestApp } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
-import { openConversation, recordMessage } from '../../src/memory/conversations.js';
+import { openConversation, recordMessage, TRANSCRIPT_WINDOW } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
 import { correct } from '../../src/memory/correct.js';
 import { forget } from '../../src/memory/statuses.js';
@@ -26,7 +26,7 @@ function gate() {
 }
 
 /** `deps` whose store holds the first call of `method` once it has answered, until the gate opens. */
-function heldAfter(deps: MemoryDeps, method: 'conversationTranscript' | 'listMessages', g: ReturnType<typeof gate>): MemoryDeps {
+function heldAfter(deps: MemoryDeps, method: 'conversationTranscript', g: ReturnType<typeof gate>): MemoryDeps {
   let first = true;
   const original = (deps.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
   const store = overriding(deps.store, {
@@ -83,7 +83,7 @@ for (const target of testDatabases()) {
       const holder = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: wording, type: 'FACT' });
       expect(holder.outcome).toBe('CREATED');
       const g = gate();
-      const waiting = correct(heldAfter(deps(), 'listMessages', g), x.assistant, { memoryId: old.memory.id, conversationId: x.conversationId, quote: wording });
+      const waiting = correct(heldAfter(deps(), 'conversationTranscript', g), x.assistant, { memoryId: old.memory.id, conversationId: x.conversationId, quote: wording });
       const outcome = waiting.then(() => 'kept', (e: unknown) => e);
       await g.arrived;
       await forget(deps(), x.operator, x.spaceId, [holder.memory.id], true);
@@ -92,6 +92,21 @@ for (const target of testDatabases()) {
       expect(await held(`select count(*)::int as n from memories where space_id = $1 and quote like '%Pipperwick%'`, x.spaceId)).toBe(0);
       // the memory it would have corrected is left as it was
       expect(await held(`select count(*)::int as n from memory_state where space_id = $1 and status = 'ACTIVE'`, x.spaceId)).toBe(1);
+    });
+
+    it('a correction reads the last messages, and under the lock the message its quote was found in, not the whole conversation', async () => {
+      // more messages than the first read takes (TRANSCRIPT_WINDOW): the quote is in the latest
+      const x = await said('I drink coffee every morning.', ...Array.from({ length: TRANSCRIPT_WINDOW + 6 }, (_, i) => `Filler line number ${i}.`), 'I drink green tea every morning now.');
+      const old = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: 'I drink coffee every morning.', type: 'FACT' });
+      const calls: string[] = [];
+      const watched = (name: 'listMessages' | 'messageText') => async (...a: unknown[]) => {
+        calls.push(name);
+        return (deps().store[name] as (...b: unknown[]) => Promise<unknown>).apply(deps().store, a);
+      };
+      const store = overriding(deps().store, { listMessages: watched('listMessages'), messageText: watched('messageText') });
+      const r = await correct({ ...deps(), store }, x.assistant, { memoryId: old.memory.id, conversationId: x.conversationId, quote: 'I drink green tea every morning now.' });
+      expect(r.superseded.status).toBe('SUPERSEDED');
+      expect(calls).toEqual(['messageText']);
     });
   });
 }
