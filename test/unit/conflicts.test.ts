@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { correctionCue, extractValues, polarity, relate, type StatementLike } from '../../src/core/conflicts.js';
 import type { MemoryType } from '../../src/core/types.js';
+import { compareValues } from '../../src/core/slots.js';
 
 const s = (text: string, opts: { type?: MemoryType; entities?: string[]; themes?: string[]; previousSentence?: string } = {}): StatementLike => ({
   text,
@@ -226,6 +227,35 @@ describe('relate: distinct', () => {
   });
   it('keeps disagreeing values distinct when not topical', () => {
     expect(rel("My mother's birthday is on October 2.", 'Remind me on October 1 to buy my mother a present.', false)).toMatchObject({ kind: 'distinct' });
+  });
+});
+
+describe('relate: values bound to their places', () => {
+  it.each([
+    ['Room 3 is on floor 7.', 'Room 7 is on floor 3.'],
+    ['Writer 0 note 12: the red parcel number 12 went to Oslo.', 'Writer 12 note 0: the red parcel number 1200000 went to Oslo.'],
+    ['My locker is 12 and my desk is 40.', 'My locker is 40 and my desk is 12.'],
+    ['The meeting moved from 3pm to 5pm.', 'The meeting moved from 5pm to 3pm.'],
+    ['I have three brothers and two sisters.', 'I have two brothers and three sisters.'],
+  ])('the same words, a value swapped or moved: never compatible (%s / %s)', (a, b) => {
+    // compared as sets, every value is found on the other side: the place is what differs
+    expect(rel(a, b).kind).not.toBe('compatible');
+    expect(rel(b, a).kind).not.toBe('compatible');
+  });
+  it.each([
+    ['The meeting is at 9:00.', 'The meeting is at 9.'],
+    ['My pin is seven and my desk is 40.', 'My pin is 7 and my desk is 40.'],
+    ['Room 3 is on floor 7.', 'Room 3 is on floor 7.'],
+  ])('the same values in other spellings stay compatible (%s / %s)', (a, b) => {
+    expect(rel(a, b)).toEqual({ kind: 'compatible' });
+  });
+  it.each([
+    ['We raised 1,200 pounds for the school.', 'We raised 1200 pounds for the school.'],
+    // each number keeps its own noun: another order of the same bindings is not read as a value moved
+    ['I have 2 kids and 3 cats.', 'I have 3 cats and 2 kids.'],
+    ['On Monday the meeting is at 9.', 'The meeting is at 9 on Monday.'],
+  ])('values that keep their places find no disagreement (%s / %s)', (a, b) => {
+    expect(compareValues(s(a), s(b)).disagree).toEqual([]);
   });
 });
 
