@@ -24,7 +24,7 @@ import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
 import { CallerRate } from './graphql/rate-limit.js';
 import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
-import { socketAuthorization, wsOperations } from './graphql/ws-operations.js';
+import { socketAuthorization, wsErrorMasking, wsOperations } from './graphql/ws-operations.js';
 import { strictRequestParsing } from './graphql/request-parsing.js';
 
 export interface App {
@@ -123,7 +123,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           onSubscribe: wsOperations<WsContext<Record<string, unknown> | undefined, Extra>>({
             gate: wsRateGate(rate, (socket) => callers.get(socket as object)),
             schema,
-            validate: wsRules.validate,
+            // (an admin's socket may introspect in production, as an admin's request may)
+            validate: (schema, doc, ctx) => wsRules.validate(schema, doc, callers.get(ctx.extra.socket)?.actor?.role === 'admin'),
             maxTokens: config.limits.tokens,
             log: deps.log,
             context: async (ctx) => {
@@ -135,6 +136,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             },
           }),
           schema,
+          // A result's errors masked and logged as over HTTP (src/graphql/ws-operations.ts).
+          ...wsErrorMasking(errorMasker(deps.log)),
         },
         wss,
       );

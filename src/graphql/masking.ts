@@ -13,24 +13,41 @@ import { unavailableIn } from '../store/sql-client.js';
  */
 export function errorMasker(log: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
+    // (by name, not class: graphql-ws executes with graphql's CommonJS copy, Yoga with its ES module)
+    const original = isGraphQLError(error) ? error.originalError : error;
     // Also when an adapter wrapped it (a vector engine's search failed because the store did).
     const unavailable = unavailableIn(original);
     if (unavailable) {
       log.warn({ reason: unavailable.message, cause: (unavailable.cause as Error | undefined)?.message, via: unavailable === original ? undefined : (original as Error).message }, 'database unavailable');
-      return new GraphQLError(unavailable.message, { ...(error instanceof GraphQLError ? pathOf(error) : {}), extensions: { code: 'UNAVAILABLE' } });
+      return new GraphQLError(unavailable.message, { ...(isGraphQLError(error) ? pathOf(error) : {}), extensions: { code: 'UNAVAILABLE' } });
     }
-    if (!original || original instanceof GraphQLError || original instanceof DomainError) {
-      const e = error as GraphQLError;
+    if (!original || isGraphQLError(original) || original instanceof DomainError) {
+      const e = withRequestCode(error as GraphQLError);
       log.info({ code: e.extensions?.code ?? (original as DomainError | undefined)?.code, error: e.message }, 'client error');
       if (original instanceof DomainError) {
         return new GraphQLError(original.message, { ...pathOf(e), extensions: { ...e.extensions, code: original.code } });
       }
-      return maskError(error, message, isDev);
+      return maskError(e, message, isDev);
     }
     log.error({ err: original }, 'unexpected error');
     return maskError(error, message, isDev);
   };
+}
+
+function isGraphQLError(e: unknown): e is GraphQLError {
+  return e instanceof Error && e.name === 'GraphQLError';
+}
+
+/**
+ * A variable's value refused by graphql-js ("Variable "$n" got invalid value …", "… was not
+ * provided") carries no code: it gets BAD_USER_INPUT naming the variable, as every other bad input
+ * names its field. (It was answered 400 without a code, over HTTP and graphql-ws alike.)
+ */
+function withRequestCode(e: GraphQLError): GraphQLError {
+  if (e.extensions?.code || e.path) return e;
+  const variable = /^Variable "\$([_A-Za-z][_0-9A-Za-z]*)"/.exec(e.message);
+  if (!variable) return e;
+  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, code: 'BAD_USER_INPUT', field: variable[1] } });
 }
 
 function pathOf(e: GraphQLError): { path?: ReadonlyArray<string | number>; nodes?: GraphQLError['nodes'] } {

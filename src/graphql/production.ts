@@ -20,12 +20,17 @@ export function httpOptions(config: AppConfig): { graphiql: false | { subscripti
 // with): the rules and `validate` are loaded through require, so all of them share that copy.
 const require = createRequire(import.meta.url);
 
-/** graphql-ws options: depth, alias and cost limits (and no introspection in production) on subscriptions too. */
-export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLSchema, doc: DocumentNode) => ReturnType<typeof import('graphql').validate> } {
+/**
+ * graphql-ws options: depth, alias and cost limits on subscriptions too, and in production mode what
+ * HTTP does there (src/graphql/limits.ts): no introspection but for an admin's socket (or with
+ * ENGRAM_EXPOSE_SCHEMA), and no "Did you mean …?" in a validation error (GraphQL Armor's mask).
+ */
+export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLSchema, doc: DocumentNode, admin: boolean) => ReturnType<typeof import('graphql').validate> } {
   const graphql = require('graphql') as typeof import('graphql');
   const { maxDepthRule } = require('@escape.tech/graphql-armor-max-depth') as typeof import('@escape.tech/graphql-armor-max-depth');
   const { maxAliasesRule } = require('@escape.tech/graphql-armor-max-aliases') as typeof import('@escape.tech/graphql-armor-max-aliases');
   const { costLimitRule } = require('@escape.tech/graphql-armor-cost-limit') as typeof import('@escape.tech/graphql-armor-cost-limit');
+  const { blockFieldSuggestionsDefaultOptions } = require('@escape.tech/graphql-armor-block-field-suggestions') as typeof import('@escape.tech/graphql-armor-block-field-suggestions');
   const l = config.limits;
   const rules: ValidationRule[] = [
     ...graphql.specifiedRules,
@@ -33,7 +38,17 @@ export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLS
     maxDepthRule({ ...reported('depth'), n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
     maxAliasesRule({ ...reported('aliases'), n: l.aliases }) as ValidationRule,
     costLimitRule({ ...reported('cost'), maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
-    ...(config.production && !config.exposeSchema ? [graphql.NoSchemaIntrospectionCustomRule] : []),
   ];
-  return { validate: (schema, doc) => graphql.validate(schema, doc, rules) };
+  const hidden = config.production && !config.exposeSchema;
+  const withoutIntrospection = hidden ? [...rules, graphql.NoSchemaIntrospectionCustomRule] : rules;
+  const mask = blockFieldSuggestionsDefaultOptions.mask;
+  return {
+    validate: (schema, doc, admin) => {
+      const errors = graphql.validate(schema, doc, admin ? rules : withoutIntrospection);
+      if (!config.production) return errors;
+      // (the mask GraphQL Armor's blockFieldSuggestionsPlugin puts in a message over HTTP)
+      for (const e of errors) e.message = e.message.replace(/Did you mean ".+"\?/g, mask).trim();
+      return errors;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { DocumentNode, ExecutionArgs, GraphQLError, GraphQLSchema } from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult, FormattedExecutionResult, GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from '../ports/logger.js';
 import { unavailableIn } from '../store/sql-client.js';
 
@@ -26,7 +26,7 @@ export interface WsOperationSteps<X> {
   /** Refuses the operation (the rate limit), else nothing. */
   gate(ctx: X): readonly GraphQLError[] | void;
   schema: GraphQLSchema;
-  validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
+  validate(schema: GraphQLSchema, document: DocumentNode, ctx: X): readonly GraphQLError[];
   context(ctx: X): Promise<unknown>;
   log: Logger;
   /** The most tokens a document may hold (as over HTTP, GraphQL Armor's max-tokens): parsing stops past it. */
@@ -54,8 +54,20 @@ export function wsOperations<X>(steps: WsOperationSteps<X>) {
         steps.log.info({ code: 'GRAPHQL_PARSE_FAILED', error: e.message }, 'client error');
         return [new graphql.GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
       }
-      const invalid = steps.validate(steps.schema, document);
-      if (invalid.length > 0) return invalid;
+      const invalid = steps.validate(steps.schema, document, ctx);
+      if (invalid.length > 0) {
+        // coded as over HTTP (Yoga's GRAPHQL_VALIDATION_FAILED), logged as any client error
+        return invalid.map((e) => {
+          const code = (e.extensions?.code as string | undefined) ?? 'GRAPHQL_VALIDATION_FAILED';
+          steps.log.info({ code, error: e.message }, 'client error');
+          return e.extensions?.code ? e : new graphql.GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, code } });
+        });
+      }
+      // No operation to run (several and no name, or a name none has): refused as over HTTP, not in graphql-ws's words without a code.
+      if (!graphql.getOperationAST(document, payload.operationName ?? undefined)) {
+        steps.log.info({ code: 'OPERATION_RESOLUTION_FAILURE' }, 'client error');
+        return failed('Could not determine what operation to execute.', 'OPERATION_RESOLUTION_FAILURE');
+      }
       return {
         schema: steps.schema,
         document,
@@ -72,6 +84,32 @@ export function wsOperations<X>(steps: WsOperationSteps<X>) {
       steps.log.error({ err: e }, 'unexpected error');
       return failed('Unexpected error.', 'INTERNAL_SERVER_ERROR');
     }
+  };
+}
+
+/**
+ * graphql-ws's `onNext` and `onError`: what an operation answers over the socket passes the HTTP
+ * endpoint's error masking (src/graphql/masking.ts, `errorMasker`). graphql-ws sends a result's
+ * errors as they are: a defect inside a field (a store's SQL error, say) reached the client word for
+ * word, without a code, and nothing was logged. Now a defect is "Unexpected error."
+ * (INTERNAL_SERVER_ERROR) and logged at error with its stack, the database lost is UNAVAILABLE, a
+ * domain error keeps its code, and a client's error gets one.
+ */
+export function wsErrorMasking(mask: (error: unknown, message: string) => Error) {
+  const out = (e: GraphQLError | Error): GraphQLFormattedError => {
+    const json: GraphQLFormattedError = typeof (e as GraphQLError).toJSON === 'function' ? (e as GraphQLError).toJSON() : { message: e.message };
+    if (!json.extensions) return json;
+    // (Yoga's own marks, which its HTTP responses do not show either)
+    const { unexpected: _u, http: _h, ...extensions } = json.extensions as Record<string, unknown>;
+    return { ...json, extensions };
+  };
+  return {
+    onNext: (_ctx: unknown, _id: string, _payload: unknown, _args: unknown, result: ExecutionResult): FormattedExecutionResult | void => {
+      if (!result.errors?.length) return;
+      return { ...result, errors: result.errors.map((e) => out(mask(e, 'Unexpected error.'))) } as FormattedExecutionResult;
+    },
+    onError: (_ctx: unknown, _id: string, _payload: unknown, errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
+      errors.map((e) => out(e.extensions?.code ? e : mask(e, 'Unexpected error.'))),
   };
 }
 

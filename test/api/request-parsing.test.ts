@@ -80,6 +80,16 @@ describe('request parameters that cannot be read', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
+  it("a variable's value refused by GraphQL (wrong type, not given): 400 BAD_USER_INPUT naming the variable", async () => {
+    const query = 'query($n: Int!) { memories(first: $n) { __typename } }';
+    for (const variables of [{ n: 'many' }, {}]) {
+      const r = await send({ ...json(JSON.stringify({ query, variables })), headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` } });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Variable "\$n"/), extensions: { code: 'BAD_USER_INPUT', field: 'n' } });
+    }
+    expect(errors).not.toHaveBeenCalled();
+  });
+
   it('well-formed GET and form requests are read as before (+ is a space, a bare % is kept)', async () => {
     const s = await t.space({ name: 'form' });
     const c = (await t.gql(s.chat, 'mutation { openConversation { ... on Conversation { id } } }')).data.openConversation.id;

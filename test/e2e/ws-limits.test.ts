@@ -9,7 +9,7 @@
  *   take from: over the limit, that operation gets a RATE_LIMITED error, the socket stays open.
  * The bucket refills at 0.001/s, so a slow machine cannot refill it mid-test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Client } from 'graphql-ws';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { listen, say, until, wsClient } from '../helpers/live.js';
@@ -104,20 +104,48 @@ describe('document limits over graphql-ws', () => {
     const unknownName = await new Promise<any[]>((resolve) => {
       client.subscribe({ query: 'query A { __typename }', operationName: 'B' }, { next: () => {}, error: (e) => resolve(e as any[]), complete: () => resolve([]) });
     });
-    expect(unknownName[0]?.message).toMatch(/Unable to identify operation|Unknown operation/);
+    // (as over HTTP: the message and a code)
+    expect(unknownName[0]).toMatchObject({ message: 'Could not determine what operation to execute.', extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
+    const invalid = await run(client, '{ memorie { __typename } }');
+    expect(invalid.errors[0]).toMatchObject({ message: expect.stringMatching(/^Cannot query field "memorie"/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
     const badVariable = await new Promise<any[]>((resolve) => {
       const errors: any[] = [];
       client.subscribe({ query: 'query($n: Int!) { memories(first: $n) { __typename } }', variables: { n: 'many' } }, {
         next: (v) => errors.push(...(v.errors ?? [])), error: (e) => resolve(e as any[]), complete: () => resolve(errors),
       });
     });
-    expect(badVariable[0]?.message).toMatch(/\$n/);
+    expect(badVariable[0]).toMatchObject({ message: expect.stringMatching(/\$n/), extensions: { code: 'BAD_USER_INPUT', field: 'n' } });
     // The socket is still open and the subscription beside them still receives events.
     const made = await say(served.url, sp, 'My brother lives in Braga.');
     await until(() => live.events.some((e) => e.memoryId === made.id), 30_000, 'the live subscription to see the new memory');
     expect(live.errors).toEqual([]);
     expect(closes).toEqual([]);
     live.stop();
+  });
+
+  it('masks a defect inside a field as HTTP does ("Unexpected error.", logged at error), for a query and a subscription alike', async () => {
+    const sp = await served.t.space({ name: 'ws-defect' });
+    const made = await say(served.url, sp, 'My cousin Ana lives in Porto.');
+    const deps = served.t.app.engram.deps;
+    const errors = vi.spyOn(deps.log, 'error');
+    const original = deps.store.mentionsOf;
+    // a fault whose words must not reach the client
+    deps.store.mentionsOf = async () => { throw new Error('SECRET-INTERNAL: relation "mentions" at /srv/x.sql'); };
+    try {
+      const client = served.client(sp.operator);
+      const query = await run(client, `{ memory(id: "${made.id}") { ... on Memory { mentions { quote } } } }`);
+      expect(query.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' }, path: ['memory', 'mentions'] })]);
+      const live = listen(client, 'subscription { memoryEvents { kind memory { mentions { quote } } } }');
+      await say(served.url, sp, 'My aunt Rosa lives in Faro.');
+      await until(() => live.errors.length > 0 || live.events.length > 0, 30_000, 'the subscription to receive the event');
+      expect(live.errors[0]).toMatchObject({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      expect(JSON.stringify([live.errors, live.events])).not.toContain('SECRET');
+      expect(errors.mock.calls.filter((c) => /SECRET-INTERNAL/.test(String((c[0] as { err?: Error }).err)))).toHaveLength(2);
+      live.stop();
+    } finally {
+      deps.store.mentionsOf = original;
+      errors.mockRestore();
+    }
   });
 
   it('answers the same limits over HTTP without "Syntax Error"', async () => {
@@ -129,6 +157,22 @@ describe('document limits over graphql-ws', () => {
     expect(r.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Query depth limit of 10 exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'depth' } });
     const many = await served.t.gql(sp.operator, `{ viewer { ${'__typename '.repeat(3000)} } }`);
     expect(many.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Token limit of 2000 exceeded/), extensions: { code: 'LIMIT_EXCEEDED', limit: 'tokens' } });
+  });
+});
+
+describe('production mode over graphql-ws', () => {
+  const served = serve({ ENGRAM_PRODUCTION: 'true' });
+
+  it('as over HTTP: introspection for an admin socket only, and no "Did you mean" in a validation error', async () => {
+    const sp = await served.t.space({ name: 'ws-production' });
+    const admin = await run(served.client(served.t.adminToken), '{ __schema { queryType { name } } }');
+    expect(admin).toEqual({ data: [{ __schema: { queryType: { name: 'Query' } } }], errors: [] });
+    const operator = served.client(sp.operator);
+    const refused = await run(operator, '{ __schema { queryType { name } } }');
+    expect(refused.data).toEqual([]);
+    expect(refused.errors[0]).toMatchObject({ message: expect.stringMatching(/introspection has been disabled/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    const typo = await run(operator, '{ memorie { __typename } }');
+    expect(typo.errors[0]).toMatchObject({ message: 'Cannot query field "memorie" on type "Query". [Suggestion hidden]', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
   });
 });
 
