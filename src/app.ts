@@ -69,6 +69,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     ...httpOptions(config),
     // GraphiQL's scripts, styles and workers come from this server (no CDN: it works offline).
     renderGraphiQL: renderLocalGraphiQL,
+    // Any other path is 404 (Yoga's landing page answered 200 with a page that loads an icon from
+    // another host: a stale asset's address got HTML, and the server is meant to work offline).
+    landingPage: false,
     logging: false,
     // Operations (docs/operations.md): /healthz (process up), /readyz, /metrics; then the request limits (docs/limits.md).
     healthCheckEndpoint: '/healthz',

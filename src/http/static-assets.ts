@@ -157,9 +157,10 @@ export function useStaticAssets(opts: StaticAssetsOptions = {}): Plugin {
       }
     },
     onResponse({ request, response }) {
-      // GraphiQL's page (Yoga renders it at the endpoint for a browser's GET): no other origin either.
+      // GraphiQL's page (Yoga renders it at the endpoint for a browser's GET, and at `${endpoint}/`,
+      // where it went without a policy), and any other page without one: no other origin either.
       if (request.method === 'GET' && response.headers.get('content-type')?.startsWith('text/html')
-        && new URL(request.url).pathname === endpoint) {
+        && !response.headers.has('content-security-policy')) {
         response.headers.set('content-security-policy', GRAPHIQL_CSP);
       }
     },

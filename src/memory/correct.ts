@@ -43,7 +43,9 @@ export async function correct(
     // A forget since the transcript was read may have redacted the quote's message: its words stay gone.
     await assertStillSaid(deps, tx, conversation.id, input.quote, check);
     const [cur] = await deps.store.getMemories([old.id], spaceId, tx);
-    if (!cur || cur.status !== 'ACTIVE') throw new InvalidStateError(`memory ${old.id} is ${cur?.status ?? 'gone'}: only a current memory can be corrected`);
+    // (forgotten for good meanwhile: not found, as it would be a moment later)
+    if (!cur) throw new NotFoundError('Memory', old.id);
+    if (cur.status !== 'ACTIVE') throw new InvalidStateError(`memory ${old.id} is ${cur.status}: only a current memory can be corrected`);
     // One memory per fact: a wording an active memory already holds is that memory's, not a second copy.
     const holder = (await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized)).find((m) => m.id !== old.id);
     if (holder) {

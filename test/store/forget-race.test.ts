@@ -13,7 +13,7 @@ import { remember } from '../../src/memory/remember.js';
 import { correct } from '../../src/memory/correct.js';
 import { forget } from '../../src/memory/statuses.js';
 import { createSpace } from '../../src/memory/spaces.js';
-import { QuoteRefusedError } from '../../src/memory/errors.js';
+import { NotFoundError, QuoteRefusedError } from '../../src/memory/errors.js';
 import type { Actor, MemoryDeps } from '../../src/memory/deps.js';
 import { overriding } from '../helpers/override.js';
 
@@ -92,6 +92,21 @@ for (const target of testDatabases()) {
       expect(await held(`select count(*)::int as n from memories where space_id = $1 and quote like '%Pipperwick%'`, x.spaceId)).toBe(0);
       // the memory it would have corrected is left as it was
       expect(await held(`select count(*)::int as n from memory_state where space_id = $1 and status = 'ACTIVE'`, x.spaceId)).toBe(1);
+    });
+
+    it('a correction held before its lock while the memory it corrects is forgotten: NotFound, as it is a moment later', async () => {
+      const x = await said('I drink coffee every morning.', 'I drink green tea every morning now.');
+      const old = await remember(deps(), x.assistant, { conversationId: x.conversationId, quote: 'I drink coffee every morning.', type: 'FACT' });
+      const g = gate();
+      // held once its quote is embedded: its reads are done, the space's lock is next
+      const embedder = overriding(deps().embedder, { embed: async (texts: string[]) => { const v = await deps().embedder.embed(texts); await g.pass(); return v; } });
+      const waiting = correct({ ...deps(), embedder }, x.assistant, { memoryId: old.memory.id, conversationId: x.conversationId, quote: 'I drink green tea every morning now.' });
+      const outcome = waiting.then(() => 'kept', (e: unknown) => e);
+      await g.arrived;
+      await forget(deps(), x.operator, x.spaceId, [old.memory.id], true);
+      g.open();
+      expect(await outcome).toBeInstanceOf(NotFoundError);
+      expect(await held(`select count(*)::int as n from memories where space_id = $1`, x.spaceId)).toBe(0);
     });
 
     it('a correction reads the last messages, and under the lock the message its quote was found in, not the whole conversation', async () => {
