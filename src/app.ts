@@ -20,6 +20,7 @@ import { createLiveEvents } from './graphql/live-events.js';
 import { guardSchema } from './graphql/guard.js';
 import { requestLimits } from './graphql/limits.js';
 import { SocketRegistry } from './graphql/revocation.js';
+import { StreamCount } from './graphql/stream-count.js';
 import { graphqlWsRules, httpOptions } from './graphql/production.js';
 import { errorMasker } from './graphql/masking.js';
 import { CallerRate } from './graphql/rate-limit.js';
@@ -36,6 +37,8 @@ export interface App {
   pubsub: EventPubSub;
   /** Prometheus registry behind /metrics (src/ops/metrics.ts). */
   metrics: EngramMetrics;
+  /** The subscriptions each token holds open (src/graphql/stream-count.ts). */
+  streams: StreamCount;
 }
 
 /**
@@ -62,6 +65,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   const rate = new CallerRate(config.limits);
   // Sockets and server-sent event streams alike end when their token is revoked (src/graphql/revocation.ts).
   const registry = new SocketRegistry(deps, config.limits.tokenRecheckSeconds);
+  // The subscriptions each token holds open, over graphql-ws and server-sent events alike (docs/limits.md).
+  const streams = new StreamCount();
 
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
@@ -93,6 +98,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       liveEvents,
       tokenWatch: registry,
       limits: config.limits,
+      streams,
     }),
   });
 
@@ -101,7 +107,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   let disposeWs: { dispose(): void | Promise<void> } | null = null;
 
   return {
-    yoga, engram, pubsub, metrics,
+    yoga, engram, pubsub, metrics, streams,
     async start() {
       server = createServer(yoga);
       wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
@@ -135,7 +141,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
               const caller = problem ? { actor: null, authProblem: problem } : await authAs(header);
               // No token hash: the socket registry closes the socket itself when its token is revoked (src/graphql/revocation.ts);
               // a subscription registers its own stream only over server-sent events.
-              return { deps, ...caller, tokenHash: null, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits } as GraphQLContext;
+              return { deps, ...caller, tokenHash: null, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits, streams } as GraphQLContext;
             },
           }),
           schema,

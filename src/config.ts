@@ -36,6 +36,8 @@ export const LimitsSchema = z.object({
   statementTimeoutMs: int(0, 15_000),
   /** Seconds between re-checks of the token of an open websocket. */
   tokenRecheckSeconds: z.coerce.number().positive().default(5),
+  /** Subscriptions one token holds open at once (graphql-ws and server-sent events together). */
+  subscriptions: int(1, 32),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
@@ -134,6 +136,7 @@ export const LIMIT_ENV: Record<keyof Limits, string> = {
   anonPerSecond: 'ENGRAM_ANON_RATE_PER_SECOND',
   statementTimeoutMs: 'ENGRAM_STATEMENT_TIMEOUT_MS',
   tokenRecheckSeconds: 'ENGRAM_TOKEN_RECHECK_SECONDS',
+  subscriptions: 'ENGRAM_MAX_SUBSCRIPTIONS',
 };
 
 /** "true"/"1"/"yes" are true; anything else false (z.coerce.boolean would read "false" as true). */

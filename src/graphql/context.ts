@@ -1,3 +1,4 @@
+import type { StreamCount } from './stream-count.js';
 import type { Actor, MemoryDeps } from '../memory/deps.js';
 import type { Loaders } from './loaders.js';
 import type { EventPubSub } from './pubsub.js';
@@ -24,4 +25,6 @@ export interface GraphQLContext {
   liveEvents?: LiveEventSource | null;
   /** This service's request limits (docs/limits.md); defaults when absent. */
   limits?: Limits;
+  /** The subscriptions each token holds open (src/graphql/stream-count.ts); none counted when absent. */
+  streams?: StreamCount;
 }

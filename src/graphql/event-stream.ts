@@ -33,10 +33,17 @@ export type WatchToken = (revoked: () => void) => () => void;
  * otherwise); its last item then says which (`StreamEnd`).
  */
 export function memoryEventStream(
-  ctx: GraphQLContext, spaceId: string, after: number | null, watchToken?: WatchToken,
+  ctx: GraphQLContext, spaceId: string, after: number | null, watchToken?: WatchToken, onEnd?: () => void,
 ): AsyncGenerator<MemoryEvent | StreamEnd> {
   const reader = { gone: false, wake: () => {} };
   const stream = events(ctx, spaceId, after, watchToken, reader);
+  // `onEnd` once, however the stream ends: the client went away, it ended itself, or it failed.
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    onEnd?.();
+  };
   // The client went away (an SSE request aborted, a graphql-ws `complete`): `return` waits for a
   // generator to stop at a yield, and an idle one waits for the next change of its space, holding
   // its listener, the hub's watch and the token's registration until then. Woken, it stops now.
@@ -44,7 +51,24 @@ export function memoryEventStream(
   stream.return = (value) => {
     reader.gone = true;
     reader.wake();
+    end();
     return stop(value);
+  };
+  const next = stream.next.bind(stream);
+  stream.next = async (...a) => {
+    try {
+      const r = await next(...a);
+      if (r.done) end();
+      return r;
+    } catch (e) {
+      end();
+      throw e;
+    }
+  };
+  const fail = stream.throw.bind(stream);
+  stream.throw = (e) => {
+    end();
+    return fail(e);
   };
   return stream;
 }

@@ -176,6 +176,36 @@ describe('production mode over graphql-ws', () => {
   });
 });
 
+describe('subscriptions per token', () => {
+  const served = serve({ ENGRAM_MAX_SUBSCRIPTIONS: '3' });
+
+  it('a token holds at most ENGRAM_MAX_SUBSCRIPTIONS open, over all its sockets; one ended frees its place', async () => {
+    const sp = await served.t.space({ name: 'ws-streams' });
+    const first = served.client(sp.operator);
+    const query = 'subscription { memoryEvents { kind memoryId } }';
+    const open = [listen(first, query), listen(first, query), listen(first, query)];
+    const made = await say(served.url, sp, 'My niece Ida lives in Turku.');
+    await until(() => open.every((l) => l.events.some((e) => e.memoryId === made.id)), 30_000, 'the three subscriptions to see the memory');
+    // a fourth, on this socket or another of the same token: refused alone, the others stay open
+    for (const client of [first, served.client(sp.operator)]) {
+      const refused = listen(client, query);
+      await until(() => refused.errors.length > 0, 30_000, 'the fourth subscription to be refused');
+      expect(refused.errors[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'subscriptions' } });
+    }
+    open[0]!.stop();
+    await until(() => served.t.app.streams.total() === 2, 30_000, 'the ended subscription to free its place');
+    // (from the space's first event: whenever they start listening, they see the next memory's)
+    const resumed = 'subscription { memoryEvents(after: "0") { kind memoryId } }';
+    const again = listen(served.client(sp.operator), resumed);
+    // another token is not counted with this one
+    const other = listen(served.client(served.t.adminToken), 'subscription($s: ID) { memoryEvents(spaceId: $s, after: "0") { kind memoryId } }', { s: sp.id });
+    const next = await say(served.url, sp, 'My nephew Eero lives in Oulu.');
+    await until(() => [again, other, open[1]!, open[2]!].every((l) => l.events.some((e) => e.memoryId === next.id)), 30_000, 'the freed place to be taken again');
+    expect([again.errors, other.errors, open[1]!.errors]).toEqual([[], [], []]);
+    for (const l of [again, other, open[1]!, open[2]!]) l.stop();
+  });
+});
+
 describe('the rate limit over graphql-ws', () => {
   const served = serve({ ENGRAM_RATE_BURST: '5', ENGRAM_RATE_PER_SECOND: '0.001' });
 

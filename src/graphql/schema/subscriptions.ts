@@ -80,7 +80,15 @@ builder.subscriptionFields((t) => ({
         const hash = ctx.tokenHash;
         const watchToken: WatchToken | undefined = tokenId && hash && ctx.tokenWatch
           ? (revoked) => ctx.tokenWatch!.watch(tokenId, hash, revoked) : undefined;
-        return memoryEventStream(ctx, spaceId, after, watchToken);
+        // At most `subscriptions` open per token (src/graphql/stream-count.ts): each is resolved on every event of its space.
+        const max = ctx.limits?.subscriptions ?? 32;
+        const release = tokenId && ctx.streams ? ctx.streams.take(tokenId, max) : () => {};
+        if (!release) {
+          throw new GraphQLError(`this token holds ${max} subscriptions open already (the most one token may): end one before opening another`, {
+            extensions: { code: 'LIMIT_EXCEEDED', limit: 'subscriptions' },
+          });
+        }
+        return memoryEventStream(ctx, spaceId, after, watchToken, release);
       } catch (e) {
         throw asGraphQLError(e);
       }
