@@ -204,6 +204,24 @@ describe('subscriptions per token', () => {
     expect([again.errors, other.errors, open[1]!.errors]).toEqual([[], [], []]);
     for (const l of [again, other, open[1]!, open[2]!]) l.stop();
   });
+
+  it("an event's fields are read once for all the subscriptions it is delivered to, not once each", async () => {
+    const sp = await served.t.space({ name: 'ws-shared-reads' });
+    const client = served.client(sp.operator);
+    const query = 'subscription { memoryEvents { kind memoryId memory { quote mentions { quote } } } }';
+    const subs = [listen(client, query), listen(client, query), listen(client, query)];
+    await until(() => served.t.app.streams.total() === 3, 30_000, 'the three subscriptions to open');
+    const mentionsOf = vi.spyOn(served.t.app.engram.deps.store, 'mentionsOf');
+    try {
+      const made = await say(served.url, sp, 'My godson Pavel lives in Brno.');
+      await until(() => subs.every((l) => l.events.some((e) => e.memoryId === made.id)), 30_000, 'the three subscriptions to see the memory');
+      expect(subs.map((l) => l.events.find((e) => e.memoryId === made.id)?.memory.mentions[0].quote)).toEqual(Array(3).fill('My godson Pavel lives in Brno.'));
+      expect(mentionsOf).toHaveBeenCalledTimes(1);
+    } finally {
+      mentionsOf.mockRestore();
+      for (const l of subs) l.stop();
+    }
+  });
 });
 
 describe('the rate limit over graphql-ws', () => {

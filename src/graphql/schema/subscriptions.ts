@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { builder } from '../builder.js';
 import { authorize, spaceOf } from '../authz.js';
-import { createLoaders } from '../loaders.js';
+import { createLoaders, type Loaders } from '../loaders.js';
 import type { GraphQLContext } from '../context.js';
 import { DomainError, ForbiddenError, InvalidInputError, NotFoundError, SpaceDroppedError } from '../../memory/errors.js';
 import { isStreamEnd, memoryEventStream, type StreamEnd, type WatchToken } from '../event-stream.js';
@@ -53,6 +53,9 @@ function eventIdArg(v: unknown): number | null {
   return Number(s);
 }
 
+/** The loaders each delivered event's fields are read through (see `resolve`). */
+const loadersOfEvent = new WeakMap<object, Loaders>();
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
@@ -98,8 +101,12 @@ builder.subscriptionFields((t) => ({
       if (isStreamEnd(e)) {
         throw asGraphQLError(e.ended === 'revoked' ? new ForbiddenError('the bearer token was revoked') : new SpaceDroppedError(e.spaceId));
       }
-      // The context lives as long as the subscription: fresh loaders per event, so nothing is served stale.
-      Object.assign(ctx.loaders, createLoaders(ctx.deps));
+      // The context lives as long as the subscription: fresh loaders per event, so nothing is served
+      // stale; one set per event, shared by every subscription it is delivered to (the same object,
+      // src/graphql/pubsub.ts), so that an event's memory is read once, not once per subscriber.
+      let loaders = loadersOfEvent.get(e);
+      if (!loaders) loadersOfEvent.set(e, (loaders = createLoaders(ctx.deps)));
+      Object.assign(ctx.loaders, loaders);
       return e;
     },
   }),
