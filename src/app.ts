@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { useServer, type Extra } from 'graphql-ws/use/ws';
+import type { Extra } from 'graphql-ws/use/ws';
 import type { Context as WsContext } from 'graphql-ws';
 import type { AppConfig } from './config.js';
 import { createEngram, type ContainerOptions, type Engram } from './container.js';
@@ -27,6 +27,7 @@ import { CallerRate } from './graphql/rate-limit.js';
 import { wsRateGate, type SocketCaller } from './graphql/ws-limits.js';
 import { socketAuthorization, wsErrorMasking, wsOperations } from './graphql/ws-operations.js';
 import { strictRequestParsing } from './graphql/request-parsing.js';
+import { serveGraphqlWs } from './graphql/ws-server.js';
 
 export interface App {
   start(): Promise<{ url: string; port: number; adminToken: string | null }>;
@@ -113,7 +114,8 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.bodyBytes });
       const callers = new WeakMap<object, SocketCaller>();
       const wsRules = graphqlWsRules(config);
-      disposeWs = useServer(
+      // graphql-ws as its `useServer` runs it, but a client's protocol mistake is the client's (src/graphql/ws-server.ts).
+      disposeWs = serveGraphqlWs(
         {
           // Each socket is registered under its token, so that revoking the token closes it.
           onConnect: async (ctx) => {
@@ -149,6 +151,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           ...wsErrorMasking(errorMasker(deps.log)),
         },
         wss,
+        deps.log,
       );
       // A port already taken fails the start (it used to leave a process that never listened).
       const listening = server;

@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Client } from 'graphql-ws';
+import { WebSocket } from 'ws';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { listen, say, until, wsClient } from '../helpers/live.js';
 
@@ -220,6 +221,44 @@ describe('subscriptions per token', () => {
     } finally {
       mentionsOf.mockRestore();
       for (const l of subs) l.stop();
+    }
+  });
+});
+
+describe("a client's protocol mistakes over graphql-ws", () => {
+  const served = serve({ ENGRAM_MAX_BODY_BYTES: '20000' });
+
+  /** A raw socket: sends `frames` in turn (after the server's answer to the previous), then waits for the close. */
+  function exchange(frames: string[]): Promise<{ code: number; reason: string; got: string[] }> {
+    return new Promise((resolve) => {
+      const got: string[] = [];
+      const ws = new WebSocket(served.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
+      let i = 0;
+      const sendNext = () => { if (i < frames.length) ws.send(frames[i++]!); };
+      ws.on('open', sendNext);
+      ws.on('message', (m) => { got.push(String(m)); sendNext(); });
+      ws.on('error', () => {});
+      ws.on('close', (code, reason) => resolve({ code, reason: String(reason), got }));
+    });
+  }
+
+  it('are closed as the client\'s (1009, 4400), logged at info, with no stack printed', async () => {
+    const consoleError = vi.spyOn(console, 'error');
+    const logError = vi.spyOn(served.t.app.engram.deps.log, 'error');
+    try {
+      // a frame over the message bound, before any authentication
+      const big = await exchange([JSON.stringify({ type: 'connection_init', payload: { authorization: 'x'.repeat(30_000) } })]);
+      expect(big.code).toBe(1009);
+      // a message only the server sends
+      const sp = await served.t.space({ name: 'ws-protocol' });
+      const next = await exchange([JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${sp.operator}` } }), JSON.stringify({ id: '1', type: 'next', payload: {} })]);
+      expect(next.got).toEqual([JSON.stringify({ type: 'connection_ack' })]);
+      expect([next.code, next.reason]).toEqual([4400, 'Unexpected message of type next received']);
+      expect(consoleError).not.toHaveBeenCalled();
+      expect(logError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      logError.mockRestore();
     }
   });
 });
