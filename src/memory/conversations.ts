@@ -27,6 +27,8 @@ export async function conversationFor(deps: MemoryDeps, actor: Actor, conversati
 
 /** The messages a remember's or a correction's quote check reads first: the conversation's last ones (`checkQuoteIn`). */
 export const TRANSCRIPT_WINDOW = 64;
+/** ... as many of them as fit in this many bytes of text, the latest always (the others are read in pages if needed). */
+export const TRANSCRIPT_WINDOW_BYTES = 1_000_000;
 
 /** Work done between two turns of the event loop, at most (about: one message is weighed whole). */
 const SLICE_MS = 10;
@@ -64,7 +66,7 @@ export interface TranscriptRead {
  * first (the quote is checked against the transcript): its last `last` messages.
  */
 export async function conversationWithTranscript(deps: MemoryDeps, actor: Actor, conversationId: string, last: number): Promise<TranscriptRead> {
-  const found = await deps.store.conversationTranscript(conversationId, last);
+  const found = await deps.store.conversationTranscript(conversationId, last, TRANSCRIPT_WINDOW_BYTES);
   return { conversation: insideWall(actor, found?.conversation, conversationId), transcript: found!.messages, earlier: found!.earlier, lastEventId: found!.lastEventId };
 }
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
-import { openConversation, recordMessage, TRANSCRIPT_WINDOW } from '../../src/memory/conversations.js';
+import { openConversation, recordMessage, TRANSCRIPT_WINDOW, TRANSCRIPT_WINDOW_BYTES } from '../../src/memory/conversations.js';
 import { remember } from '../../src/memory/remember.js';
 import { createSpace } from '../../src/memory/spaces.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
@@ -54,6 +54,26 @@ for (const target of testDatabases()) {
       // a refusal is the whole transcript's: a fragment of a message before the window is named as one
       await expect(remember(deps(), chat, { conversationId, quote: `Note ${WORDS[7]} ${WORDS[0]} number 7`, type: 'FACT' }))
         .rejects.toThrow(/part of a sentence/);
+    });
+
+    it('reads at most TRANSCRIPT_WINDOW_BYTES of the last messages first (the latest always), and answers as the whole transcript does', async () => {
+      const space = await createSpace(deps(), { name: 'transcript bytes' });
+      const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
+      const c = await openConversation(deps(), space.id);
+      // 15 messages of ~100,000 characters: ten fit in the first read's bytes
+      const long = (i: number) => `${said(i)} ${'Filler words go here. '.repeat(4_540)}`.slice(0, 99_990);
+      for (let i = 0; i < 15; i++) await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: long(i), at: new Date(t0 + i * 60_000) });
+      const first = (await deps().store.conversationTranscript(c.id, TRANSCRIPT_WINDOW, TRANSCRIPT_WINDOW_BYTES))!;
+      expect(first.messages.length).toBe(Math.ceil(TRANSCRIPT_WINDOW_BYTES / 99_990));
+      expect(first.messages.at(-1)!.text).toBe(long(14));
+      expect(first.earlier.any).toBe(true);
+      // one message over the bytes alone is still read
+      expect((await deps().store.conversationTranscript(c.id, TRANSCRIPT_WINDOW, 10))!.messages.map((m) => m.text)).toEqual([long(14)]);
+      // a quote of a message left out of the first read, and one of the latest: both the person's words
+      for (const i of [2, 14]) {
+        const r = await remember(deps(), chat, { conversationId: c.id, quote: said(i), type: 'FACT' });
+        expect(r.outcome).toBe('CREATED');
+      }
     });
 
     it('lets no backdated message change which copy of a sentence is the person\'s latest', async () => {
