@@ -38,7 +38,11 @@ export function misplacedValue(oldText: string, newText: string): { group: strin
     const vx = extractValues(x);
     const vy = extractValues(y);
     if (vx.some((p) => vy.some((q) => valueGroup(p.kind) === valueGroup(q.kind) && sameValue(p.kind, p.norm, q.norm)))) continue;
-    moved = { group: vx[0] ? valueGroup(vx[0].kind) : 'number', detail: `"${x}" -> "${y}" at the same place` };
+    // Only values of one kind are compared at a place: "'89" (a number alone) and "1989" (a year)
+    // may be one year, which this reading cannot tell.
+    const group = vx[0] ? valueGroup(vx[0].kind) : null;
+    if (!group || !vy.some((q) => valueGroup(q.kind) === group)) continue;
+    moved = { group, detail: `"${x}" -> "${y}" at the same place` };
   }
   return moved;
 }
