@@ -208,7 +208,7 @@ export interface MappedText {
  * only to explain a refusal ("only the letter case differs"), never to accept.
  */
 export function normalizeMapped(text: string, foldCase = false): MappedText {
-  if (foldCase) return normalizeMappedFolded(text);
+  if (foldCase) return lowerCased(normalizeMapped(text));
   // One pass over the UTF-16 units, the units kept as they are copied over in runs: a long message
   // is read whole, and a regular expression per character made this most of that reading.
   let out = '';
@@ -260,27 +260,19 @@ function quoteUnit(c: number): string | null {
   return null;
 }
 
-/** `normalizeMapped` lower-cased (a character's lower case may be longer than it: each unit maps to it). */
-function normalizeMappedFolded(text: string): MappedText {
+/**
+ * A mapped text lower-cased a character at a time (a character's lower case may be longer than it:
+ * each of its units maps where the character came from).
+ */
+function lowerCased(m: MappedText): MappedText {
   let out = '';
   const map: number[] = [];
-  let pendingSpace = -1;
-  let i = 0;
-  for (const ch of text) {
-    const at = i;
-    i += ch.length;
-    if (/\s/.test(ch)) {
-      if (pendingSpace < 0 && out.length > 0) pendingSpace = at;
-      continue;
-    }
-    if (pendingSpace >= 0) {
-      out += ' ';
-      map.push(pendingSpace);
-      pendingSpace = -1;
-    }
-    const c = ch.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').toLowerCase();
-    out += c;
-    for (let u = 0; u < c.length; u++) map.push(at);
+  let k = 0;
+  for (const ch of m.text) {
+    const lower = ch.toLowerCase();
+    out += lower;
+    for (let u = 0; u < lower.length; u++) map.push(m.map[k]!);
+    k += ch.length;
   }
   return { text: out, map };
 }
