@@ -101,7 +101,6 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
 }
 
 
-
 /**
  * Nouns named after "my/our/your", as said ("My dog's name is Biscuit" -> dog). The phrase ends where the sentence's tagger (wink-nlp,
  * `deriveNouns`) sees no noun after its first word: "My bedroom faces east" -> bedroom.

@@ -229,11 +229,11 @@ export interface MemoryStore {
   /**
    * A conversation and its last `last` messages in order, read in one statement (null: no such
    * conversation), and of the messages before them (`earlier`) whether there are any and whether one
-   * is dated (`at`) after the oldest of the last ones. With `bytes`, the last messages stop where
-   * their text passes that many bytes (the latest is always read): the rest are `earlier`. A whole
-   * conversation is read by `listMessages` (in pages).
+   * is dated (`at`) after the oldest of the last ones. The last messages stop where their text
+   * passes `bytes` (the latest is always read): the rest are `earlier`. A whole conversation is read
+   * by `listMessages` (in pages).
    */
-  conversationTranscript(conversationId: string, last: number, bytes?: number): Promise<ConversationTranscript | null>;
+  conversationTranscript(conversationId: string, last: number, bytes: number): Promise<ConversationTranscript | null>;
   messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */

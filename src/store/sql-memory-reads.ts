@@ -59,25 +59,25 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return { exact: fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map(toMemory) };
   }
 
-  async conversationTranscript(conversationId: string, last: number, bytes?: number): Promise<ConversationTranscript | null> {
+  async conversationTranscript(conversationId: string, last: number, bytes: number): Promise<ConversationTranscript | null> {
     // The messages as one JSON text (jsonRows): 0.40 -> 0.25 ms for 20 messages in PGlite. The last
     // messages only (an index range scan on (conversation_id, seq), backwards), whether any came
     // before them, and whether one of those is dated after the oldest of them (a range of
-    // messages_conversation_at, migration 15: never a scan of the conversation). With `bytes`, only
-    // as many of the last as fit in it, the latest always: `octet_length` reads a stored text's size
+    // messages_conversation_at, migration 15: never a scan of the conversation). Of the last, only as
+    // many as fit in `bytes`, the latest always: `octet_length` reads a stored text's size
     // from its header, not the text, so the ones left out are never read (64 messages of 100,000
     // characters read in this one statement held PGlite's thread 0.24 s).
     const r = await this.db.query<Row>(
       `with lastn as (select * from messages where conversation_id = $1 order by seq desc limit $2),
        tail as (select * from (select *, sum(octet_length(text)) over (order by seq desc) - octet_length(text) as before from lastn) w
-                where $3::bigint is null or w.before < $3::bigint)
+                where w.before < $3::bigint)
        select c.id as c_id, c.space_id as c_space_id, c.created_at as c_created_at, ${lastEventOf('c.space_id')} as last_event_id,
          (select ${jsonRows('x', MESSAGE_NAMES, 'x.seq')} from tail x) as rows,
          exists (select 1 from messages o where o.conversation_id = c.id and o.seq < (select min(seq) from tail)) as earlier_any,
          exists (select 1 from messages o where o.conversation_id = c.id and o.at > (select min(at) from tail)
                  and o.seq < (select min(seq) from tail)) as earlier_later
        from conversations c where c.id = $1`,
-      [conversationId, last, bytes ?? null]);
+      [conversationId, last, bytes]);
     const c = r.rows[0];
     if (!c) return null;
     return {

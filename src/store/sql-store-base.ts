@@ -3,10 +3,10 @@ import type { MemoryKind } from '../core/types.js';
 import type { Queryable, SqlClient } from './sql-client.js';
 import type { Logger } from '../ports/logger.js';
 import { eraseResidue } from './erasure.js';
+import { date, groupInOrder, toMessage, toSpace, type Row } from './sql-rows.js';
 
 /** Messages read per statement when a whole conversation is read (listMessages). */
 const MESSAGES_PAGE = 16;
-import { date, groupInOrder, toMessage, toSpace, type Row } from './sql-rows.js';
 
 /**
  * The system of record over `SqlClient`, in parts by concern (each part extends the one
