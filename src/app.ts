@@ -84,7 +84,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     // ... and the web app at `/` with GraphiQL's assets (src/http/static-assets.ts).
     plugins: [
       metrics.graphqlPlugin('/metrics'), readinessPlugin(engram, () => accepting),
-      useStaticAssets({ webDir: config.webDir, graphqlEndpoint: '/graphql' }),
+      useStaticAssets({ webDir: config.webDir }),
       // Unreadable variables, extensions or bytes: 400 naming them, not 500 (src/graphql/request-parsing.ts).
       strictRequestParsing(),
       ...requestLimits(config, deps, rate),

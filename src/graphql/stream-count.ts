@@ -1,8 +1,9 @@
 /**
  * The subscriptions each token holds open (docs/limits.md): graphql-ws and server-sent events
- * together, in this process. Every event of a space is resolved once per subscription (its own
- * loaders, its own reads): one operator token opening 300 subscriptions on one socket made each
- * change of the space cost 300 resolutions, and another client's query waited 10 s behind them.
+ * together, in this process. Every event of a space is resolved once per subscription: one operator
+ * token opening 300 subscriptions on one socket made each change of the space cost 300 resolutions,
+ * and another client's query waited 10 s behind them. (Their reads are shared now, one set of
+ * loaders per event: src/graphql/schema/subscriptions.ts; the resolutions are not.)
  */
 export class StreamCount {
   private readonly open = new Map<string, number>();

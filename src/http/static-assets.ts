@@ -131,14 +131,11 @@ function respond(fetchAPI: { Response: typeof Response }, request: Request, a: A
 export interface StaticAssetsOptions {
   /** The built web app (default: web/dist beside src/). */
   webDir?: string;
-  /** The GraphQL path, left to Yoga (GraphiQL is rendered there by Yoga with renderLocalGraphiQL). */
-  graphqlEndpoint?: string;
 }
 
 /** The Yoga plugin serving the app at `/` and GraphiQL's assets under `/graphiql/`. */
 export function useStaticAssets(opts: StaticAssetsOptions = {}): Plugin {
   const web = loadWebAssets(opts.webDir ?? DEFAULT_WEB_DIR);
-  const endpoint = opts.graphqlEndpoint ?? '/graphql';
   return {
     async onRequest({ request, url, fetchAPI, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
@@ -157,8 +154,9 @@ export function useStaticAssets(opts: StaticAssetsOptions = {}): Plugin {
       }
     },
     onResponse({ request, response }) {
-      // GraphiQL's page (Yoga renders it at the endpoint for a browser's GET, and at `${endpoint}/`,
-      // where it went without a policy), and any other page without one: no other origin either.
+      // GraphiQL's page (Yoga renders it at the GraphQL endpoint for a browser's GET, with or without a
+      // final slash: at `/graphql/` it went without a policy), and any other page without one: no other
+      // origin either.
       if (request.method === 'GET' && response.headers.get('content-type')?.startsWith('text/html')
         && !response.headers.has('content-security-policy')) {
         response.headers.set('content-security-policy', GRAPHIQL_CSP);
