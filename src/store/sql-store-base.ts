@@ -5,8 +5,10 @@ import type { Logger } from '../ports/logger.js';
 import { eraseResidue } from './erasure.js';
 import { date, groupInOrder, toMessage, toSpace, type Row } from './sql-rows.js';
 
-/** Messages read per statement when a whole conversation is read (listMessages). */
-const MESSAGES_PAGE = 16;
+/** Messages read per statement when a whole conversation is read (listMessages), at most. */
+export const MESSAGES_PAGE = 16;
+/** And at most this many bytes of their text per statement (a message over it alone is read alone). */
+export const MESSAGES_PAGE_BYTES = 262_144;
 
 /**
  * The system of record over `SqlClient`, in parts by concern (each part extends the one
@@ -149,20 +151,29 @@ export class SqlStoreBase {
   }
 
   /**
-   * In pages of MESSAGES_PAGE, one statement each (by `seq`, the index's order): a conversation may
-   * hold hundreds of messages of up to 100,000 characters, and one statement returning them all
-   * held PGlite's thread, so every request of the process, for seconds (docs/quote-check.md).
+   * In pages, one statement each (by `seq`, the index's order): a conversation may hold hundreds of
+   * messages of up to 100,000 characters, and one statement returning them all held PGlite's
+   * thread, so every request of the process, for seconds (docs/quote-check.md). A page is at most
+   * MESSAGES_PAGE messages and MESSAGES_PAGE_BYTES of their text, its first message always (16
+   * messages of 100,000 characters held the thread 0.10 s): the sizes come from each stored text's
+   * header (`octet_length`), so a message left for the next page is not read for this one.
    */
   async listMessages(conversationId: string, tx?: Tx): Promise<Message[]> {
     const out: Message[] = [];
     for (let after: string | null = null; ;) {
       const r: { rows: Row[] } = await this.q(tx).query<Row>(
-        `select * from messages where conversation_id = $1 and ($2::bigint is null or seq > $2::bigint) order by seq limit $3`,
-        [conversationId, after, MESSAGES_PAGE],
+        `select p.id, p.conversation_id, p.space_id, p.role, p.text, p.at, p.seq, p.page from (
+           select *, sum(octet_length(text)) over (order by seq) - octet_length(text) as before, count(*) over () as page
+           from (select * from messages where conversation_id = $1 and ($2::bigint is null or seq > $2::bigint) order by seq limit $3) m
+         ) p where p.before < $4::bigint order by p.seq`,
+        [conversationId, after, MESSAGES_PAGE, MESSAGES_PAGE_BYTES],
       );
       out.push(...r.rows.map(toMessage));
-      if (r.rows.length < MESSAGES_PAGE) return out;
-      after = String(r.rows[r.rows.length - 1]!.seq);
+      const last = r.rows[r.rows.length - 1];
+      // The conversation ended where the page found fewer messages than it asked for and kept them all.
+      const found = Number(last?.page ?? 0);
+      if (!last || (found < MESSAGES_PAGE && r.rows.length === found)) return out;
+      after = String(last.seq);
     }
   }
 

@@ -6,7 +6,7 @@
  * backdated message does not let a later-read copy of the same sentence win; a refusal is the
  * whole transcript's.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
 import { openConversation, recordMessage, TRANSCRIPT_WINDOW, TRANSCRIPT_WINDOW_BYTES } from '../../src/memory/conversations.js';
@@ -14,6 +14,7 @@ import { remember } from '../../src/memory/remember.js';
 import { createSpace } from '../../src/memory/spaces.js';
 import { lexicalKeys } from '../../src/memory/lexical.js';
 import type { Actor } from '../../src/memory/deps.js';
+import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../../src/store/sql-store-base.js';
 
 const WORDS = ['amber', 'birch', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'heron', 'indigo', 'juniper'];
 /** A sentence of its own for message i: two of the words above, by its digits. */
@@ -92,6 +93,44 @@ for (const target of testDatabases()) {
       expect(m!.messageId).toBe(dated.id);
       expect(m!.messageId).not.toBe(inWindow.id);
       expect(ids).toHaveLength(n);
+    });
+
+    it('reads a whole conversation in pages bounded in messages and in bytes, every message once and in order', async () => {
+      const space = await createSpace(deps(), { name: 'transcript pages' });
+      const chat: Actor = { role: 'chat', tokenId: null, spaceId: space.id };
+      const c = await openConversation(deps(), space.id);
+      // short messages, messages of 100,000 characters (one byte each, and 'é': two), and runs of both
+      const size = (i: number) => (i % 7 === 3 ? 100_000 : i % 11 === 5 ? 60_000 : 40);
+      const text = (i: number) => `${said(i)} ${(i % 2 ? 'é' : 'x').repeat(size(i))}`.slice(0, size(i));
+      const n = 2 * MESSAGES_PAGE + 9;
+      for (let i = 0; i < n; i++) await recordMessage(deps(), chat, { conversationId: c.id, role: 'USER', text: text(i), at: new Date(t0 + i * 60_000) });
+      const query = app.db.query.bind(app.db);
+      const pages: number[][] = [];
+      const spy = vi.spyOn(app.db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
+        const r = await query(sql, params);
+        if (/from messages where conversation_id/.test(sql)) pages.push((r.rows as { text: string }[]).map((m) => Buffer.byteLength(m.text)));
+        return r;
+      });
+      let read;
+      try {
+        read = await deps().store.listMessages(c.id);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(read.map((m) => m.text)).toEqual(Array.from({ length: n }, (_, i) => text(i)));
+      // every page within both bounds (a message over the bytes alone in its page), none empty but for none at all
+      for (const page of pages) {
+        expect(page.length).toBeGreaterThan(0);
+        expect(page.length).toBeLessThanOrEqual(MESSAGES_PAGE);
+        if (page.length > 1) expect(page.reduce((a, b) => a + b, 0) - page.at(-1)!).toBeLessThan(MESSAGES_PAGE_BYTES);
+      }
+      expect(pages.flat()).toHaveLength(n);
+      // the byte bound did stop pages: more statements than the message count alone asks for
+      expect(pages.length).toBeGreaterThan(Math.ceil(n / MESSAGES_PAGE));
+      // and a conversation of exactly one page's count ends after one more (empty) statement
+      const d = await openConversation(deps(), space.id);
+      for (let i = 0; i < MESSAGES_PAGE; i++) await recordMessage(deps(), chat, { conversationId: d.id, role: 'USER', text: said(i) });
+      expect((await deps().store.listMessages(d.id)).map((m) => m.text)).toEqual(Array.from({ length: MESSAGES_PAGE }, (_, i) => said(i)));
     });
   });
 }
