@@ -7,7 +7,10 @@
  */
 import { trimInvisible } from './normalize.js';
 import { normalizeForQuote, splitSentences } from './sentences.js';
-import { droppedWords, keyWord, notConsecutive, occurrences, preparedInTurn, sameWordsOtherwise, sentencesAround, spanText, tokens, wholeSentences, withoutFinalPunctuation, type Prepared } from './quote-match.js';
+import {
+  droppedWords, keyWord, notConsecutive, occurrences, quotedSentences, readMessage, sameWordsOtherwise, sentencesAround, spanText, tokens,
+  wholeSentences, withoutFinalPunctuation, type Prepared,
+} from './quote-match.js';
 import { REDACTION_MARK } from './scrub.js';
 
 export type Role = 'USER' | 'ASSISTANT';
@@ -81,6 +84,14 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
  * `checkQuote` one message at a time: the generator yields after each message it weighed (its
  * reading of a long message is the costly part), so a caller may let other work run between
  * (src/memory/conversations.ts); run to its end it returns the check's answer.
+ *
+ * The answers, strongest first: the quote found as whole sentence(s) of a person's message (the
+ * latest such message); part of a sentence; sentences that are not consecutive; the assistant's
+ * own words; words left out of a sentence; the same words in another letter case or punctuation;
+ * not found. Each refusal is the first message's (latest first) that gives it. The person's
+ * messages are read in one pass, each once and let go after (every reading held to the end, a check
+ * of 150 messages of 100,000 characters took a server process to 945 MB): each is
+ * searched for the quote and for the refusals that rank above the strongest found so far.
  */
 export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[]): Generator<void, QuoteCheckResult> {
   const q = normalizeForQuote(quote);
@@ -92,14 +103,19 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
     .map((msg, i) => ({ msg, i }))
     .sort((a, b) => b.msg.at.getTime() - a.msg.at.getTime() || b.i - a.i)
     .map((x) => x.msg);
-  // Each message read (sentences, normalised text) only when a search gets to it: a quote of the
-  // latest message reads that one alone, however long the conversation.
+  // A message is read (sentences, normalised text) only if it holds the quote's longest word.
   const key = keyWord(q);
-  const users = preparedInTurn(ordered.filter((m) => m.role === 'USER'), key);
-  const assistants = preparedInTurn(ordered.filter((m) => m.role === 'ASSISTANT'), key);
+  const stripped = withoutFinalPunctuation(q);
+  const needles = stripped ? [q, stripped] : [q];
+  const pieces = quotedSentences(quote);
+  const qTokens = tokens(q);
 
-  for (const prep of users()) {
+  let best: Refused | null = null;
+  const weighs = (rank: Rank) => best === null || rank < best.rank;
+  for (const msg of ordered) {
+    if (msg.role !== 'USER') continue;
     yield;
+    const prep = readMessage(msg, key);
     if (!prep) continue;
     const m = wholeSentences(prep, q);
     if (m) {
@@ -115,57 +131,59 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
         message: prep.msg.text,
       };
     }
+    best = refusalIn(prep, { q, quote, needles, pieces, qTokens }, weighs) ?? best;
   }
-
-  const stripped = withoutFinalPunctuation(q);
-  const needles = stripped ? [q, stripped] : [q];
-  for (const prep of users()) {
-    yield;
-    if (!prep) continue;
-    for (const needle of needles) {
-      const s = occurrences(prep.norm.text, needle, 1)[0];
-      if (s !== undefined) {
-        const around = sentencesAround(prep, s, s + needle.length);
-        if (holdsMark(around)) return forgottenRefusal();
-        return refuse('FRAGMENT', `the quote is part of a sentence: "${around}"`);
-      }
-    }
-  }
-  for (const prep of users()) {
-    yield;
-    if (!prep) continue;
-    if (notConsecutive(prep, quote)) {
-      if (holdsMark(quote)) return forgottenRefusal();
-      return refuse('FRAGMENT', 'the quoted sentences are not consecutive in the message; quote them one at a time');
-    }
-  }
+  if (best && best.rank < Rank.AssistantWords) return best.result;
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
-  for (const prep of assistants()) {
+  for (const msg of ordered) {
+    if (msg.role !== 'ASSISTANT') continue;
     yield;
-    if (!prep) continue;
-    if (needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
+    const prep = readMessage(msg, key);
+    if (prep && needles.some((n) => occurrences(prep.norm.text, n, 1).length > 0)) {
       if (holdsMark(quote)) return forgottenRefusal();
       return refuse('ASSISTANT_WORDS', `these are the assistant's words (message ${prep.msg.id}), not the person's; quote what the person wrote`);
     }
   }
-  const qTokens = tokens(q);
-  for (const prep of users()) {
-    yield;
-    if (!prep) continue;
-    const sentence = droppedWords(prep, qTokens);
-    if (sentence && holdsMark(sentence)) return forgottenRefusal();
-    if (sentence) return refuse('FRAGMENT', `words are left out of the sentence: "${sentence}"`);
-  }
-  for (const prep of users()) {
-    yield;
-    if (!prep) continue;
-    const sentence = sameWordsOtherwise(prep, qTokens);
-    if (sentence && holdsMark(sentence)) return forgottenRefusal();
-    if (sentence) {
-      return refuse('NOT_FOUND', `not word for word; the person wrote: "${sentence}" (same letter case and punctuation needed)`);
+  return best?.result ?? refuse('NOT_FOUND', 'the person did not write this in this conversation (paraphrases are refused)');
+}
+
+/** The refusals a message of the person's can give, strongest first (the assistant's words are weighed apart). */
+const Rank = { Fragment: 0, NotConsecutive: 1, AssistantWords: 2, WordsLeftOut: 3, OtherCase: 4 } as const;
+type Rank = (typeof Rank)[keyof typeof Rank];
+interface Refused { rank: Rank; result: QuoteCheckResult }
+interface QuoteForms { q: string; quote: string; needles: string[]; pieces: string[]; qTokens: string[] }
+
+/** The strongest refusal this message gives among those `weighs` lets through (stronger than any found before), or null. */
+function refusalIn(prep: Prepared, f: QuoteForms, weighs: (rank: Rank) => boolean): Refused | null {
+  if (weighs(Rank.Fragment)) {
+    for (const needle of f.needles) {
+      const s = occurrences(prep.norm.text, needle, 1)[0];
+      if (s === undefined) continue;
+      const around = sentencesAround(prep, s, s + needle.length);
+      return { rank: Rank.Fragment, result: holdsMark(around) ? forgottenRefusal() : refuse('FRAGMENT', `the quote is part of a sentence: "${around}"`) };
     }
   }
-  return refuse('NOT_FOUND', 'the person did not write this in this conversation (paraphrases are refused)');
+  if (weighs(Rank.NotConsecutive) && notConsecutive(prep, f.pieces)) {
+    return {
+      rank: Rank.NotConsecutive,
+      result: holdsMark(f.quote) ? forgottenRefusal() : refuse('FRAGMENT', 'the quoted sentences are not consecutive in the message; quote them one at a time'),
+    };
+  }
+  if (weighs(Rank.WordsLeftOut)) {
+    const sentence = droppedWords(prep, f.qTokens);
+    if (sentence) return { rank: Rank.WordsLeftOut, result: holdsMark(sentence) ? forgottenRefusal() : refuse('FRAGMENT', `words are left out of the sentence: "${sentence}"`) };
+  }
+  if (weighs(Rank.OtherCase)) {
+    const sentence = sameWordsOtherwise(prep, f.qTokens);
+    if (sentence) {
+      return {
+        rank: Rank.OtherCase,
+        result: holdsMark(sentence) ? forgottenRefusal()
+          : refuse('NOT_FOUND', `not word for word; the person wrote: "${sentence}" (same letter case and punctuation needed)`),
+      };
+    }
+  }
+  return null;
 }
 
 /**

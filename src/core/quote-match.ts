@@ -14,6 +14,13 @@ export interface Prepared {
   nStart: number[];
   nLead: number[];
   nEnd: number[];
+  /** Each sentence's word tokens, normalised, case kept: read once, for the searches that need them (`sentenceTokens`). */
+  tokens?: string[][];
+}
+
+/** Each sentence's word tokens, normalised, case kept (read once per message). */
+function sentenceTokens(prep: Prepared): string[][] {
+  return (prep.tokens ??= prep.sentences.map((s) => tokens(normalizeForQuote(s.text))));
 }
 
 interface Match {
@@ -35,27 +42,18 @@ function lowerBound(map: ArrayLike<number>, offset: number): number {
 }
 
 /**
- * The messages prepared in order, each once, as far as a caller iterates (again from the first each
- * call). `key`: a word of the quote, lower-cased: a message whose normalised text does not hold it
- * (in any letter case) is never prepared nor yielded. Every way the check finds a quote in a message,
- * accepted or refused for a reason, needs each of its words there (whole, as a substring of the
- * normalised text: its sentences, the text itself, the words left out, the words in another case),
- * so leaving such a message out changes no answer; reading it whole (sentences, offsets) was most of
- * the check's cost on a long conversation. Skipped messages come as null.
+ * A message read for the searches (its sentences, its normalised text mapped to the original
+ * offsets), or null when it cannot hold the quote. `key`: a word of the quote, lower-cased: a
+ * message whose normalised text does not hold it (in any letter case) is not read further. Every
+ * way the check finds a quote in a message, accepted or refused for a reason, needs each of its
+ * words there (whole, as a substring of the normalised text: its sentences, the text itself, the
+ * words left out, the words in another case), so leaving such a message out changes no answer;
+ * reading it whole (sentences, offsets) was most of the check's cost on a long conversation.
  */
-export function preparedInTurn(msgs: TranscriptMessage[], key: string | null): () => Generator<Prepared | null> {
-  // per message: its reading, or null (skipped); a message is read (or skipped) once, when first reached
-  const done: (Prepared | null)[] = [];
-  return function* () {
-    for (let i = 0; i < msgs.length; i++) {
-      if (i === done.length) {
-        const msg = msgs[i]!;
-        done.push(key === null || folded(normalizeForQuote(msg.text)).includes(key) ? prepare(msg) : null);
-      }
-      // (a skipped message is yielded too, as null: the check's caller may pause after each message)
-      yield done[i]!;
-    }
-  };
+export function readMessage(msg: TranscriptMessage, key: string | null): Prepared | null {
+  const norm = normalizeMapped(msg.text);
+  if (key !== null && !folded(norm.text).includes(key)) return null;
+  return prepare(msg, norm);
 }
 
 /**
@@ -71,9 +69,8 @@ export function keyWord(q: string): string | null {
   return best === null ? null : folded(best);
 }
 
-function prepare(msg: TranscriptMessage): Prepared {
+function prepare(msg: TranscriptMessage, norm: MappedText): Prepared {
   const sentences = splitSentencesDetailed(msg.text);
-  const norm = normalizeMapped(msg.text);
   return {
     msg,
     sentences,
@@ -142,17 +139,18 @@ export function wholeSentences(prep: Prepared, q: string): Match | null {
   return tryText(q, false) ?? (stripped ? tryText(stripped, true) : null);
 }
 
-const CHAR_HASHES = new WeakMap<Prepared, number[]>();
-function charHashes(prep: Prepared): number[] {
+const CHAR_HASHES = new WeakMap<Prepared, Int32Array>();
+function charHashes(prep: Prepared): Int32Array {
   let h = CHAR_HASHES.get(prep);
   if (!h) CHAR_HASHES.set(prep, (h = prefixOfChars(prep.norm.text)));
   return h;
 }
 /** Polynomial prefix hashes of a string's characters (same base and modulus as prefixHashes). */
-function prefixOfChars(text: string): number[] {
-  const out = new Array<number>(text.length + 1);
-  out[0] = 0;
-  for (let i = 0; i < text.length; i++) out[i + 1] = (out[i]! * HASH_BASE + text.charCodeAt(i) + 1) % HASH_MOD;
+function prefixOfChars(text: string): Int32Array {
+  // (typed: every hash is below HASH_MOD < 2^31; an Array of 100,001 numbers was most of a long message's hashing)
+  const out = new Int32Array(text.length + 1);
+  let h = 0;
+  for (let i = 0; i < text.length; i++) out[i + 1] = h = (h * HASH_BASE + text.charCodeAt(i) + 1) % HASH_MOD;
   return out;
 }
 /** The sentence at or after `from` whose normalised end is `e` (ends increase), or -1. */
@@ -202,7 +200,7 @@ export function droppedWords(prep: Prepared, qTokens: string[]): string | null {
   // a longer quote with words left out is still refused, as NOT_FOUND.
   const q = qTokens.length;
   if (q < 2 || q > DROPPED_MAX_TOKENS) return null;
-  const sentTokens = prep.sentences.map((s) => tokens(normalizeForQuote(s.text)));
+  const sentTokens = sentenceTokens(prep);
   for (let first = 0; first < sentTokens.length; first++) {
     let run = 0;
     let k = 0;
@@ -225,7 +223,7 @@ export function sameWordsOtherwise(prep: Prepared, qTokens: string[]): string | 
   // Runs of whole sentences holding exactly as many tokens as the quote, found with two pointers over
   // the sentences' token counts and compared by a rolling hash (one string comparison confirms a hit):
   // linear, where joining every run of every start was cubic on long messages.
-  const sentTokens = prep.sentences.map((s) => tokens(normalizeForQuote(s.text)).map((t) => t.toLowerCase()));
+  const sentTokens = sentenceTokens(prep).map((ts) => ts.map((t) => t.toLowerCase()));
   const flat = sentTokens.flat();
   const bound = [0];
   for (const ts of sentTokens) bound.push(bound[bound.length - 1]! + ts.length);
@@ -259,7 +257,7 @@ function prefixHashes(ts: readonly string[]): number[] {
   return out;
 }
 /** Hash of tokens [a, b) from prefix hashes, comparable with a whole sequence's last prefix hash. */
-function spanHash(prefix: readonly number[], a: number, b: number): number {
+function spanHash(prefix: ArrayLike<number>, a: number, b: number): number {
   let pow = 1;
   // HASH_BASE^(b-a) by squaring (spans are compared rarely: once per candidate run).
   let e = b - a;
@@ -273,8 +271,10 @@ function spanHash(prefix: readonly number[], a: number, b: number): number {
 }
 
 /** Each quoted sentence is a whole sentence of the message, but they are not one consecutive run. */
-export function notConsecutive(prep: Prepared, quote: string): boolean {
-  const pieces = splitSentences(quote).map((p) => normalizeForQuote(p.text));
+export function notConsecutive(prep: Prepared, pieces: readonly string[]): boolean {
   if (pieces.length < 2) return false;
   return pieces.every((p) => wholeSentences(prep, p) !== null);
 }
+
+/** A quote's sentences, each normalised: what `notConsecutive` looks for (read once per check). */
+export const quotedSentences = (quote: string): string[] => splitSentences(quote).map((p) => normalizeForQuote(p.text));
