@@ -93,7 +93,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
     context: async ({ request }) => ({
       deps,
       ...(await authAs(request.headers.get('authorization'))),
-      loaders: createLoaders(deps),
+      loaders: createLoaders(deps, config.limits.readChars),
       pubsub,
       metrics,
       liveEvents,
@@ -143,7 +143,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
               const caller = problem ? { actor: null, authProblem: problem } : await authAs(header);
               // No token hash: the socket registry closes the socket itself when its token is revoked (src/graphql/revocation.ts);
               // a subscription registers its own stream only over server-sent events.
-              return { deps, ...caller, tokenHash: null, loaders: createLoaders(deps), pubsub, metrics, liveEvents, limits: config.limits, streams } as GraphQLContext;
+              return { deps, ...caller, tokenHash: null, loaders: createLoaders(deps, config.limits.readChars), pubsub, metrics, liveEvents, limits: config.limits, streams } as GraphQLContext;
             },
           }),
           schema,

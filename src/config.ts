@@ -38,6 +38,8 @@ export const LimitsSchema = z.object({
   tokenRecheckSeconds: z.coerce.number().positive().default(5),
   /** Subscriptions one token holds open at once (graphql-ws and server-sent events together). */
   subscriptions: int(1, 32),
+  /** Characters of message text one request may read (`Conversation.messages`, however many conversations). */
+  readChars: int(100_000, 10_000_000),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
@@ -137,6 +139,7 @@ export const LIMIT_ENV: Record<keyof Limits, string> = {
   statementTimeoutMs: 'ENGRAM_STATEMENT_TIMEOUT_MS',
   tokenRecheckSeconds: 'ENGRAM_TOKEN_RECHECK_SECONDS',
   subscriptions: 'ENGRAM_MAX_SUBSCRIPTIONS',
+  readChars: 'ENGRAM_MAX_READ_CHARS',
 };
 
 /** "true"/"1"/"yes" are true; anything else false (z.coerce.boolean would read "false" as true). */

@@ -1,5 +1,5 @@
 import {
-  GraphQLError, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, GraphQLUnionType,
+  GraphQLError, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLUnionType,
   getNamedType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema,
 } from 'graphql';
 import { wrapOrThrow } from '@pothos/plugin-errors';
@@ -25,9 +25,9 @@ import type { GraphQLContext } from './context.js';
 
 const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
 
-/** Largest `first` per root field; any other `first` is bounded by `limits.first`. */
+/** Largest `first` per field (root fields, and `Conversation.messages`); any other `first` is bounded by `limits.first`. */
 export const FIRST_MAX: Readonly<Record<string, number>> = {
-  recall: 100, recallSpace: 100, profile: 200, memories: 500, inferences: 500,
+  recall: 100, recallSpace: 100, profile: 200, memories: 500, inferences: 500, messages: 500,
 };
 
 /** Smallest `first` per root field whose use case asks for at least one (any other: 0, an empty page). */
@@ -48,11 +48,29 @@ const SMALLEST_FLOAT = 1e-30;
 const WRAPPED = Symbol('engram.guarded');
 
 export function guardSchema(schema: GraphQLSchema): GraphQLSchema {
-  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  for (const type of roots) {
     if (!type) continue;
     for (const field of Object.values(type.getFields())) guardField(field, type.name === 'Subscription');
   }
+  // The arguments of every other field that takes some (`Conversation.messages`): the same checks, answered
+  // as a GraphQL error on that field (INVALID_INPUT naming the argument): no union to carry the typed error.
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!(type instanceof GraphQLObjectType) || type.name.startsWith('__') || roots.includes(type)) continue;
+    for (const field of Object.values(type.getFields())) if (field.args.length > 0) guardArgs(field);
+  }
   return schema;
+}
+
+function guardArgs(field: GraphQLField<unknown, GraphQLContext> & { [WRAPPED]?: true }): void {
+  if (field[WRAPPED] || !field.resolve) return;
+  field[WRAPPED] = true;
+  const inner = field.resolve;
+  field.resolve = (root, args, ctx, info) => {
+    const fault = checkArgs(field.name, field.args, args, ctx?.limits ?? DEFAULT_LIMITS);
+    if (fault) throw new GraphQLError(fault.message, { extensions: { code: fault.code, field: fault.field } });
+    return inner(root, args, ctx, info);
+  };
 }
 
 function guardField(field: GraphQLField<unknown, GraphQLContext> & { [WRAPPED]?: true }, subscription: boolean): void {

@@ -1,6 +1,13 @@
 import DataLoader from 'dataloader';
+import { GraphQLError } from 'graphql';
 import type { Conversation, MemoryEvent, MemoryRecord, Mention, Message, Space } from '../ports/memory-store.js';
 import type { MemoryDeps } from '../memory/deps.js';
+import { InvalidInputError } from '../memory/errors.js';
+import { LimitsSchema } from '../config.js';
+import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../store/sql-store-base.js';
+
+/** A page of a conversation's messages as `Conversation.messages` asks for it. */
+export interface MessagesAsked { conversationId: string; first: number; after: string | null }
 
 /** DataLoaders, created per request: one query per batch, results in key order. */
 export interface Loaders {
@@ -9,12 +16,36 @@ export interface Loaders {
   events: DataLoader<string, MemoryEvent[]>;
   chain: DataLoader<string, MemoryRecord[]>;
   conversation: DataLoader<string, Conversation | null>;
-  messages: DataLoader<string, Message[]>;
+  messages: DataLoader<MessagesAsked, Message[], string>;
   space: DataLoader<string, Space | null>;
 }
 
-export function createLoaders(deps: MemoryDeps): Loaders {
+/**
+ * `readChars`: characters of message text the request may read in all (docs/limits.md); past it the
+ * field asking is answered LIMIT_EXCEEDED (`limit: readChars`), before more is read.
+ */
+export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({}).readChars): Loaders {
   const s = deps.store;
+  let read = 0;
+  /** One conversation's page, read in statements bounded as the quote check's are (MESSAGES_PAGE, MESSAGES_PAGE_BYTES). */
+  const overBudget = () => new GraphQLError(
+    `this request would read more than ${readChars.toLocaleString('en')} characters of messages: ask for fewer (first, after)`,
+    { extensions: { code: 'LIMIT_EXCEEDED', limit: 'readChars' } },
+  );
+  const messagesOf = async (k: MessagesAsked): Promise<Message[]> => {
+    const out: Message[] = [];
+    for (let after = k.after; out.length < k.first;) {
+      if (read > readChars) throw overBudget();
+      const page = await s.messagePage(k.conversationId, after, Math.min(MESSAGES_PAGE, k.first - out.length), MESSAGES_PAGE_BYTES);
+      if (!page.afterFound) throw new InvalidInputError('after', `not a message of conversation ${k.conversationId}`);
+      for (const m of page.messages) read += m.text.length;
+      if (read > readChars) throw overBudget();
+      out.push(...page.messages);
+      if (!page.more || page.messages.length === 0) break;
+      after = page.messages[page.messages.length - 1]!.id;
+    }
+    return out;
+  };
   const memory = new DataLoader<string, MemoryRecord | null>((ids) => s.getMemories(ids));
   return {
     memory,
@@ -26,7 +57,12 @@ export function createLoaders(deps: MemoryDeps): Loaders {
       return chains;
     }),
     conversation: new DataLoader((ids) => s.getConversations(ids)),
-    messages: new DataLoader((ids) => s.messagesByConversation(ids)),
+    // (one conversation at a time: each read is bounded, and the request's budget is checked between them)
+    messages: new DataLoader(async (keys) => {
+      const out: (Message[] | Error)[] = [];
+      for (const k of keys) out.push(await messagesOf(k).catch((e: Error) => e));
+      return out;
+    }, { cacheKeyFn: (k) => `${k.conversationId}\u0000${k.first}\u0000${k.after ?? ''}` }),
     space: new DataLoader((ids) => s.getSpaces(ids)),
   };
 }

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
 import type { Logger } from '../ports/logger.js';
-import { DomainError } from '../memory/errors.js';
+import { DomainError, InvalidInputError } from '../memory/errors.js';
 import { unavailableIn } from '../store/sql-client.js';
 
 /**
@@ -25,7 +25,8 @@ export function errorMasker(log: Logger) {
       const e = withRequestCode(error as GraphQLError);
       log.info({ code: e.extensions?.code ?? (original as DomainError | undefined)?.code, error: e.message }, 'client error');
       if (original instanceof DomainError) {
-        return new GraphQLError(original.message, { ...pathOf(e), extensions: { ...e.extensions, code: original.code } });
+        const field = original instanceof InvalidInputError ? { field: original.field } : {};
+        return new GraphQLError(original.message, { ...pathOf(e), extensions: { ...e.extensions, code: original.code, ...field } });
       }
       return maskError(e, message, isDev);
     }

@@ -181,6 +181,9 @@ export interface LexicalStats {
 }
 
 /** A conversation and the last of its messages, in order (`MemoryStore.conversationTranscript`). */
+/** A page of a conversation's messages (`MemoryStore.messagePage`). */
+export interface MessagePage { messages: Message[]; more: boolean; afterFound: boolean }
+
 export interface ConversationTranscript {
   conversation: Conversation;
   messages: Message[];
@@ -234,7 +237,13 @@ export interface MemoryStore {
    * by `listMessages` (in pages).
    */
   conversationTranscript(conversationId: string, last: number, bytes: number): Promise<ConversationTranscript | null>;
-  messagesByConversation(ids: readonly string[]): Promise<Message[][]>;
+  /**
+   * A page of a conversation's messages in the order recorded: at most `count`, after the message
+   * `after` (null: from the first), and as many as fit in `bytes` of text (the first always). `more`:
+   * whether messages may follow the page; `afterFound`: whether `after` is a message of this
+   * conversation (when not, the page is empty).
+   */
+  messagePage(conversationId: string, after: string | null, count: number, bytes: number): Promise<MessagePage>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
   /** One statement: the memory, its state, original mention and lexicon entry, and the vector and events when given. */

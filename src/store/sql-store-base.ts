@@ -1,9 +1,9 @@
-import type { Conversation, Message, Space, TokenRecord, Tx } from '../ports/memory-store.js';
+import type { Conversation, Message, MessagePage, Space, TokenRecord, Tx } from '../ports/memory-store.js';
 import type { MemoryKind } from '../core/types.js';
 import type { Queryable, SqlClient } from './sql-client.js';
 import type { Logger } from '../ports/logger.js';
 import { eraseResidue } from './erasure.js';
-import { date, groupInOrder, toMessage, toSpace, type Row } from './sql-rows.js';
+import { date, toMessage, toSpace, type Row } from './sql-rows.js';
 
 /** Messages read per statement when a whole conversation is read (listMessages), at most. */
 export const MESSAGES_PAGE = 16;
@@ -182,11 +182,22 @@ export class SqlStoreBase {
     return r.rows[0]?.text ?? null;
   }
 
-  async messagesByConversation(ids: readonly string[]): Promise<Message[][]> {
+  async messagePage(conversationId: string, after: string | null, count: number, bytes: number): Promise<MessagePage> {
+    // As listMessages' pages: the sizes from each stored text's header, a message past the bytes not read.
     const r = await this.db.query<Row>(
-      `select * from messages where conversation_id = any($1::text[]) order by seq`,
-      [ids],
+      `with a as (select seq from messages where id = $2 and conversation_id = $1)
+       select p.id, p.conversation_id, p.space_id, p.role, p.text, p.at, p.page, (select count(*) from a) as after_found from (
+         select *, sum(octet_length(text)) over (order by seq) - octet_length(text) as before, count(*) over () as page
+         from (select * from messages where conversation_id = $1 and ($2::text is null or seq > (select seq from a)) order by seq limit $3) m
+       ) p where p.before < $4::bigint order by p.seq`,
+      [conversationId, after, count, bytes],
     );
-    return groupInOrder(ids, r.rows.map(toMessage), (m) => m.conversationId);
+    const last = r.rows[r.rows.length - 1];
+    if (!last) {
+      const found = after === null || (await this.db.query(`select 1 from messages where id = $1 and conversation_id = $2`, [after, conversationId])).rows.length > 0;
+      return { messages: [], more: false, afterFound: found };
+    }
+    const found = Number(last.page);
+    return { messages: r.rows.map(toMessage), more: found === count || r.rows.length < found, afterFound: true };
   }
 }

@@ -105,7 +105,7 @@ builder.subscriptionFields((t) => ({
       // stale; one set per event, shared by every subscription it is delivered to (the same object,
       // src/graphql/pubsub.ts), so that an event's memory is read once, not once per subscriber.
       let loaders = loadersOfEvent.get(e);
-      if (!loaders) loadersOfEvent.set(e, (loaders = createLoaders(ctx.deps)));
+      if (!loaders) loadersOfEvent.set(e, (loaders = createLoaders(ctx.deps, ctx.limits?.readChars)));
       Object.assign(ctx.loaders, loaders);
       return e;
     },
