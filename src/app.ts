@@ -135,7 +135,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
             gate: wsRateGate(rate, (socket) => callers.get(socket as object)),
             schema,
             // (an admin's socket may introspect in production, as an admin's request may)
-            validate: (schema, doc, ctx) => wsRules.validate(schema, doc, callers.get(ctx.extra.socket)?.actor?.role === 'admin'),
+            validate: (schema, doc, ctx, variables) => wsRules.validate(schema, doc, callers.get(ctx.extra.socket)?.actor?.role === 'admin', variables),
             maxTokens: config.limits.tokens,
             log: deps.log,
             context: async (ctx) => {

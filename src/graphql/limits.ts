@@ -1,9 +1,9 @@
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, validate, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import type { AppConfig } from '../config.js';
 import type { Actor, MemoryDeps } from '../memory/deps.js';
@@ -11,6 +11,7 @@ import { authenticate } from '../memory/tokens.js';
 import { unavailableIn } from '../store/sql-client.js';
 import { CallerRate } from './rate-limit.js';
 import { parseStopped, reported } from './armor.js';
+import { withListSizes } from './list-sizes.js';
 
 /**
  * Every request limit of the HTTP endpoint, in the order a request meets them
@@ -66,7 +67,7 @@ export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerR
     maxTokensPlugin({ ...parseStopped(), n: l.tokens }) as Plugin,
     maxDepthPlugin({ ...reported('depth'), n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
     maxAliasesPlugin({ ...reported('aliases'), n: l.aliases }) as Plugin,
-    costLimitPlugin({ ...reported('cost'), maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
+    costOfWhatRuns(l.cost),
   ];
   if (config.production) {
     plugins.push(blockFieldSuggestionsPlugin() as Plugin);
@@ -124,4 +125,21 @@ async function readBounded(request: Request, max: number): Promise<Uint8Array | 
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * GraphQL Armor's cost limit on the document as it will run: its lists' `first` written in from
+ * the variables and the fields' defaults (src/graphql/list-sizes.ts), which Armor's rule reads
+ * only when written as numbers. Checked as the operation is about to run, when its variables are
+ * known (validation's result is cached per document, whatever the variables), and refused there
+ * with validation's error, nothing run.
+ */
+function costOfWhatRuns(maxCost: number): Plugin {
+  const rule = costLimitRule({ ...reported('cost'), maxCost, ignoreIntrospection: true, flattenFragments: true });
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const errors: readonly GraphQLError[] = validate(args.schema, withListSizes(args.schema, args.document, args.variableValues), [rule]);
+      if (errors.length > 0) setResultAndStopExecution({ errors });
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { DocumentNode, GraphQLSchema, ValidationRule } from 'graphql';
 import type { AppConfig } from '../config.js';
 import { reported } from './armor.js';
+import { withListSizes } from './list-sizes.js';
 
 /**
  * Settings that differ in production mode (docs/limits.md#production-mode), and the
@@ -25,7 +26,9 @@ const require = createRequire(import.meta.url);
  * HTTP does there (src/graphql/limits.ts): no introspection but for an admin's socket (or with
  * ENGRAM_EXPOSE_SCHEMA), and no "Did you mean …?" in a validation error (GraphQL Armor's mask).
  */
-export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLSchema, doc: DocumentNode, admin: boolean) => ReturnType<typeof import('graphql').validate> } {
+export function graphqlWsRules(config: AppConfig): {
+  validate: (schema: GraphQLSchema, doc: DocumentNode, admin: boolean, variables?: Record<string, unknown> | null) => ReturnType<typeof import('graphql').validate>;
+} {
   const graphql = require('graphql') as typeof import('graphql');
   const { maxDepthRule } = require('@escape.tech/graphql-armor-max-depth') as typeof import('@escape.tech/graphql-armor-max-depth');
   const { maxAliasesRule } = require('@escape.tech/graphql-armor-max-aliases') as typeof import('@escape.tech/graphql-armor-max-aliases');
@@ -37,14 +40,15 @@ export function graphqlWsRules(config: AppConfig): { validate: (schema: GraphQLS
     // Reported, not thrown: a throw closed the client's whole socket (armor.ts).
     maxDepthRule({ ...reported('depth'), n: l.depth, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
     maxAliasesRule({ ...reported('aliases'), n: l.aliases }) as ValidationRule,
-    costLimitRule({ ...reported('cost'), maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule,
   ];
+  // on the document as it will run, its lists' sizes written in (src/graphql/list-sizes.ts), as over HTTP
+  const cost = [costLimitRule({ ...reported('cost'), maxCost: l.cost, ignoreIntrospection: true, flattenFragments: true }) as ValidationRule];
   const hidden = config.production && !config.exposeSchema;
   const withoutIntrospection = hidden ? [...rules, graphql.NoSchemaIntrospectionCustomRule] : rules;
   const mask = blockFieldSuggestionsDefaultOptions.mask;
   return {
-    validate: (schema, doc, admin) => {
-      const errors = graphql.validate(schema, doc, admin ? rules : withoutIntrospection);
+    validate: (schema, doc, admin, variables) => {
+      const errors = [...graphql.validate(schema, doc, admin ? rules : withoutIntrospection), ...graphql.validate(schema, withListSizes(schema, doc, variables), cost)];
       if (!config.production) return errors;
       // (the mask GraphQL Armor's blockFieldSuggestionsPlugin puts in a message over HTTP)
       for (const e of errors) e.message = e.message.replace(/Did you mean ".+"\?/g, mask).trim();

@@ -26,7 +26,7 @@ export interface WsOperationSteps<X> {
   /** Refuses the operation (the rate limit), else nothing. */
   gate(ctx: X): readonly GraphQLError[] | void;
   schema: GraphQLSchema;
-  validate(schema: GraphQLSchema, document: DocumentNode, ctx: X): readonly GraphQLError[];
+  validate(schema: GraphQLSchema, document: DocumentNode, ctx: X, variables?: Record<string, unknown> | null): readonly GraphQLError[];
   context(ctx: X): Promise<unknown>;
   log: Logger;
   /** The most tokens a document may hold (as over HTTP, GraphQL Armor's max-tokens): parsing stops past it. */
@@ -54,7 +54,7 @@ export function wsOperations<X>(steps: WsOperationSteps<X>) {
         steps.log.info({ code: 'GRAPHQL_PARSE_FAILED', error: e.message }, 'client error');
         return [new graphql.GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
       }
-      const invalid = steps.validate(steps.schema, document, ctx);
+      const invalid = steps.validate(steps.schema, document, ctx, payload.variables);
       if (invalid.length > 0) {
         // coded as over HTTP (Yoga's GRAPHQL_VALIDATION_FAILED), logged as any client error
         return invalid.map((e) => {

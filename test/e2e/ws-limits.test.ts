@@ -16,10 +16,10 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { listen, say, until, wsClient } from '../helpers/live.js';
 
 /** Runs one operation over the socket: its results and its error (graphql-ws's error message). */
-function run(client: Client, query: string): Promise<{ data: unknown[]; errors: any[] }> {
+function run(client: Client, query: string, variables?: Record<string, unknown>): Promise<{ data: unknown[]; errors: any[] }> {
   const out = { data: [] as unknown[], errors: [] as any[] };
   return new Promise((resolve) => {
-    client.subscribe({ query }, {
+    client.subscribe({ query, variables }, {
       next: (v) => (v.errors ? out.errors.push(...v.errors) : out.data.push(v.data)),
       error: (e) => { out.errors.push(...(Array.isArray(e) ? e : [e])); resolve(out); },
       complete: () => resolve(out),
@@ -116,6 +116,12 @@ describe('document limits over graphql-ws', () => {
       });
     });
     expect(badVariable[0]).toMatchObject({ message: expect.stringMatching(/\$n/), extensions: { code: 'BAD_USER_INPUT', field: 'n' } });
+    // a list's first given by a variable weighs as the number it runs with (src/graphql/list-sizes.ts), as written
+    const sized = 'query($n: Int) { memories(first: $n) { ... on MemoryConnection { nodes { id quote } } } }';
+    const costly = await run(client, sized, { n: 400 });
+    expect(costly.errors[0]).toMatchObject({ extensions: { code: 'LIMIT_EXCEEDED', limit: 'cost' } });
+    expect(costly.errors[0].message).toBe((await run(client, '{ memories(first: 400) { ... on MemoryConnection { nodes { id quote } } } }')).errors[0].message);
+    expect((await run(client, sized, { n: 2 })).errors).toEqual([]);
     // The socket is still open and the subscription beside them still receives events.
     const made = await say(served.url, sp, 'My brother lives in Braga.');
     await until(() => live.events.some((e) => e.memoryId === made.id), 30_000, 'the live subscription to see the new memory');

@@ -81,6 +81,20 @@ describe('document limits', () => {
     expect((await post(gqlBody(`{ ${twenty} }`), a.assistant)).text).toMatch(/aliases/i);
   });
 
+  it('weighs a list whose first is a variable, or left to its default, as the number it runs with (cost)', async () => {
+    // 500 memories with their conversations' messages (100 each by default): over the cost limit however it is written
+    const sel = 'nodes { id quote mentions { quote } conversation { id messages { id text } } }';
+    const written = await post(gqlBody(`{ memories(first: 500) { ... on MemoryConnection { ${sel} } } }`), a.operator);
+    expect(written.json.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'cost' });
+    const variable = await refusedBesideSmallQuery(
+      () => post(gqlBody(`query($n: Int) { memories(first: $n) { ... on MemoryConnection { ${sel} } } }`, { n: 500 }), a.operator), a.operator);
+    expect(JSON.parse(variable.text).errors?.[0]).toEqual(written.json.errors?.[0]);
+    // and the same document with a few items runs (a document is weighed with each request's variables)
+    const few = await post(gqlBody(`query($n: Int) { memories(first: $n) { ... on MemoryConnection { ${sel} } } }`, { n: 3 }), a.operator);
+    expect(few.json.errors).toBeUndefined();
+    expect(few.json.data.memories.nodes).toBeInstanceOf(Array);
+  });
+
   it('refuses a 5 MB body with 413', async () => {
     const body = gqlBody('query($q: String!) { viewer { __typename } }', { q: 'x'.repeat(5_000_000) });
     const r = await refusedBesideSmallQuery(() => post(body, a.assistant), a.assistant);
