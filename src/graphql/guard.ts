@@ -27,7 +27,7 @@ const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
 
 /** Largest `first` per field (root fields, and `Conversation.messages`); any other `first` is bounded by `limits.first`. */
 export const FIRST_MAX: Readonly<Record<string, number>> = {
-  recall: 100, recallSpace: 100, profile: 200, memories: 500, inferences: 500, messages: 500,
+  recall: 100, recallSpace: 100, profile: 200, memories: 500, inferences: 500, messages: 500, mentions: 500, events: 500,
 };
 
 /** Smallest `first` per root field whose use case asks for at least one (any other: 0, an empty page). */

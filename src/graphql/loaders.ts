@@ -8,12 +8,26 @@ import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../store/sql-store-base.js';
 
 /** A page of a conversation's messages as `Conversation.messages` asks for it. */
 export interface MessagesAsked { conversationId: string; first: number; after: string | null }
+/** A page of a memory's list (`Memory.mentions`, `Memory.events`). */
+export interface PageAsked { memoryId: string; first: number; after: string | null }
+
+const pageKey = (k: PageAsked) => `${k.memoryId}\u0000${k.first}\u0000${k.after ?? ''}`;
+
+/** Keys asking for the same page size after the same cursor, read together (one statement each group). */
+function byPage(keys: readonly PageAsked[]): PageAsked[][] {
+  const groups = new Map<string, PageAsked[]>();
+  for (const k of keys) {
+    const g = `${k.first}\u0000${k.after ?? ''}`;
+    groups.set(g, [...(groups.get(g) ?? []), k]);
+  }
+  return [...groups.values()];
+}
 
 /** DataLoaders, created per request: one query per batch, results in key order. */
 export interface Loaders {
   memory: DataLoader<string, MemoryRecord | null>;
-  mentions: DataLoader<string, Mention[]>;
-  events: DataLoader<string, MemoryEvent[]>;
+  mentions: DataLoader<PageAsked, Mention[], string>;
+  events: DataLoader<PageAsked, MemoryEvent[], string>;
   chain: DataLoader<string, MemoryRecord[]>;
   conversation: DataLoader<string, Conversation | null>;
   messages: DataLoader<MessagesAsked, Message[], string>;
@@ -21,15 +35,16 @@ export interface Loaders {
 }
 
 /**
- * `readChars`: characters of message text the request may read in all (docs/limits.md); past it the
- * field asking is answered LIMIT_EXCEEDED (`limit: readChars`), before more is read.
+ * `readChars`: characters of words the request may read in all, messages' texts and mentions'
+ * quotes (docs/limits.md); past it the field asking is answered LIMIT_EXCEEDED (`limit: readChars`),
+ * before more is read.
  */
 export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({}).readChars): Loaders {
   const s = deps.store;
   let read = 0;
   /** One conversation's page, read in statements bounded as the quote check's are (MESSAGES_PAGE, MESSAGES_PAGE_BYTES). */
   const overBudget = () => new GraphQLError(
-    `this request would read more than ${readChars.toLocaleString('en')} characters of messages: ask for fewer (first, after)`,
+    `this request would read more than ${readChars.toLocaleString('en')} characters of words: ask for fewer (first, after)`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'readChars' } },
   );
   const messagesOf = async (k: MessagesAsked): Promise<Message[]> => {
@@ -49,8 +64,36 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
   const memory = new DataLoader<string, MemoryRecord | null>((ids) => s.getMemories(ids));
   return {
     memory,
-    mentions: new DataLoader((ids) => s.mentionsOf(ids)),
-    events: new DataLoader((ids) => s.eventsOf(ids)),
+    mentions: new DataLoader(async (keys) => {
+      const found = new Map<PageAsked, Mention[] | Error>();
+      for (const group of byPage(keys)) {
+        if (read > readChars) {
+          for (const k of group) found.set(k, overBudget());
+          continue;
+        }
+        const pages = await s.mentionPages(group.map((k) => k.memoryId), group[0]!.first, group[0]!.after);
+        group.forEach((k, i) => {
+          const page = pages[i];
+          if (!page) return found.set(k, new InvalidInputError('after', `not a wording of memory ${k.memoryId}`));
+          for (const m of page) read += m.quote.length;
+          found.set(k, read > readChars ? overBudget() : page);
+        });
+      }
+      return keys.map((k) => found.get(k)!);
+    }, { cacheKeyFn: pageKey }),
+    events: new DataLoader(async (keys) => {
+      const found = new Map<PageAsked, MemoryEvent[] | Error>();
+      for (const group of byPage(keys)) {
+        const after = group[0]!.after;
+        if (after !== null && !/^\d{1,15}$/.test(after)) {
+          for (const k of group) found.set(k, new InvalidInputError('after', 'not an event id'));
+          continue;
+        }
+        const pages = await s.eventPages(group.map((k) => k.memoryId), group[0]!.first, after === null ? null : Number(after));
+        group.forEach((k, i) => found.set(k, pages[i]!));
+      }
+      return keys.map((k) => found.get(k)!);
+    }, { cacheKeyFn: pageKey }),
     chain: new DataLoader(async (ids) => {
       const chains = await s.chains(ids);
       for (const c of chains) for (const m of c) memory.prime(m.id, m);

@@ -294,6 +294,13 @@ export interface MemoryStore {
   currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]>;
   mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
+  /**
+   * `mentionsOf` a page at a time: of each memory, the first `first` wordings in order after the
+   * mention `after` (null: from the first); null for a memory `after` is not a wording of.
+   */
+  mentionPages(memoryIds: readonly string[], first: number, after: string | null): Promise<(Mention[] | null)[]>;
+  /** `eventsOf` a page at a time: of each memory, the first `first` events after the event `after` (null: from the first). */
+  eventPages(memoryIds: readonly string[], first: number, after: number | null): Promise<MemoryEvent[][]>;
   spaceEvents(spaceId: string, afterId: number, limit: number): Promise<MemoryEvent[]>;
   /**
    * The id of the space's last event (0: none). Every writer of a space records its events under

@@ -223,6 +223,48 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return groupInOrder(memoryIds, r.rows, (x) => x.for_id as string).map((rows) => rows.map(toMention));
   }
 
+  async mentionPages(memoryIds: readonly string[], first: number, after: string | null): Promise<(Mention[] | null)[]> {
+    // mentionsOf's tree (a memory's own wordings and those of the memories merged into it), the first
+    // `first` of each in order after the mention `after` (null where `after` is not one of its wordings)
+    const r = await this.db.query<Row>(
+      `with recursive tree(root, id) as (
+         select x, x from unnest($1::text[]) as x
+         union
+         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
+       ), cursor as (
+         select t.root, a.seq from tree t join mentions a on a.memory_id = t.id where a.id = $3
+       )
+       select x.* from (
+         select t.root as for_id, mn.*, row_number() over (partition by t.root order by mn.seq) as rn
+         from tree t join mentions mn on mn.memory_id = t.id
+         where $3::text is null or mn.seq > (select c.seq from cursor c where c.root = t.root)
+       ) x where x.rn <= $2 order by x.seq`,
+      [memoryIds, first, after],
+    );
+    const pages = groupInOrder(memoryIds, r.rows, (x) => x.for_id as string).map((rows) => rows.map(toMention));
+    if (after === null) return pages;
+    const holding = new Set((await this.db.query<Row>(
+      `with recursive tree(root, id) as (
+         select x, x from unnest($1::text[]) as x
+         union
+         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
+       ) select t.root from tree t join mentions a on a.memory_id = t.id where a.id = $2`,
+      [memoryIds, after],
+    )).rows.map((x) => x.root as string));
+    return pages.map((p, i) => (holding.has(memoryIds[i]!) ? p : null));
+  }
+
+  async eventPages(memoryIds: readonly string[], first: number, after: number | null): Promise<MemoryEvent[][]> {
+    const r = await this.db.query<Row>(
+      `select x.* from (
+         select e.*, row_number() over (partition by e.memory_id order by e.id) as rn
+         from memory_events e where e.memory_id = any($1::text[]) and ($3::bigint is null or e.id > $3::bigint)
+       ) x where x.rn <= $2 order by x.id`,
+      [memoryIds, first, after],
+    );
+    return groupInOrder(memoryIds, r.rows.map(toEvent), (e) => e.memoryId ?? '');
+  }
+
   async eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]> {
     const r = await this.db.query<Row>(`select * from memory_events where memory_id = any($1::text[]) order by id`, [memoryIds]);
     return groupInOrder(memoryIds, r.rows.map(toEvent), (e) => e.memoryId ?? '');

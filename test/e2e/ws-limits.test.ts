@@ -135,14 +135,14 @@ describe('document limits over graphql-ws', () => {
     const made = await say(served.url, sp, 'My cousin Ana lives in Porto.');
     const deps = served.t.app.engram.deps;
     const errors = vi.spyOn(deps.log, 'error');
-    const original = deps.store.mentionsOf;
+    const original = deps.store.mentionPages;
     // a fault whose words must not reach the client
-    deps.store.mentionsOf = async () => { throw new Error('SECRET-INTERNAL: relation "mentions" at /srv/x.sql'); };
+    deps.store.mentionPages = async () => { throw new Error('SECRET-INTERNAL: relation "mentions" at /srv/x.sql'); };
     try {
       const client = served.client(sp.operator);
-      const query = await run(client, `{ memory(id: "${made.id}") { ... on Memory { mentions { quote } } } }`);
+      const query = await run(client, `{ memory(id: "${made.id}") { ... on Memory { mentions(first: 1) { quote } } } }`);
       expect(query.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' }, path: ['memory', 'mentions'] })]);
-      const live = listen(client, 'subscription { memoryEvents { kind memory { mentions { quote } } } }');
+      const live = listen(client, 'subscription { memoryEvents { kind memory { mentions(first: 1) { quote } } } }');
       await say(served.url, sp, 'My aunt Rosa lives in Faro.');
       await until(() => live.errors.length > 0 || live.events.length > 0, 30_000, 'the subscription to receive the event');
       expect(live.errors[0]).toMatchObject({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
@@ -150,7 +150,7 @@ describe('document limits over graphql-ws', () => {
       expect(errors.mock.calls.filter((c) => /SECRET-INTERNAL/.test(String((c[0] as { err?: Error }).err)))).toHaveLength(2);
       live.stop();
     } finally {
-      deps.store.mentionsOf = original;
+      deps.store.mentionPages = original;
       errors.mockRestore();
     }
   });
@@ -218,7 +218,7 @@ describe('subscriptions per token', () => {
     const query = 'subscription { memoryEvents { kind memoryId memory { quote mentions { quote } } } }';
     const subs = [listen(client, query), listen(client, query), listen(client, query)];
     await until(() => served.t.app.streams.total() === 3, 30_000, 'the three subscriptions to open');
-    const mentionsOf = vi.spyOn(served.t.app.engram.deps.store, 'mentionsOf');
+    const mentionsOf = vi.spyOn(served.t.app.engram.deps.store, 'mentionPages');
     try {
       const made = await say(served.url, sp, 'My godson Pavel lives in Brno.');
       await until(() => subs.every((l) => l.events.some((e) => e.memoryId === made.id)), 30_000, 'the three subscriptions to see the memory');

@@ -72,6 +72,8 @@ export function MemoryPage({ id }: { id: string }) {
   if (!m) return <section class="page"><p class="muted">Loading…</p></section>;
   const link = (x: Linked) => <a href={memoryHref(x.id)}>“{x.quote}”</a>;
   const inference = m.kind === 'INFERENCE';
+  // (null when the request's words read ran out: ENGRAM_MAX_READ_CHARS; the page asks for the first 500, the most a page gives)
+  const wordings = m.mentions ?? [];
 
   return (
     <section class="page" data-testid="memory-page">
@@ -115,11 +117,11 @@ export function MemoryPage({ id }: { id: string }) {
       {m.supersedes.length > 0 && <p>Replaces {m.supersedes.map((x, i) => <>{i ? ', ' : ''}{link(x)}</>)}.</p>}
       {m.mergedInto && <p>Merged into {link(m.mergedInto)}: its wordings count there.</p>}
 
-      <h2>Every wording ({m.mentions.length})</h2>
+      <h2>{wordings.length === 500 ? `The first ${wordings.length} wordings` : `Every wording (${wordings.length})`}</h2>
       <table class="rows wordings" data-testid="wordings">
         <thead><tr><th>Wording</th><th>Tier</th><th class="num">Score</th><th>Said</th><th>Conversation</th></tr></thead>
         <tbody>
-          {m.mentions.map((w) => (
+          {wordings.map((w) => (
             <tr key={w.id}>
               <td class="quote">“{w.quote}”</td>
               <td><span class="tier">{lower(w.tier)}</span></td>
@@ -134,8 +136,8 @@ export function MemoryPage({ id }: { id: string }) {
       {confirmForget && (
         <Confirm title="Forget 1 memory for good?" busy={busy} confirmLabel="Forget 1 for good"
           onConfirm={() => void act('forget')} onCancel={() => setConfirmForget(false)}>
-          <p><strong>“{m.quote}” will be deleted permanently</strong>, with its {m.mentions.length}
-            {m.mentions.length === 1 ? ' wording' : ' wordings'} and the sentences they came from. This cannot be undone.</p>
+          <p><strong>“{m.quote}” will be deleted permanently</strong>, with its {wordings.length}
+            {wordings.length === 1 ? ' wording' : ' wordings'} and the sentences they came from. This cannot be undone.</p>
         </Confirm>
       )}
     </section>

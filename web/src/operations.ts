@@ -104,7 +104,7 @@ export const MemoryQuery = graphql(`
         attribution explanation context basis current saidAt
         entities themes resolution
         conversation { id }
-        mentions { id quote tier score saidAt conversationId }
+        mentions(first: 500) { id quote tier score saidAt conversationId }
         correctionChain { id quote status createdAt }
         supersedes { id quote status }
         supersededBy { id quote status }

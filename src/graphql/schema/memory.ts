@@ -8,6 +8,18 @@ import {
 } from './enums.js';
 import { ConversationRef } from './space.js';
 import { NodeRef } from './node-interface.js';
+import type DataLoader from 'dataloader';
+import type { PageAsked } from '../loaders.js';
+import { FIRST_MAX } from '../guard.js';
+
+/** Items `Memory.mentions` and `Memory.events` give when not told (`first`); at most FIRST_MAX (src/graphql/guard.ts). */
+const LIST_FIRST_DEFAULT = 100;
+
+/** A memory's page of a list (`first` and `after` checked by the schema's guard). */
+function pageOf<V>(loader: DataLoader<PageAsked, V[], string>, memoryId: string, a: { first?: number | null; after?: string | number | null }): Promise<V[]> | V[] {
+  const first = a.first ?? LIST_FIRST_DEFAULT;
+  return first === 0 ? [] : loader.load({ memoryId, first, after: a.after == null ? null : String(a.after) });
+}
 
 export const MentionRef = builder.objectRef<Mention>('Mention').implement({
   description: 'One wording a memory was said in: its own quote, time, tier and score.',
@@ -85,8 +97,19 @@ MemoryRef.implement({
     allDay: t.exposeBoolean('allDay'),
     resolution: t.field({ type: ResolutionEnum, nullable: true, resolve: (m) => m.resolution }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
-    mentions: t.field({ type: [MentionRef], description: 'Every wording, oldest first.', resolve: (m, _a, ctx) => ctx.loaders.mentions.load(m.id) }),
-    events: t.field({ type: [MemoryEventRef], resolve: (m, _a, ctx) => ctx.loaders.events.load(m.id) }),
+    mentions: t.field({
+      type: [MentionRef], nullable: true,
+      description: `The wordings, oldest first (those of memories merged into it too): at most \`first\` (0-${FIRST_MAX.mentions}), after the mention \`after\` `
+        + '(its id; absent: from the first). Fewer than `first`: there are no more. Counted in the request\'s words read (ENGRAM_MAX_READ_CHARS): past them, null and LIMIT_EXCEEDED.',
+      args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
+      resolve: (m, a, ctx) => pageOf(ctx.loaders.mentions, m.id, a),
+    }),
+    events: t.field({
+      type: [MemoryEventRef], nullable: true,
+      description: `What happened to it, oldest first: at most \`first\` (0-${FIRST_MAX.events}), after the event \`after\` (its id; absent: from the first).`,
+      args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
+      resolve: (m, a, ctx) => pageOf(ctx.loaders.events, m.id, a),
+    }),
     conversation: t.field({
       type: ConversationRef, nullable: true,
       resolve: (m, _a, ctx) => (m.conversationId ? ctx.loaders.conversation.load(m.conversationId) : null),

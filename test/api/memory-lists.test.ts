@@ -1,0 +1,82 @@
+/**
+ * A memory's wordings and events in pages (`first`, `after`), the wordings' quotes counted in the
+ * request's words read (ENGRAM_MAX_READ_CHARS): both lists grew with every restatement, read whole.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { lexicalText } from '../../src/memory/lexical.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: { ENGRAM_MAX_READ_CHARS: '100000' } });
+});
+afterAll(async () => t?.close());
+
+/** A memory written through the store, restated `n` times (each a mention and a REINFORCED event), quotes of `chars` characters. */
+async function restated(spaceId: string, n: number, chars = 40): Promise<string> {
+  const { store } = t.app.engram;
+  const id = randomUUID();
+  const quote = `A fact said many times. ${'x'.repeat(chars)}`.slice(0, chars);
+  await store.transaction(async (tx) => {
+    await store.insertMemory(tx, {
+      id, spaceId, kind: 'STATEMENT', type: 'FACT', quote, normalized: quote.toLowerCase(), conversationId: null, messageId: null, context: null,
+      basis: null, saidAt: new Date(Date.UTC(2026, 0, 1)), importance: null, valence: null, entities: [], themes: [], tags: [], embeddingStatus: 'OK',
+      review: null, lexicalText: lexicalText([quote]), events: [{ spaceId, actor: 'test', detail: null, memoryId: id, kind: 'CREATED', tier: null, score: null, rule: null, relatedId: null }],
+    });
+    for (let i = 0; i < n; i++) {
+      await store.reinforce(tx, {
+        memoryId: id, lastMentionedAt: new Date(Date.UTC(2026, 0, 2, 0, i)), importance: null, valence: null, entities: [], themes: [], tags: [],
+        lexicalText: lexicalText([quote]),
+        mention: { id: randomUUID(), quote: `${i} ${quote}`.slice(0, chars), conversationId: null, messageId: null, saidAt: new Date(Date.UTC(2026, 0, 2, 0, i)), tier: 'CLOSE', score: 0.9 },
+        events: [{ spaceId, actor: 'test', detail: null, memoryId: id, kind: 'REINFORCED', tier: 'CLOSE', score: 0.9, rule: null, relatedId: null }],
+      }, spaceId);
+    }
+  });
+  return id;
+}
+
+const MENTIONS = `query($id: ID!, $n: Int, $a: ID) { memory(id: $id) { ... on Memory { mentions(first: $n, after: $a) { id quote } } } }`;
+const EVENTS = `query($id: ID!, $n: Int, $a: ID) { memory(id: $id) { ... on Memory { events(first: $n, after: $a) { id kind } } } }`;
+
+describe("a memory's lists in pages", () => {
+  it('pages its wordings and its events in order, first then after the last read', async () => {
+    const s = await t.space({ name: 'lists' });
+    const id = await restated(s.id, 12);
+    const all = (await t.gql(s.operator, MENTIONS, { id })).data.memory.mentions as { id: string; quote: string }[];
+    expect(all).toHaveLength(13);
+    const paged: string[] = [];
+    for (let after: string | null = null; ;) {
+      const page = (await t.gql(s.operator, MENTIONS, { id, n: 5, a: after })).data.memory.mentions as { id: string }[];
+      paged.push(...page.map((m) => m.id));
+      if (page.length < 5) break;
+      after = page[page.length - 1]!.id;
+    }
+    expect(paged).toEqual(all.map((m) => m.id));
+    const events = (await t.gql(s.operator, EVENTS, { id })).data.memory.events as { id: string; kind: string }[];
+    expect(events.map((e) => e.kind)).toEqual(['CREATED', ...Array(12).fill('REINFORCED')]);
+    const rest = (await t.gql(s.operator, EVENTS, { id, n: 100, a: events[9]!.id })).data.memory.events as { id: string }[];
+    expect(rest.map((e) => e.id)).toEqual(events.slice(10).map((e) => e.id));
+  });
+
+  it("refuses an after that is not one of the memory's own, and a first out of bounds, naming the argument", async () => {
+    const s = await t.space({ name: 'bad lists' });
+    const id = await restated(s.id, 2);
+    const other = await restated(s.id, 2);
+    const elsewhere = (await t.gql(s.operator, MENTIONS, { id: other })).data.memory.mentions[0].id;
+    for (const [q, vars, field] of [[MENTIONS, { a: elsewhere }, 'after'], [MENTIONS, { n: 501 }, 'first'], [EVENTS, { a: 'not-a-number' }, 'after'], [EVENTS, { n: -1 }, 'first']] as const) {
+      const r = await t.gql(s.operator, q, { id, ...vars });
+      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field });
+    }
+  });
+
+  it("counts the wordings' quotes in the request's words read: past them, LIMIT_EXCEEDED", async () => {
+    const s = await t.space({ name: 'long wordings' });
+    const id = await restated(s.id, 9, 15_000);
+    // 10 wordings of 15,000 characters: over 100,000
+    const r = await t.gql(s.operator, `query($id: ID!) { memory(id: $id) { ... on Memory { quote mentions { quote } } } }`, { id });
+    expect(r.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
+    expect(r.data.memory.quote).toMatch(/^A fact/);
+    expect((await t.gql(s.operator, MENTIONS, { id, n: 5 })).data.memory.mentions).toHaveLength(5);
+  });
+});
