@@ -200,6 +200,7 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
       await outbox?.stop();
       // the recall counters issued after their answers, before the connection goes
       await store.settled();
+      await store.stopErasures();
       await index.close();
       if (!opts.db) await db.close();
       await owner?.close();

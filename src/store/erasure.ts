@@ -23,6 +23,8 @@ export const CONTENT_TABLES = ['messages', 'memories', 'mentions', 'memory_state
 export interface ErasureReport {
   done: string[];
   failed: { step: string; error: string }[];
+  /** The connection was lost on both tries: the words stay on disk until an erasure goes through. */
+  connectionLost?: boolean;
 }
 
 export async function eraseResidue(db: SqlClient, log?: Logger): Promise<ErasureReport> {
@@ -37,14 +39,21 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
     });
   };
   const first = await once();
-  if (!first.lost) return first.report;
+  if (!first.lost) return refusedSteps(first.report, log);
   // The session's connection was lost (a restart, pg_terminate_backend): every step after it failed
   // on the dead connection, and the words stayed on disk though forget had answered. Once more on a
-  // fresh connection; a second loss is reported as the first was.
+  // fresh connection; a second loss is reported as such (the store runs it again later: sql-store-base.ts).
   log?.warn({ failed: first.report.failed }, 'erasure: the connection was lost; erasing again on a new one');
-  const second = (await once()).report;
-  if (second.failed.some((f) => f.step === 'connect')) log?.warn({ failed: second.failed }, 'erasure: no connection; the forgotten words stay on disk until the next erasure');
-  return second;
+  const second = await once();
+  if (!second.lost) return refusedSteps(second.report, log);
+  log?.warn({ failed: second.report.failed }, 'erasure: the connection was lost again; the forgotten words stay on disk until an erasure goes through');
+  return { ...second.report, connectionLost: true };
+}
+
+/** Steps that failed on a live connection: refused to this role (docs/erasure.md says what remains). */
+function refusedSteps(report: ErasureReport, log?: Logger): ErasureReport {
+  if (report.failed.length) log?.warn({ failed: report.failed }, 'erasure: some steps could not run with this role (docs/erasure.md says what remains)');
+  return report;
 }
 
 async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean }, log?: Logger): Promise<ErasureReport> {
@@ -115,8 +124,5 @@ async function rewrite(
   await step('vacuum vectors', `vacuum (index_cleanup off) memory_vectors`);
   await step('wal switch', `select pg_switch_wal()`);
   await step('checkpoint', `checkpoint`);
-  if (report.failed.length) {
-    log?.warn({ failed: report.failed }, 'erasure: some steps could not run with this role (docs/erasure.md says what remains)');
-  }
   return report;
 }

@@ -5,6 +5,9 @@ import type { Logger } from '../ports/logger.js';
 import { eraseResidue } from './erasure.js';
 import { date, toMessage, toSpace, type Row } from './sql-rows.js';
 
+/** When an erasure whose connection was lost twice runs again (`eraseResidue`). */
+export const ERASURE_RETRY_MS = [30_000, 120_000, 600_000] as const;
+
 /** Messages read per statement when a whole conversation is read (listMessages), at most. */
 export const MESSAGES_PAGE = 16;
 /** And at most this many bytes of their text per statement (a message over it alone is read alone). */
@@ -25,13 +28,43 @@ export class SqlStoreBase {
 
   /** One erasure at a time; a forget waits for its own. */
   private erasing: Promise<void> = Promise.resolve();
+  /** The erasure owed after a connection lost twice, and when it runs (`ERASURE_RETRY_MS`). */
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private erasureStopped = false;
 
   eraseResidue(): Promise<void> {
+    return this.erase(0);
+  }
+
+  /**
+   * An erasure whose connection was lost on both tries (docs/erasure.md) leaves the forgotten words
+   * on disk, though forget answered: it is run again later, in 30 s, 2 min and 10 min, until it
+   * goes through (a forget meanwhile erases for it, and starts the count again).
+   */
+  private erase(attempt: number): Promise<void> {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
     const run = this.erasing.then(async () => {
-      await eraseResidue(this.maintenance, this.log);
+      const report = await eraseResidue(this.maintenance, this.log);
+      if (!report.connectionLost || this.erasureStopped || attempt >= ERASURE_RETRY_MS.length) return;
+      const ms = ERASURE_RETRY_MS[attempt]!;
+      this.log?.warn({ inSeconds: ms / 1000 }, 'erasure: the forgotten words stay on disk until it runs again');
+      this.retry = setTimeout(() => {
+        this.retry = null;
+        this.erase(attempt + 1).catch((e: unknown) => this.log?.warn({ cause: String(e) }, 'erasure: the retry failed'));
+      }, ms);
+      this.retry.unref?.();
     });
     this.erasing = run.catch(() => undefined);
     return run;
+  }
+
+  /** No erasure is retried after this (the store is about to close): the one running, if any, is waited for. */
+  async stopErasures(): Promise<void> {
+    this.erasureStopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    await this.erasing;
   }
 
   get statementCount(): number {

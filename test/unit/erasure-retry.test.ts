@@ -6,9 +6,12 @@
  * `vacuum full`, `visibility map`, `vacuum vectors`, `wal switch` and `checkpoint` all failed. It
  * now runs once more on a fresh connection. A client of fakes: which statements ran, on which session.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eraseResidue } from '../../src/store/erasure.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
+import { SqlStore } from '../../src/store/sql-store.js';
+import { ERASURE_RETRY_MS } from '../../src/store/sql-store-base.js';
+import type { Logger } from '../../src/ports/logger.js';
 
 /** A server client whose first session loses its connection at `vacuum full`; `ran` lists each session's statements. */
 function losingOnce(): { db: SqlClient; ran: string[][] } {
@@ -90,5 +93,73 @@ describe('erasure with no connection to be had', () => {
   it('any other failure to open the session is still thrown (a defect, not the database away)', async () => {
     const db = { driver: 'pg', statementCount: 0, async session() { throw new TypeError('boom'); } } as unknown as SqlClient;
     await expect(eraseResidue(db)).rejects.toThrow('boom');
+  });
+});
+
+describe('an erasure lost on both tries', () => {
+  /** A server client whose first `losing` sessions each lose their connection at `vacuum full`. */
+  function losing(losingSessions: number): { db: SqlClient; ran: string[][] } {
+    const ran: string[][] = [];
+    const db = {
+      driver: 'pg', statementCount: 0,
+      async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+        const statements: string[] = [];
+        ran.push(statements);
+        const loses = ran.length <= losingSessions;
+        let dead = false;
+        return fn({
+          async query<R>(sql: string) {
+            statements.push(sql);
+            if (dead) throw new Error('Client has encountered a connection error and is not queryable');
+            if (loses && sql.startsWith('vacuum full')) {
+              dead = true;
+              throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+            }
+            return { rows: [] as R[], rowCount: 0 };
+          },
+        });
+      },
+    } as unknown as SqlClient;
+    return { db, ran };
+  }
+  /** A session that ran every step to the checkpoint, its vacuum full included. */
+  const completed = (statements: string[] | undefined) => !!statements?.some((s) => s.startsWith('vacuum full')) && statements.includes('checkpoint');
+
+  it('says the connection was lost (not that the role may not), and the store runs it again later until it goes through', async () => {
+    vi.useFakeTimers();
+    try {
+      const { db, ran } = losing(3);
+      const warn = vi.fn();
+      const log = { warn, info: vi.fn(), error: vi.fn(), debug: vi.fn(), child: () => log } as unknown as Logger;
+      const report = await eraseResidue(db, log);
+      expect(report.connectionLost).toBe(true);
+      expect(warn.mock.calls.map((c) => c[1])).not.toContain('erasure: some steps could not run with this role (docs/erasure.md says what remains)');
+      expect(warn.mock.calls.map((c) => String(c[1])).at(-1)).toMatch(/connection was lost again/);
+
+      const store = new SqlStore(db, db, log);
+      await store.eraseResidue();
+      expect(ran).toHaveLength(4); // two above, two here: the third session lost too, the fourth went through
+      expect(completed(ran[3])).toBe(true);
+      // a store whose erasure is lost twice runs it again after ERASURE_RETRY_MS[0]
+      const again = losing(2);
+      const later = new SqlStore(again.db, again.db, log);
+      await later.eraseResidue();
+      expect(again.ran).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(ERASURE_RETRY_MS[0] - 1);
+      expect(again.ran).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      await later.stopErasures();
+      expect(again.ran).toHaveLength(3);
+      expect(completed(again.ran[2])).toBe(true);
+      // and once stopped, nothing more is scheduled
+      const stopped = losing(10);
+      const closing = new SqlStore(stopped.db, stopped.db, log);
+      await closing.eraseResidue();
+      await closing.stopErasures();
+      await vi.advanceTimersByTimeAsync(ERASURE_RETRY_MS[0] * 100);
+      expect(stopped.ran).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
