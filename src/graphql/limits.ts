@@ -55,7 +55,7 @@ export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerR
           actor = await authenticate(deps, bearer(request));
         } catch (e) {
           const unavailable = unavailableIn(e);
-          if (unavailable) return endResponse(failure(503, 'UNAVAILABLE', unavailable.message, { 'retry-after': '1' }));
+          if (unavailable) return endResponse(failure(503, 'UNAVAILABLE', unavailable.message, { 'retry-after': '1' }, { retryAfterSeconds: 1 }));
           throw e;
         }
         actors.set(request, actor);
@@ -93,8 +93,8 @@ function addressOf(serverContext: unknown): string {
   return req?.socket?.remoteAddress ?? 'local';
 }
 
-function failure(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
+function failure(status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }), {
     status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
 }

@@ -19,7 +19,8 @@ export function errorMasker(log: Logger) {
     const unavailable = unavailableIn(original);
     if (unavailable) {
       log.warn({ reason: unavailable.message, cause: (unavailable.cause as Error | undefined)?.message, via: unavailable === original ? undefined : (original as Error).message }, 'database unavailable');
-      return new GraphQLError(unavailable.message, { ...(isGraphQLError(error) ? pathOf(error) : {}), extensions: { code: 'UNAVAILABLE' } });
+      // (with the typed Unavailable's retryAfterSeconds: a client reads one shape wherever the outage met the request)
+      return new GraphQLError(unavailable.message, { ...(isGraphQLError(error) ? pathOf(error) : {}), extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 1 } });
     }
     if (!original || isGraphQLError(original) || original instanceof DomainError) {
       const e = withRequestCode(error as GraphQLError);

@@ -39,7 +39,7 @@ describe('wsOperations', () => {
 
   it('answers UNAVAILABLE when the store fails while the context is made, "Unexpected error." for a defect', async () => {
     const down = steps(async () => { throw new StoreUnavailableError('database unavailable: connection refused'); });
-    expect(errorsOf(await down.run('{ hello }'))[0]).toMatchObject({ message: 'database unavailable: connection refused', extensions: { code: 'UNAVAILABLE' } });
+    expect(errorsOf(await down.run('{ hello }'))[0]).toMatchObject({ message: 'database unavailable: connection refused', extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 1 } });
     const broken = steps(async () => { throw new TypeError('x is undefined'); });
     const [e] = errorsOf(await broken.run('{ hello }'));
     expect(e).toBeInstanceOf(graphql.GraphQLError);
