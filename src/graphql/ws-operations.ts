@@ -36,7 +36,7 @@ export interface WsOperationSteps<X> {
 /** graphql-ws's `onSubscribe`: the operation's execution arguments, or the errors it is answered with. */
 export function wsOperations<X>(steps: WsOperationSteps<X>) {
   const graphql = require('graphql') as typeof import('graphql');
-  const failed = (message: string, code: string) => [new graphql.GraphQLError(message, { extensions: { code } })];
+  const failed = (message: string, code: string, more: Record<string, unknown> = {}) => [new graphql.GraphQLError(message, { extensions: { code, ...more } })];
   return async (ctx: X, _id: string, payload: SubscribeMessage): Promise<ExecutionArgs | readonly GraphQLError[]> => {
     try {
       const refused = steps.gate(ctx);
@@ -79,7 +79,7 @@ export function wsOperations<X>(steps: WsOperationSteps<X>) {
       const unavailable = unavailableIn(e);
       if (unavailable) {
         steps.log.warn({ reason: unavailable.message }, 'database unavailable');
-        return failed(unavailable.message, 'UNAVAILABLE');
+        return failed(unavailable.message, 'UNAVAILABLE', { retryAfterSeconds: 1 });
       }
       steps.log.error({ err: e }, 'unexpected error');
       return failed('Unexpected error.', 'INTERNAL_SERVER_ERROR');
