@@ -18,7 +18,9 @@ function byPage(keys: readonly PageAsked[]): PageAsked[][] {
   const groups = new Map<string, PageAsked[]>();
   for (const k of keys) {
     const g = `${k.first}\u0000${k.after ?? ''}`;
-    groups.set(g, [...(groups.get(g) ?? []), k]);
+    const group = groups.get(g);
+    if (group) group.push(k);
+    else groups.set(g, [k]);
   }
   return [...groups.values()];
 }
@@ -42,11 +44,11 @@ export interface Loaders {
 export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({}).readChars): Loaders {
   const s = deps.store;
   let read = 0;
-  /** One conversation's page, read in statements bounded as the quote check's are (MESSAGES_PAGE, MESSAGES_PAGE_BYTES). */
   const overBudget = () => new GraphQLError(
     `this request would read more than ${readChars.toLocaleString('en')} characters of words: ask for fewer (first, after)`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'readChars' } },
   );
+  /** One conversation's page, read in statements bounded as the quote check's are (MESSAGES_PAGE, MESSAGES_PAGE_BYTES). */
   const messagesOf = async (k: MessagesAsked): Promise<Message[]> => {
     const out: Message[] = [];
     for (let after = k.after; out.length < k.first;) {
