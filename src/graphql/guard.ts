@@ -25,7 +25,7 @@ import type { GraphQLContext } from './context.js';
 
 const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
 
-/** Largest `first` per field (root fields, and `Conversation.messages`); any other `first` is bounded by `limits.first`. */
+/** Largest `first` per field (root fields, and the lists inside an object: `Conversation.messages`, `Memory.mentions`, `Memory.events`); any other `first` is bounded by `limits.first`. */
 export const FIRST_MAX: Readonly<Record<string, number>> = {
   recall: 100, recallSpace: 100, profile: 200, memories: 500, inferences: 500, messages: 500, mentions: 500, events: 500,
 };
@@ -53,7 +53,7 @@ export function guardSchema(schema: GraphQLSchema): GraphQLSchema {
     if (!type) continue;
     for (const field of Object.values(type.getFields())) guardField(field, type.name === 'Subscription');
   }
-  // The arguments of every other field that takes some (`Conversation.messages`): the same checks, answered
+  // The arguments of every other field that takes some (`Conversation.messages`, `Memory.mentions`...): the same checks, answered
   // as a GraphQL error on that field (INVALID_INPUT naming the argument): no union to carry the typed error.
   for (const type of Object.values(schema.getTypeMap())) {
     if (!(type instanceof GraphQLObjectType) || type.name.startsWith('__') || roots.includes(type)) continue;

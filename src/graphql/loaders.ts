@@ -6,6 +6,9 @@ import { InvalidInputError } from '../memory/errors.js';
 import { LimitsSchema } from '../config.js';
 import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../store/sql-store-base.js';
 
+/** Items a list inside an object gives when not told (`first`: `Conversation.messages`, `Memory.mentions`, `Memory.events`); at most FIRST_MAX (guard.ts). */
+export const LIST_FIRST_DEFAULT = 100;
+
 /** A page of a conversation's messages as `Conversation.messages` asks for it. */
 export interface MessagesAsked { conversationId: string; first: number; after: string | null }
 /** A page of a memory's list (`Memory.mentions`, `Memory.events`). */

@@ -13,6 +13,12 @@ const CURRENT_NAMES = ['chain_root', ...MEMORY_COLUMN_NAMES];
  * computes the same, in SQL, for PGlite's unlocked writes.
  */
 const lastEventOf = (space: string) => `(select max(id) from memory_events where space_id = ${space})`;
+/** Each memory of `$1` (`root`) with itself and every memory merged into it, however deep (`id`): whose wordings are its own. */
+const MERGE_TREE = `with recursive tree(root, id) as (
+         select x, x from unnest($1::text[]) as x
+         union
+         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
+       )`;
 /** The columns of a message `toMessage` reads. */
 const MESSAGE_NAMES = ['id', 'conversation_id', 'space_id', 'role', 'text', 'at'];
 
@@ -212,11 +218,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
    */
   async mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]> {
     const r = await this.q(tx).query<Row>(
-      `with recursive tree(root, id) as (
-         select x, x from unnest($1::text[]) as x
-         union
-         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
-       )
+      `${MERGE_TREE}
        select t.root as for_id, mn.* from tree t join mentions mn on mn.memory_id = t.id order by mn.seq`,
       [memoryIds],
     );
@@ -224,14 +226,9 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   async mentionPages(memoryIds: readonly string[], first: number, after: string | null): Promise<(Mention[] | null)[]> {
-    // mentionsOf's tree (a memory's own wordings and those of the memories merged into it), the first
-    // `first` of each in order after the mention `after` (null where `after` is not one of its wordings)
+    // (MERGE_TREE: a memory's own wordings and those of the memories merged into it)
     const r = await this.db.query<Row>(
-      `with recursive tree(root, id) as (
-         select x, x from unnest($1::text[]) as x
-         union
-         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
-       ), cursor as (
+      `${MERGE_TREE}, cursor as (
          select t.root, a.seq from tree t join mentions a on a.memory_id = t.id where a.id = $3
        )
        select x.* from (
@@ -244,11 +241,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     const pages = groupInOrder(memoryIds, r.rows, (x) => x.for_id as string).map((rows) => rows.map(toMention));
     if (after === null) return pages;
     const holding = new Set((await this.db.query<Row>(
-      `with recursive tree(root, id) as (
-         select x, x from unnest($1::text[]) as x
-         union
-         select t.root, s.memory_id from tree t join memory_state s on s.merged_into = t.id and s.status = 'MERGED'
-       ) select t.root from tree t join mentions a on a.memory_id = t.id where a.id = $2`,
+      `${MERGE_TREE} select t.root from tree t join mentions a on a.memory_id = t.id where a.id = $2`,
       [memoryIds, after],
     )).rows.map((x) => x.root as string));
     return pages.map((p, i) => (holding.has(memoryIds[i]!) ? p : null));

@@ -9,11 +9,8 @@ import {
 import { ConversationRef } from './space.js';
 import { NodeRef } from './node-interface.js';
 import type DataLoader from 'dataloader';
-import type { PageAsked } from '../loaders.js';
+import { LIST_FIRST_DEFAULT, type PageAsked } from '../loaders.js';
 import { FIRST_MAX } from '../guard.js';
-
-/** Items `Memory.mentions` and `Memory.events` give when not told (`first`); at most FIRST_MAX (src/graphql/guard.ts). */
-const LIST_FIRST_DEFAULT = 100;
 
 /** A memory's page of a list (`first` and `after` checked by the schema's guard). */
 function pageOf<V>(loader: DataLoader<PageAsked, V[], string>, memoryId: string, a: { first?: number | null; after?: string | number | null }): Promise<V[]> | V[] {

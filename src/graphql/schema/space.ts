@@ -3,6 +3,7 @@ import type { Conversation, Message, Space } from '../../ports/memory-store.js';
 import { MessageRoleEnum } from './enums.js';
 import { NodeRef } from './node-interface.js';
 import { FIRST_MAX } from '../guard.js';
+import { LIST_FIRST_DEFAULT } from '../loaders.js';
 
 export const SpaceRef = builder.objectRef<Space>('Space').implement({
   interfaces: [NodeRef],
@@ -29,9 +30,6 @@ export const MessageRef = builder.objectRef<Message>('Message').implement({
   }),
 });
 
-/** Messages `Conversation.messages` gives when not told (`first`); at most FIRST_MAX.messages (src/graphql/guard.ts). */
-export const MESSAGES_FIRST_DEFAULT = 100;
-
 export const ConversationRef = builder.objectRef<Conversation>('Conversation').implement({
   interfaces: [NodeRef],
   description: 'A conversation, walled into one space for its whole life.',
@@ -43,10 +41,10 @@ export const ConversationRef = builder.objectRef<Conversation>('Conversation').i
       description: `The messages in the order recorded: at most \`first\` (0-${FIRST_MAX.messages}), after the message \`after\` (its id; `
         + 'absent: from the first). Fewer than `first`: the conversation ends there. A request reads at most ENGRAM_MAX_READ_CHARS '
         + 'characters of messages in all (docs/limits.md): past it, null and LIMIT_EXCEEDED (the other fields answered).',
-      args: { first: t.arg.int({ defaultValue: MESSAGES_FIRST_DEFAULT }), after: t.arg.id() },
+      args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
       // (`first` and `after` are checked by the schema's guard, src/graphql/guard.ts: FIRST_MAX.messages)
       resolve: (c, a, ctx) => {
-        const first = a.first ?? MESSAGES_FIRST_DEFAULT;
+        const first = a.first ?? LIST_FIRST_DEFAULT;
         return first === 0 ? [] : ctx.loaders.messages.load({ conversationId: c.id, first, after: a.after == null ? null : String(a.after) });
       },
     }),
