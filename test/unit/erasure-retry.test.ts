@@ -13,8 +13,8 @@ import { SqlStore } from '../../src/store/sql-store.js';
 import { ERASURE_RETRY_MS } from '../../src/store/sql-store-base.js';
 import type { Logger } from '../../src/ports/logger.js';
 
-/** A server client whose first session loses its connection at `vacuum full`; `ran` lists each session's statements. */
-function losingOnce(): { db: SqlClient; ran: string[][] } {
+/** A server client whose first `losingSessions` sessions each lose their connection at `vacuum full`; `ran` lists each session's statements. */
+function losing(losingSessions: number): { db: SqlClient; ran: string[][] } {
   const ran: string[][] = [];
   const db = {
     driver: 'pg', statementCount: 0,
@@ -25,13 +25,13 @@ function losingOnce(): { db: SqlClient; ran: string[][] } {
     async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       const statements: string[] = [];
       ran.push(statements);
-      const first = ran.length === 1;
+      const loses = ran.length <= losingSessions;
       let dead = false;
       return fn({
         async query<R>(sql: string) {
           statements.push(sql);
           if (dead) throw new Error('Client has encountered a connection error and is not queryable');
-          if (first && sql.startsWith('vacuum full')) {
+          if (loses && sql.startsWith('vacuum full')) {
             dead = true;
             throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
           }
@@ -45,7 +45,7 @@ function losingOnce(): { db: SqlClient; ran: string[][] } {
 
 describe('erasure on a connection lost half-way', () => {
   it('runs again on a fresh connection: every step done', async () => {
-    const { db, ran } = losingOnce();
+    const { db, ran } = losing(1);
     const report = await eraseResidue(db);
     expect(ran).toHaveLength(2);
     expect(report.failed).toEqual([]);
@@ -97,31 +97,6 @@ describe('erasure with no connection to be had', () => {
 });
 
 describe('an erasure lost on both tries', () => {
-  /** A server client whose first `losing` sessions each lose their connection at `vacuum full`. */
-  function losing(losingSessions: number): { db: SqlClient; ran: string[][] } {
-    const ran: string[][] = [];
-    const db = {
-      driver: 'pg', statementCount: 0,
-      async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-        const statements: string[] = [];
-        ran.push(statements);
-        const loses = ran.length <= losingSessions;
-        let dead = false;
-        return fn({
-          async query<R>(sql: string) {
-            statements.push(sql);
-            if (dead) throw new Error('Client has encountered a connection error and is not queryable');
-            if (loses && sql.startsWith('vacuum full')) {
-              dead = true;
-              throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
-            }
-            return { rows: [] as R[], rowCount: 0 };
-          },
-        });
-      },
-    } as unknown as SqlClient;
-    return { db, ran };
-  }
   /** A session that ran every step to the checkpoint, its vacuum full included. */
   const completed = (statements: string[] | undefined) => !!statements?.some((s) => s.startsWith('vacuum full')) && statements.includes('checkpoint');
 
