@@ -8,8 +8,8 @@
 import { trimInvisible } from './normalize.js';
 import { normalizeForQuote, splitSentences } from './sentences.js';
 import {
-  droppedWords, keyWord, notConsecutive, occurrences, quotedSentences, readMessage, sameWordsOtherwise, sentencesAround, spanText, tokens,
-  wholeSentences, withoutFinalPunctuation, type Prepared,
+  droppedWords, holdsEvery, keyWord, notConsecutive, occurrences, quoteWords, quotedSentences, readMessage, sameWordsOtherwise, sentencesAround,
+  spanText, tokens, wholeSentences, withoutFinalPunctuation, type Prepared,
 } from './quote-match.js';
 import { REDACTION_MARK } from './scrub.js';
 
@@ -89,9 +89,10 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
  * latest such message); part of a sentence; sentences that are not consecutive; the assistant's
  * own words; words left out of a sentence; the same words in another letter case or punctuation;
  * not found. Each refusal is the first message's (latest first) that gives it. The person's
- * messages are read in one pass, each once and let go after (every reading held to the end, a check
- * of 150 messages of 100,000 characters took a server process to 945 MB): each is
- * searched for the quote and for the refusals that rank above the strongest found so far.
+ * messages are read in one pass, each once and let go after (with every reading held to the end, a
+ * check of 150 messages of 100,000 characters could not run in a 200 MB heap): each is searched
+ * for the quote, and, if it holds every word of it, for the refusals that rank above the strongest
+ * found so far.
  */
 export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[]): Generator<void, QuoteCheckResult> {
   const q = normalizeForQuote(quote);
@@ -109,6 +110,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
   const needles = stripped ? [q, stripped] : [q];
   const pieces = quotedSentences(quote);
   const qTokens = tokens(q);
+  const words = quoteWords(q);
 
   let best: Refused | null = null;
   const weighs = (rank: Rank) => best === null || rank < best.rank;
@@ -131,7 +133,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
         message: prep.msg.text,
       };
     }
-    best = refusalIn(prep, { q, quote, needles, pieces, qTokens }, weighs) ?? best;
+    if (holdsEvery(prep, words)) best = refusalIn(prep, { quote, needles, pieces, qTokens }, weighs) ?? best;
   }
   if (best && best.rank < Rank.AssistantWords) return best.result;
   // Before "words left out": a text the assistant wrote verbatim is its own, however close to the person's.
@@ -151,7 +153,7 @@ export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[])
 const Rank = { Fragment: 0, NotConsecutive: 1, AssistantWords: 2, WordsLeftOut: 3, OtherCase: 4 } as const;
 type Rank = (typeof Rank)[keyof typeof Rank];
 interface Refused { rank: Rank; result: QuoteCheckResult }
-interface QuoteForms { q: string; quote: string; needles: string[]; pieces: string[]; qTokens: string[] }
+interface QuoteForms { quote: string; needles: string[]; pieces: string[]; qTokens: string[] }
 
 /** The strongest refusal this message gives among those `weighs` lets through (stronger than any found before), or null. */
 function refusalIn(prep: Prepared, f: QuoteForms, weighs: (rank: Rank) => boolean): Refused | null {

@@ -16,6 +16,8 @@ export interface Prepared {
   nEnd: number[];
   /** Each sentence's word tokens, normalised, case kept: read once, for the searches that need them (`sentenceTokens`). */
   tokens?: string[][];
+  /** The normalised text lower-cased without context (`folded`). */
+  folded: string;
 }
 
 /** Each sentence's word tokens, normalised, case kept (read once per message). */
@@ -52,9 +54,20 @@ function lowerBound(map: ArrayLike<number>, offset: number): number {
  */
 export function readMessage(msg: TranscriptMessage, key: string | null): Prepared | null {
   const norm = normalizeMapped(msg.text);
-  if (key !== null && !folded(norm.text).includes(key)) return null;
-  return prepare(msg, norm);
+  const lower = folded(norm.text);
+  if (key !== null && !lower.includes(key)) return null;
+  return prepare(msg, norm, lower);
 }
+
+/**
+ * Whether the message holds every word of the quote (`quoteWords`), in some letter case: what
+ * every refusal but "not found" needs, as the key word above (a quote of an older message then
+ * costs the later messages that hold its longest word a search for it, not every refusal's).
+ */
+export const holdsEvery = (prep: Prepared, words: readonly string[]): boolean => words.every((w) => prep.folded.includes(w));
+
+/** The quote's words, folded as `holdsEvery` reads them. */
+export const quoteWords = (q: string): string[] => [...new Set(tokens(q).map(folded))];
 
 /**
  * Lower case without context: the final sigma (the one mapping that depends on the letters around it)
@@ -69,10 +82,11 @@ export function keyWord(q: string): string | null {
   return best === null ? null : folded(best);
 }
 
-function prepare(msg: TranscriptMessage, norm: MappedText): Prepared {
+function prepare(msg: TranscriptMessage, norm: MappedText, lower: string): Prepared {
   const sentences = splitSentencesDetailed(msg.text);
   return {
     msg,
+    folded: lower,
     sentences,
     norm,
     nStart: sentences.map((s) => lowerBound(norm.map, s.start)),
