@@ -1,4 +1,4 @@
-import { NoSchemaIntrospectionCustomRule, validate, type GraphQLError } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
@@ -136,9 +136,16 @@ async function readBounded(request: Request, max: number): Promise<Uint8Array | 
  */
 function costOfWhatRuns(maxCost: number): Plugin {
   const rule = costLimitRule({ ...reported('cost'), maxCost, ignoreIntrospection: true, flattenFragments: true });
+  const over = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null }) =>
+    validate(args.schema, withListSizes(args.schema, args.document, args.variableValues), [rule]);
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const errors: readonly GraphQLError[] = validate(args.schema, withListSizes(args.schema, args.document, args.variableValues), [rule]);
+      const errors: readonly GraphQLError[] = over(args);
+      if (errors.length > 0) setResultAndStopExecution({ errors });
+    },
+    // (a subscription over server-sent events: its events' documents weighed the same way)
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const errors: readonly GraphQLError[] = over(args);
       if (errors.length > 0) setResultAndStopExecution({ errors });
     },
   };

@@ -95,6 +95,33 @@ describe('document limits', () => {
     expect(few.json.data.memories.nodes).toBeInstanceOf(Array);
   });
 
+  it('weighs a subscription over server-sent events the same way: a list left to its default counts as that many', async () => {
+    const low = await createTestApp({ env: { ENGRAM_MAX_COST: '200' } });
+    try {
+      const s = await low.space({ name: 'sse cost' });
+      const ctrl = new AbortController();
+      const res = await low.app.yoga.fetch('http://engram.test/graphql', {
+        method: 'POST', signal: ctrl.signal,
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${s.operator}` },
+        body: gqlBody('subscription { memoryEvents { kind memory { quote mentions { quote tier } } } }'),
+      });
+      const reader = res.body!.getReader();
+      let text = '';
+      // the refusal is the stream's first event (the bound only keeps a broken server from hanging the suite)
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline && !/\ndata: .*\n/.test(`\n${text}`);) {
+        const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 1_000))]);
+        if (chunk?.done) break;
+        if (chunk) text += new TextDecoder().decode(chunk.value);
+      }
+      ctrl.abort();
+      const event = /\ndata: (.*)\n/.exec(`\n${text}`);
+      expect(event, 'the stream to answer the refusal as its first event').not.toBeNull();
+      expect(JSON.parse(event![1]!).errors[0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'cost' });
+    } finally {
+      await low.close();
+    }
+  });
+
   it('refuses a 5 MB body with 413', async () => {
     const body = gqlBody('query($q: String!) { viewer { __typename } }', { q: 'x'.repeat(5_000_000) });
     const r = await refusedBesideSmallQuery(() => post(body, a.assistant), a.assistant);
