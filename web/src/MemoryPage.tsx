@@ -117,7 +117,8 @@ export function MemoryPage({ id }: { id: string }) {
       {m.supersedes.length > 0 && <p>Replaces {m.supersedes.map((x, i) => <>{i ? ', ' : ''}{link(x)}</>)}.</p>}
       {m.mergedInto && <p>Merged into {link(m.mergedInto)}: its wordings count there.</p>}
 
-      <h2>{wordings.length === 500 ? `The first ${wordings.length} wordings` : `Every wording (${wordings.length})`}</h2>
+      <h2>{m.mentions === null ? 'Wordings' : wordings.length === 500 ? `The first ${wordings.length} wordings` : `Every wording (${wordings.length})`}</h2>
+      {m.mentions === null && <p class="muted">Too many words to read in one request: said {m.mentionCount} times.</p>}
       <table class="rows wordings" data-testid="wordings">
         <thead><tr><th>Wording</th><th>Tier</th><th class="num">Score</th><th>Said</th><th>Conversation</th></tr></thead>
         <tbody>
@@ -136,8 +137,8 @@ export function MemoryPage({ id }: { id: string }) {
       {confirmForget && (
         <Confirm title="Forget 1 memory for good?" busy={busy} confirmLabel="Forget 1 for good"
           onConfirm={() => void act('forget')} onCancel={() => setConfirmForget(false)}>
-          <p><strong>“{m.quote}” will be deleted permanently</strong>, with its {wordings.length}
-            {wordings.length === 1 ? ' wording' : ' wordings'} and the sentences they came from. This cannot be undone.</p>
+          <p><strong>“{m.quote}” will be deleted permanently</strong>, with {m.mentions === null ? 'every wording' : <>its {wordings.length}
+            {wordings.length === 1 ? ' wording' : ' wordings'}</>} and the sentences they came from. This cannot be undone.</p>
         </Confirm>
       )}
     </section>
