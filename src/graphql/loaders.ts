@@ -61,7 +61,7 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       for (const m of page.messages) read += m.text.length;
       if (read > readChars) throw overBudget();
       out.push(...page.messages);
-      if (!page.more || page.messages.length === 0) break;
+      if (!page.more) break;
       after = page.messages[page.messages.length - 1]!.id;
     }
     return out;

@@ -243,7 +243,7 @@ export interface MemoryStore {
    * whether messages may follow the page; `afterFound`: whether `after` is a message of this
    * conversation (when not, the page is empty).
    */
-  messagePage(conversationId: string, after: string | null, count: number, bytes: number): Promise<MessagePage>;
+  messagePage(conversationId: string, after: string | null, count: number, bytes: number, tx?: Tx): Promise<MessagePage>;
 
   /** Writes a new memory (its state, original mention and lexicon entry) and returns it as written. */
   /** One statement: the memory, its state, original mention and lexicon entry, and the vector and events when given. */

@@ -194,19 +194,10 @@ export class SqlStoreBase {
   async listMessages(conversationId: string, tx?: Tx): Promise<Message[]> {
     const out: Message[] = [];
     for (let after: string | null = null; ;) {
-      const r: { rows: Row[] } = await this.q(tx).query<Row>(
-        `select p.id, p.conversation_id, p.space_id, p.role, p.text, p.at, p.seq, p.page from (
-           select *, sum(octet_length(text)) over (order by seq) - octet_length(text) as before, count(*) over () as page
-           from (select * from messages where conversation_id = $1 and ($2::bigint is null or seq > $2::bigint) order by seq limit $3) m
-         ) p where p.before < $4::bigint order by p.seq`,
-        [conversationId, after, MESSAGES_PAGE, MESSAGES_PAGE_BYTES],
-      );
-      out.push(...r.rows.map(toMessage));
-      const last = r.rows[r.rows.length - 1];
-      // The conversation ended where the page found fewer messages than it asked for and kept them all.
-      const found = Number(last?.page ?? 0);
-      if (!last || (found < MESSAGES_PAGE && r.rows.length === found)) return out;
-      after = String(last.seq);
+      const page: MessagePage = await this.messagePage(conversationId, after, MESSAGES_PAGE, MESSAGES_PAGE_BYTES, tx);
+      out.push(...page.messages);
+      if (!page.more) return out;
+      after = page.messages[page.messages.length - 1]!.id;
     }
   }
 
@@ -215,11 +206,11 @@ export class SqlStoreBase {
     return r.rows[0]?.text ?? null;
   }
 
-  async messagePage(conversationId: string, after: string | null, count: number, bytes: number): Promise<MessagePage> {
-    // As listMessages' pages: the sizes from each stored text's header, a message past the bytes not read.
-    const r = await this.db.query<Row>(
+  /** A page as `listMessages` reads them (see there), after the message `after` (its id). */
+  async messagePage(conversationId: string, after: string | null, count: number, bytes: number, tx?: Tx): Promise<MessagePage> {
+    const r = await this.q(tx).query<Row>(
       `with a as (select seq from messages where id = $2 and conversation_id = $1)
-       select p.id, p.conversation_id, p.space_id, p.role, p.text, p.at, p.page, (select count(*) from a) as after_found from (
+       select p.id, p.conversation_id, p.space_id, p.role, p.text, p.at, p.page from (
          select *, sum(octet_length(text)) over (order by seq) - octet_length(text) as before, count(*) over () as page
          from (select * from messages where conversation_id = $1 and ($2::text is null or seq > (select seq from a)) order by seq limit $3) m
        ) p where p.before < $4::bigint order by p.seq`,
@@ -227,10 +218,12 @@ export class SqlStoreBase {
     );
     const last = r.rows[r.rows.length - 1];
     if (!last) {
-      const found = after === null || (await this.db.query(`select 1 from messages where id = $1 and conversation_id = $2`, [after, conversationId])).rows.length > 0;
+      const found = after === null || (await this.q(tx).query(`select 1 from messages where id = $1 and conversation_id = $2`, [after, conversationId])).rows.length > 0;
       return { messages: [], more: false, afterFound: found };
     }
+    // More may follow where the page found as many as it asked for, or the bytes left some out.
     const found = Number(last.page);
     return { messages: r.rows.map(toMessage), more: found === count || r.rows.length < found, afterFound: true };
   }
+
 }
