@@ -39,22 +39,17 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
     });
   };
   const first = await once();
-  if (!first.lost) return refusedSteps(first.report, log);
+  if (!first.lost) return first.report;
   // The session's connection was lost (a restart, pg_terminate_backend): every step after it failed
   // on the dead connection, and the words stayed on disk though forget had answered. Once more on a
   // fresh connection; a second loss is reported as such (the store runs it again later: sql-store-base.ts).
   log?.warn({ failed: first.report.failed }, 'erasure: the connection was lost; erasing again on a new one');
   const second = await once();
-  if (!second.lost) return refusedSteps(second.report, log);
+  if (!second.lost) return second.report;
   log?.warn({ failed: second.report.failed }, 'erasure: the connection was lost again; the forgotten words stay on disk until an erasure goes through');
   return { ...second.report, connectionLost: true };
 }
 
-/** Steps that failed on a live connection: refused to this role (docs/erasure.md says what remains). */
-function refusedSteps(report: ErasureReport, log?: Logger): ErasureReport {
-  if (report.failed.length) log?.warn({ failed: report.failed }, 'erasure: some steps could not run with this role (docs/erasure.md says what remains)');
-  return report;
-}
 
 async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean }, log?: Logger): Promise<ErasureReport> {
   const report: ErasureReport = { done: [], failed: [] };
@@ -72,7 +67,7 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { conne
   // configuration: `ALTER SYSTEM SET wal_recycle = off` (scripts/ci/engram-roles.sql).
   if (driver === 'pglite') {
     await step('wal_recycle off', `set wal_recycle = off`);
-    return rewrite(db, step, report, log);
+    return rewrite(db, step, report, lost, log);
   }
   // On a shared server: never queue behind (and in front of) the service's own traffic for long;
   // but once the tables are held, finish: the rewrite takes as long as they are large (3.2 s at 90K
@@ -81,7 +76,7 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { conne
   await step('lock timeout', `set lock_timeout = '3s'`);
   await step('no statement timeout', `set statement_timeout = 0`);
   try {
-    return await rewrite(db, step, report, log);
+    return await rewrite(db, step, report, lost, log);
   } finally {
     // A pooled connection keeps its session's settings: back to the pool's own (a lock timeout of
     // 3 s left on it would fail a remember waiting longer for its space's lock).
@@ -90,7 +85,7 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { conne
 }
 
 async function rewrite(
-  db: Queryable, step: (name: string, sql: string) => Promise<void>, report: ErasureReport, log?: Logger,
+  db: Queryable, step: (name: string, sql: string) => Promise<void>, report: ErasureReport, lost: { connection: boolean }, log?: Logger,
 ): Promise<ErasureReport> {
   // VACUUM skips, with a mere WARNING, a table its role may not vacuum (not the table's or the
   // database's owner, not a superuser): the rewrite would be reported done with the words still on
@@ -124,5 +119,9 @@ async function rewrite(
   await step('vacuum vectors', `vacuum (index_cleanup off) memory_vectors`);
   await step('wal switch', `select pg_switch_wal()`);
   await step('checkpoint', `checkpoint`);
+  // (steps failed on a lost connection are eraseResidue's to report: it tries again)
+  if (report.failed.length && !lost.connection) {
+    log?.warn({ failed: report.failed }, 'erasure: some steps could not run with this role (docs/erasure.md says what remains)');
+  }
   return report;
 }
