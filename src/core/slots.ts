@@ -143,11 +143,11 @@ export const NUMW = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|el
 
 /** Frames whose value a person has one of at a time. */
 export const SINGLE_FRAMES: Array<[string, RegExp]> = [
-  ['home', /\b(?:i|we)(?:'ve| have)? (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi'?m (?:now )?(?:living|based) in\b/],
-  ['employer', /\bi (?:still |now |currently )?work (?:at|for)\b|\bi'?m (?:employed|working) (?:at|by|for)\b|\b(?:job|position|role) (?:at|with)\b|\bmy (?:employer|company) is\b/],
+  ['home', /\b(?:i|we)(?:'ve| have)? (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi(?:'?m| am) (?:now |currently |still )?(?:living|based) in\b/],
+  ['employer', /\bi (?:still |now |currently )?work (?:at|for)\b|\bi(?:'?m| am) (?:still |now |currently )?(?:employed|working) (?:at|by|for)\b|\b(?:job|position|role) (?:at|with)\b|\bmy (?:employer|company) is\b/],
   ['job', /\bi (?:still |now |currently )?work as\b|\bmy job is\b|\bmy (?:occupation|profession) is\b/],
   ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`)],
-  ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi'?m (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
+  ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],
   ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b/],

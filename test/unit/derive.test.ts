@@ -23,6 +23,12 @@ describe('shared single-valued slot', () => {
     expect(sharedSlot("I'm single.", 'I got engaged to Alex last weekend.')).toBe('relationship');
     expect(sharedSlot('I speak French.', 'I speak Spanish.')).toBeNull();
   });
+  it('reads "I am" as it reads "I\'m"', () => {
+    expect(sharedSlot('I work at Aldi now.', 'I am employed at Tesco.')).toBe('employer');
+    expect(sharedSlot("I'm working for the council.", 'I am now working for a charity.')).toBe('employer');
+    expect(sharedSlot('I live in Leeds.', 'I am now based in York.')).toBe('home');
+    expect(sharedSlot("I'm 80 kg.", 'I am 76 kg now.')).toBe('weight');
+  });
 });
 
 describe('--no-hints', () => {
