@@ -37,16 +37,24 @@ export interface Loaders {
   conversation: DataLoader<string, Conversation | null>;
   messages: DataLoader<MessagesAsked, Message[], string>;
   space: DataLoader<string, Space | null>;
+  /**
+   * Counts a list's words as they go into the answer (each time a field gives them: a page read
+   * once and asked for by many fields, aliases or objects that share it, is answered many times);
+   * past the request's budget, the field asking gets LIMIT_EXCEEDED instead.
+   */
+  handOut<T>(items: T[], chars: (x: T) => number): T[];
 }
 
 /**
  * `readChars`: characters of words the request may read in all, messages' texts and mentions'
  * quotes (docs/limits.md); past it the field asking is answered LIMIT_EXCEEDED (`limit: readChars`),
- * before more is read.
+ * before more is read. The same budget bounds what the answer hands out (`handOut`), counted apart:
+ * what is read once may be answered many times.
  */
 export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({}).readChars): Loaders {
   const s = deps.store;
   let read = 0;
+  let handedOut = 0;
   const overBudget = () => new GraphQLError(
     `this request would read more than ${readChars.toLocaleString('en')} characters of words: ask for fewer (first, after)`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'readChars' } },
@@ -112,5 +120,10 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       return out;
     }, { cacheKeyFn: (k) => `${k.conversationId}\u0000${k.first}\u0000${k.after ?? ''}` }),
     space: new DataLoader((ids) => s.getSpaces(ids)),
+    handOut(items, chars) {
+      for (const x of items) handedOut += chars(x);
+      if (handedOut > readChars) throw overBudget();
+      return items;
+    },
   };
 }

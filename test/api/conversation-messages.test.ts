@@ -75,4 +75,21 @@ describe('Conversation.messages', () => {
     expect(both.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
     expect(both.data.viewer).not.toBeNull();
   });
+
+  it('counts a page each time the answer gives it: aliases of one conversation, or many objects sharing it, stop at the budget', async () => {
+    const s = await t.space({ name: 'answered twice' });
+    const long = (i: number) => `Long message ${i}. ${'Words and more words. '.repeat(4_000)}`.slice(0, 90_000);
+    const c = await conversation(s.chat, [long(0), long(1)]);
+    // one read of 180,000 characters, within the budget; answered twice, 360,000: over it
+    const twice = await t.gql(s.operator, `query($c: ID!) {
+      a: conversation(id: $c) { ... on Conversation { messages { text } } }
+      b: conversation(id: $c) { ... on Conversation { messages { text } } }
+      viewer { __typename } }`, { c: c.id });
+    expect(twice.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
+    expect([twice.data.a.messages, twice.data.b.messages].filter((m) => m === null)).toHaveLength(1);
+    expect(twice.data.viewer).not.toBeNull();
+    // ten aliases: nothing past the budget is answered
+    const many = await t.gql(s.operator, `query($c: ID!) { ${Array.from({ length: 10 }, (_, i) => `a${i}: conversation(id: $c) { ... on Conversation { messages { text } } }`).join(' ')} }`, { c: c.id });
+    expect(JSON.stringify(many.data).length).toBeLessThan(READ_CHARS + 10_000);
+  });
 });

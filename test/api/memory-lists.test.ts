@@ -78,5 +78,10 @@ describe("a memory's lists in pages", () => {
     expect(r.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
     expect(r.data.memory.quote).toMatch(/^A fact/);
     expect((await t.gql(s.operator, MENTIONS, { id, n: 5 })).data.memory.mentions).toHaveLength(5);
+    // one page read once, answered by two aliases: counted twice
+    const page = `mentions(first: 5) { quote }`;
+    const twice = await t.gql(s.operator, `query($id: ID!) { a: memory(id: $id) { ... on Memory { ${page} } } b: memory(id: $id) { ... on Memory { ${page} } } }`, { id });
+    expect(twice.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
+    expect([twice.data.a.mentions, twice.data.b.mentions].filter((m) => m === null)).toHaveLength(1);
   });
 });

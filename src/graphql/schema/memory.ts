@@ -97,9 +97,9 @@ MemoryRef.implement({
     mentions: t.field({
       type: [MentionRef], nullable: true,
       description: `The wordings, oldest first (those of memories merged into it too): at most \`first\` (0-${FIRST_MAX.mentions}), after the mention \`after\` `
-        + '(its id; absent: from the first). Fewer than `first`: there are no more. Counted in the request\'s words read (ENGRAM_MAX_READ_CHARS): past them, null and LIMIT_EXCEEDED.',
+        + '(its id; absent: from the first). Fewer than `first`: there are no more. Counted in the request\'s words read and answered (ENGRAM_MAX_READ_CHARS), each time a field answers them: past them, null and LIMIT_EXCEEDED.',
       args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
-      resolve: (m, a, ctx) => pageOf(ctx.loaders.mentions, m.id, a),
+      resolve: async (m, a, ctx) => ctx.loaders.handOut(await pageOf(ctx.loaders.mentions, m.id, a), (x) => x.quote.length),
     }),
     events: t.field({
       type: [MemoryEventRef], nullable: true,

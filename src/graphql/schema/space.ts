@@ -39,13 +39,16 @@ export const ConversationRef = builder.objectRef<Conversation>('Conversation').i
     messages: t.field({
       type: [MessageRef], nullable: true,
       description: `The messages in the order recorded: at most \`first\` (0-${FIRST_MAX.messages}), after the message \`after\` (its id; `
-        + 'absent: from the first). Fewer than `first`: the conversation ends there. A request reads at most ENGRAM_MAX_READ_CHARS '
-        + 'characters of messages in all (docs/limits.md): past it, null and LIMIT_EXCEEDED (the other fields answered).',
+        + 'absent: from the first). Fewer than `first`: the conversation ends there. A request reads, and answers, at most '
+        + 'ENGRAM_MAX_READ_CHARS characters of words in all, each time a field answers them (docs/limits.md): past it, null and '
+        + 'LIMIT_EXCEEDED (the other fields answered).',
       args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
       // (`first` and `after` are checked by the schema's guard, src/graphql/guard.ts: FIRST_MAX.messages)
-      resolve: (c, a, ctx) => {
+      resolve: async (c, a, ctx) => {
         const first = a.first ?? LIST_FIRST_DEFAULT;
-        return first === 0 ? [] : ctx.loaders.messages.load({ conversationId: c.id, first, after: a.after == null ? null : String(a.after) });
+        if (first === 0) return [];
+        const page = await ctx.loaders.messages.load({ conversationId: c.id, first, after: a.after == null ? null : String(a.after) });
+        return ctx.loaders.handOut(page, (m) => m.text.length);
       },
     }),
   }),
