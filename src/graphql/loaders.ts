@@ -9,6 +9,9 @@ import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../store/sql-store-base.js';
 /** Items a list inside an object gives when not told (`first`: `Conversation.messages`, `Memory.mentions`, `Memory.events`); at most FIRST_MAX (guard.ts). */
 export const LIST_FIRST_DEFAULT = 100;
 
+/** Memories a correction chain is read whole up to (`Memory.correctionChain`, `supersedes`, `currentVersion`, `explanation`): past it, LIMIT_EXCEEDED. */
+export const CHAIN_MAX = 1_000;
+
 /** A page of a conversation's messages as `Conversation.messages` asks for it. */
 export interface MessagesAsked { conversationId: string; first: number; after: string | null }
 /** A page of a memory's list (`Memory.mentions`, `Memory.events`). */
@@ -59,6 +62,10 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     `this request would read more than ${readChars.toLocaleString('en')} characters of words: ask for fewer (first, after)`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'readChars' } },
   );
+  const chainTooLong = () => new GraphQLError(
+    `this correction chain has more than ${CHAIN_MAX.toLocaleString('en')} memories: it is not read whole`,
+    { extensions: { code: 'LIMIT_EXCEEDED', limit: 'chain' } },
+  );
   /** One conversation's page, read in statements bounded as the quote check's are (MESSAGES_PAGE, MESSAGES_PAGE_BYTES). */
   const messagesOf = async (k: MessagesAsked): Promise<Message[]> => {
     const out: Message[] = [];
@@ -107,10 +114,23 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       }
       return keys.map((k) => found.get(k)!);
     }, { cacheKeyFn: pageKey }),
+    // Each chain weighed before its records are read (chainMembers: ids and quote sizes), each record
+    // read once for the batch (the memory loader), counted in the words read once.
     chain: new DataLoader(async (ids) => {
-      const chains = await s.chains(ids);
-      for (const c of chains) for (const m of c) memory.prime(m.id, m);
-      return chains;
+      const members = await s.chainMembers(ids, CHAIN_MAX);
+      const counted = new Set<string>();
+      const weighed = members.map((c): { id: string }[] | Error => {
+        if (c === null) return chainTooLong();
+        const fresh = c.filter((m) => !counted.has(m.id));
+        const chars = fresh.reduce((n, m) => n + m.chars, 0);
+        if (read + chars > readChars) return overBudget();
+        read += chars;
+        for (const m of fresh) counted.add(m.id);
+        return c;
+      });
+      const records = await memory.loadMany([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))]);
+      const by = new Map(records.flatMap((m) => (m && !(m instanceof Error) ? [[m.id, m] as const] : [])));
+      return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
     }),
     conversation: new DataLoader((ids) => s.getConversations(ids)),
     // (one conversation at a time: each read is bounded, and the request's budget is checked between them)

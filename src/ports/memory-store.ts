@@ -291,6 +291,11 @@ export interface MemoryStore {
   settled(): Promise<void>;
   listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
   chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
+  /**
+   * Each chain's members, oldest first, with each quote's length (bytes: at least its characters),
+   * not their records; null for a chain of more than `max` memories.
+   */
+  chainMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]>;
   currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]>;
   mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;

@@ -156,7 +156,20 @@ export class SqlMemoryReads extends SqlMemoryWrites {
    * asked for, not every link and record of every space.
    */
   async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
-    const r = await this.db.query<Row>(
+    const members = await this.chainMembers(ids, Number.MAX_SAFE_INTEGER);
+    const records = new Map((await this.getMemories([...new Set(members.flatMap((c) => c!.map((m) => m.id)))])).flatMap((m) => (m ? [[m.id, m] as const] : [])));
+    return members.map((c) => c!.flatMap((m) => records.get(m.id) ?? []));
+  }
+
+  /**
+   * The members of each id's correction chain (as `chains` finds them), oldest first, each with the
+   * length of its quote in bytes (an upper bound of its characters, read from the value's header):
+   * what a caller needs to weigh a chain before reading its records. Null for a chain of more than
+   * `max` memories.
+   */
+  async chainMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]> {
+    if (!Number.isSafeInteger(max) || max < 1) throw new Error('chainMembers: max must be a positive integer');
+    const r = await this.db.query<{ chain_root: string; id: string | null; chars: number | null }>(
       `with recursive walk(root, id) as (
          select x, x from unnest($1::text[]) as x
          union
@@ -167,14 +180,29 @@ export class SqlMemoryReads extends SqlMemoryWrites {
            where (s.superseded_by = w.id or s.corrected_by = w.id) and coalesce(s.superseded_by, s.corrected_by) = w.id
            offset 0
          ) n where n.id is not null
+       ), sized as (
+         select w.root, w.id, x.said_at, x.seq, x.chars, count(*) over (partition by w.root) as total
+         from walk w cross join lateral (
+           select m.said_at, m.seq, octet_length(m.quote) as chars from memories m where m.id = w.id offset 0
+         ) x
        )
-       select w.root as chain_root, x.* from walk w cross join lateral (
-         select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = w.id offset 0
-       ) x
-       order by x.said_at, x.seq`,
+       select root as chain_root, id, chars from (
+         select root, id, chars, said_at, seq from sized where total <= ${max}
+         union all
+         select distinct root, null::text, null::int, null::timestamptz, null::bigint from sized where total > ${max}
+       ) y order by said_at, seq`,
       [ids],
     );
-    return groupInOrder(ids, r.rows, (x) => x.chain_root as string).map((rows) => rows.map(toMemory));
+    const by = new Map<string, { id: string; chars: number }[] | null>();
+    for (const row of r.rows) {
+      if (row.id === null) by.set(row.chain_root, null);
+      else if (by.get(row.chain_root) !== null) {
+        const list = by.get(row.chain_root) ?? [];
+        list.push({ id: row.id, chars: Number(row.chars) });
+        by.set(row.chain_root, list);
+      }
+    }
+    return ids.map((id) => (by.has(id) ? by.get(id)! : []));
   }
 
   /**

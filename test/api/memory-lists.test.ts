@@ -85,3 +85,43 @@ describe("a memory's lists in pages", () => {
     expect([twice.data.a.mentions, twice.data.b.mentions].filter((m) => m === null)).toHaveLength(1);
   });
 });
+
+describe("a memory's correction chain", () => {
+  /** A chain of `n` memories, each superseded by the next, quotes of `chars` characters: ids oldest first. */
+  async function chain(spaceId: string, n: number, chars: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push(await restated(spaceId, 0, chars));
+    const { store } = t.app.engram;
+    for (let i = 0; i + 1 < n; i++) await store.setStatus(undefined, spaceId, [ids[i]!], 'SUPERSEDED', { supersededBy: ids[i + 1]! });
+    return ids;
+  }
+  const CHAIN = `query($id: ID!) { memory(id: $id) { ... on Memory { quote correctionChain { id } supersedes { id } } } }`;
+
+  it('counts its quotes each time a field answers them: the memories of one chain, each asking for it, stop at the budget', async () => {
+    const s = await t.space({ name: 'long chain' });
+    // 5 memories of 15,000 characters: 75,000, within the budget of 100,000, for one of them
+    const ids = await chain(s.id, 5, 15_000);
+    const one = await t.gql(s.operator, CHAIN, { id: ids[2] });
+    expect(one.errors).toBeUndefined();
+    expect(one.data.memory.correctionChain.map((m: { id: string }) => m.id)).toEqual(ids);
+    expect(one.data.memory.supersedes.map((m: { id: string }) => m.id)).toEqual([ids[1]]);
+    // every memory of the chain asking for it: five times 75,000
+    const all = await t.gql(s.operator, `query($s: ID!) { memories(spaceId: $s, first: 10, filter: { statuses: [ACTIVE, SUPERSEDED] }) { ... on MemoryConnection { nodes { quote correctionChain { quote } } } } }`, { s: s.id });
+    expect(all.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
+    const nodes = all.data.memories.nodes as { quote: string; correctionChain: unknown[] | null }[];
+    expect(nodes).toHaveLength(5);
+    expect(nodes.every((m) => m.quote.length > 0)).toBe(true);
+    expect(nodes.filter((m) => m.correctionChain !== null)).toHaveLength(1);
+  });
+
+  it('is weighed before it is read: members and sizes, none past the longest chain read whole', async () => {
+    const s = await t.space({ name: 'chain members' });
+    const ids = await chain(s.id, 4, 100);
+    const [whole, cut, alone] = await t.app.engram.store.chainMembers([ids[3]!, ids[0]!, 'no-such-memory'], 4);
+    expect(whole!.map((m) => m.id)).toEqual(ids);
+    expect(whole!.every((m) => m.chars >= 100)).toBe(true);
+    expect(cut!.map((m) => m.id)).toEqual(ids);
+    expect(alone).toEqual([]);
+    expect(await t.app.engram.store.chainMembers([ids[1]!], 3)).toEqual([null]);
+  });
+});

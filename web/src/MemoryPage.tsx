@@ -35,7 +35,7 @@ export function MemoryPage({ id }: { id: string }) {
   }
   useEffect(() => { void load(); }, [id]);
   useChanges((c) => {
-    const ids = new Set([id, ...(m?.correctionChain.map((x) => x.id) ?? [])]);
+    const ids = new Set([id, ...(m?.correctionChain?.map((x) => x.id) ?? [])]);
     if ((c.memoryId && ids.has(c.memoryId)) || (c.relatedId && ids.has(c.relatedId))) void load();
   }, () => void load());
 
@@ -102,7 +102,7 @@ export function MemoryPage({ id }: { id: string }) {
       {m.basis && <p class="muted">Basis: {m.basis}</p>}
 
       <h2>Corrections</h2>
-      {m.correctionChain.length > 1 ? (
+      {m.correctionChain === null ? <p class="muted">Too many corrections to read in one request.</p> : m.correctionChain.length > 1 ? (
         <ol class="chain" data-testid="chain">
           {m.correctionChain.map((x) => (
             <li key={x.id} class={x.id === m.id ? 'this' : ''}>
@@ -114,7 +114,7 @@ export function MemoryPage({ id }: { id: string }) {
       ) : <p class="muted">Never corrected.</p>}
       {m.supersededBy && <p>Replaced by {link(m.supersededBy)}.</p>}
       {m.correctedBy && <p>Corrected by {link(m.correctedBy)}.</p>}
-      {m.supersedes.length > 0 && <p>Replaces {m.supersedes.map((x, i) => <>{i ? ', ' : ''}{link(x)}</>)}.</p>}
+      {m.supersedes && m.supersedes.length > 0 && <p>Replaces {m.supersedes.map((x, i) => <>{i ? ', ' : ''}{link(x)}</>)}.</p>}
       {m.mergedInto && <p>Merged into {link(m.mergedInto)}: its wordings count there.</p>}
 
       <h2>{m.mentions === null ? 'Wordings' : wordings.length === 500 ? `The first ${wordings.length} wordings` : `Every wording (${wordings.length})`}</h2>

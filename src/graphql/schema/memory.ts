@@ -9,10 +9,12 @@ import {
 import { ConversationRef } from './space.js';
 import { NodeRef } from './node-interface.js';
 import type DataLoader from 'dataloader';
-import { LIST_FIRST_DEFAULT, type PageAsked } from '../loaders.js';
+import { CHAIN_MAX, LIST_FIRST_DEFAULT, type PageAsked } from '../loaders.js';
 import { FIRST_MAX } from '../guard.js';
 
 /** A memory's page of a list (`first` and `after` checked by the schema's guard). */
+const quoteLength = (x: { quote: string }): number => x.quote.length;
+
 function pageOf<V>(loader: DataLoader<PageAsked, V[], string>, memoryId: string, a: { first?: number | null; after?: string | number | null }): Promise<V[]> | V[] {
   const first = a.first ?? LIST_FIRST_DEFAULT;
   return first === 0 ? [] : loader.load({ memoryId, first, after: a.after == null ? null : String(a.after) });
@@ -99,7 +101,7 @@ MemoryRef.implement({
       description: `The wordings, oldest first (those of memories merged into it too): at most \`first\` (0-${FIRST_MAX.mentions}), after the mention \`after\` `
         + '(its id; absent: from the first). Fewer than `first`: there are no more. Counted in the request\'s words read and answered (ENGRAM_MAX_READ_CHARS), each time a field answers them: past them, null and LIMIT_EXCEEDED.',
       args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
-      resolve: async (m, a, ctx) => ctx.loaders.handOut(await pageOf(ctx.loaders.mentions, m.id, a), (x) => x.quote.length),
+      resolve: async (m, a, ctx) => ctx.loaders.handOut(await pageOf(ctx.loaders.mentions, m.id, a), quoteLength),
     }),
     events: t.field({
       type: [MemoryEventRef], nullable: true,
@@ -120,12 +122,16 @@ MemoryRef.implement({
       resolve: (m, _a, ctx) => (m.correctedBy ? ctx.loaders.memory.load(m.correctedBy) : null),
     }),
     supersedes: t.field({
-      type: [MemoryRef], description: 'The memories this one replaced (superseded or marked erroneous in its favour).',
-      resolve: async (m, _a, ctx) => (await ctx.loaders.chain.load(m.id)).filter((x) => x.supersededBy === m.id || x.correctedBy === m.id),
+      type: [MemoryRef], nullable: true,
+      description: 'The memories this one replaced (superseded or marked erroneous in its favour). Null with LIMIT_EXCEEDED past the '
+        + `request's words (ENGRAM_MAX_READ_CHARS, quotes counted each time a field answers them) or in a chain of more than ${CHAIN_MAX} memories.`,
+      resolve: async (m, _a, ctx) => ctx.loaders.handOut((await ctx.loaders.chain.load(m.id)).filter((x) => x.supersededBy === m.id || x.correctedBy === m.id), quoteLength),
     }),
     correctionChain: t.field({
-      type: [MemoryRef], description: 'Every memory of this correction chain, oldest to newest, with statuses and dates.',
-      resolve: (m, _a, ctx) => ctx.loaders.chain.load(m.id),
+      type: [MemoryRef], nullable: true,
+      description: 'Every memory of this correction chain, oldest to newest, with statuses and dates. Null with LIMIT_EXCEEDED past the '
+        + `request's words (ENGRAM_MAX_READ_CHARS, quotes counted each time a field answers them) or in a chain of more than ${CHAIN_MAX} memories.`,
+      resolve: async (m, _a, ctx) => ctx.loaders.handOut(await ctx.loaders.chain.load(m.id), quoteLength),
     }),
     currentVersion: t.field({
       type: MemoryRef, nullable: true,
