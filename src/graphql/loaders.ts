@@ -46,6 +46,23 @@ export interface Loaders {
    * past the request's budget, the field asking gets LIMIT_EXCEEDED instead.
    */
   handOut<T>(items: T[], chars: (x: T) => number): T[];
+  /** `handOut` of one text a field may answer null for (a memory's context, basis). */
+  handOutText<T extends string | null>(text: T): T;
+  /**
+   * A text a field must answer (a memory's quote, attribution, explanation): counted, never refused
+   * (its memory would go with it); the lists and nullable texts after it are.
+   */
+  countText(text: string): string;
+  /** Before a list of records is read: LIMIT_EXCEEDED if the request's words are already spent (its aliases read nothing more). */
+  beforeRead(): void;
+  /**
+   * A list's page weighed before it is read (each record's texts in bytes): the ids that fit in the
+   * words left, counted as read, in order; `cut` when some did not. LIMIT_EXCEEDED when not even
+   * the first fits.
+   */
+  weighPage(items: readonly { id: string; bytes: number }[]): { ids: string[]; cut: boolean };
+  /** The records of ids read through `memory` (one statement a batch), in order, those gone left out. */
+  records(ids: readonly string[]): Promise<MemoryRecord[]>;
 }
 
 /**
@@ -144,6 +161,32 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       for (const x of items) handedOut += chars(x);
       if (handedOut > readChars) throw overBudget();
       return items;
+    },
+    handOutText(text) {
+      if (text !== null) handedOut += text.length;
+      if (handedOut > readChars) throw overBudget();
+      return text;
+    },
+    countText(text) {
+      handedOut += text.length;
+      return text;
+    },
+    beforeRead() {
+      if (handedOut > readChars || read > readChars) throw overBudget();
+    },
+    weighPage(items) {
+      if (handedOut > readChars) throw overBudget();
+      const ids: string[] = [];
+      for (const x of items) {
+        if (read + x.bytes > readChars) break;
+        read += x.bytes;
+        ids.push(x.id);
+      }
+      if (ids.length === 0 && items.length > 0) throw overBudget();
+      return { ids, cut: ids.length < items.length };
+    },
+    async records(ids) {
+      return (await memory.loadMany(ids)).filter((m): m is MemoryRecord => m !== null && !(m instanceof Error));
     },
   };
 }

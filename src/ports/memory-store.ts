@@ -290,6 +290,8 @@ export interface MemoryStore {
   /** Resolves once every write issued after its answer (`incrementRecall`) is done: the container waits for it before closing. */
   settled(): Promise<void>;
   listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
+  /** `listMemories`' page as ids, each with the bytes of its texts (quote, normalized, context, basis), read from the values' headers. */
+  listMemorySizes(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: { id: string; bytes: number }[]; hasNext: boolean }>;
   chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
   /**
    * Each chain's members, oldest first, with each quote's length (bytes: at least its characters),

@@ -22,6 +22,17 @@ const MERGE_TREE = `with recursive tree(root, id) as (
 /** The columns of a message `toMessage` reads. */
 const MESSAGE_NAMES = ['id', 'conversation_id', 'space_id', 'role', 'text', 'at'];
 
+/** A list's filter and order (`listMemories`, `listMemorySizes`): $1 space, $2 kind, $3 statuses, $4 types, $5 limit, $6 offset. */
+function listWhere(order: ListOrder): string {
+  const orderSql =
+    order === 'STRENGTH' ? `s.mention_count desc, s.last_mentioned_at desc, m.seq desc`
+      : order === 'RECENT' ? `s.last_mentioned_at desc, m.seq desc`
+        : `m.seq asc`;
+  return `where m.space_id = $1 and ($2::text is null or m.kind = $2)
+         and ($3::text[] is null or s.status = any($3::text[])) and ($4::text[] is null or m.type = any($4::text[]))
+       order by ${orderSql} limit $5 offset $6`;
+}
+
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
 export class SqlMemoryReads extends SqlMemoryWrites {
   async getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>> {
@@ -119,18 +130,27 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   async listMemories(
     spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number,
   ): Promise<{ items: MemoryRecord[]; hasNext: boolean }> {
-    const orderSql =
-      order === 'STRENGTH' ? `s.mention_count desc, s.last_mentioned_at desc, m.seq desc`
-        : order === 'RECENT' ? `s.last_mentioned_at desc, m.seq desc`
-          : `m.seq asc`;
     const r = await this.db.query<Row>(
-      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
-       where m.space_id = $1 and ($2::text is null or m.kind = $2)
-         and ($3::text[] is null or s.status = any($3::text[])) and ($4::text[] is null or m.type = any($4::text[]))
-       order by ${orderSql} limit $5 offset $6`,
+      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} ${listWhere(order)}`,
       [spaceId, filter.kind ?? null, filter.statuses ?? null, filter.types ?? null, first + 1, offset],
     );
     const items = r.rows.map(toMemory);
+    return { items: items.slice(0, first), hasNext: items.length > first };
+  }
+
+  /**
+   * `listMemories`' page as ids, each with the bytes of its texts (quote, normalized, context,
+   * basis: sizes from the values' headers, nothing read): a caller weighs a page before it reads it.
+   */
+  async listMemorySizes(
+    spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number,
+  ): Promise<{ items: { id: string; bytes: number }[]; hasNext: boolean }> {
+    const r = await this.db.query<{ id: string; bytes: number }>(
+      `select m.id, octet_length(m.quote) + octet_length(m.normalized) + coalesce(octet_length(m.context), 0) + coalesce(octet_length(m.basis), 0) as bytes
+       ${FROM_MEMORY} ${listWhere(order)}`,
+      [spaceId, filter.kind ?? null, filter.statuses ?? null, filter.types ?? null, first + 1, offset],
+    );
+    const items = r.rows.map((x) => ({ id: x.id, bytes: Number(x.bytes) }));
     return { items: items.slice(0, first), hasNext: items.length > first };
   }
 

@@ -99,19 +99,22 @@ describe("a memory's correction chain", () => {
 
   it('counts its quotes each time a field answers them: the memories of one chain, each asking for it, stop at the budget', async () => {
     const s = await t.space({ name: 'long chain' });
-    // 5 memories of 15,000 characters: 75,000, within the budget of 100,000, for one of them
-    const ids = await chain(s.id, 5, 15_000);
+    // 5 memories of 6,000 characters: 30,000, within the budget of 100,000, for one of them
+    const ids = await chain(s.id, 5, 6_000);
     const one = await t.gql(s.operator, CHAIN, { id: ids[2] });
     expect(one.errors).toBeUndefined();
     expect(one.data.memory.correctionChain.map((m: { id: string }) => m.id)).toEqual(ids);
     expect(one.data.memory.supersedes.map((m: { id: string }) => m.id)).toEqual([ids[1]]);
-    // every memory of the chain asking for it: five times 75,000
+    // every memory of the chain asking for it: five times 30,000, with the five quotes, over 100,000
     const all = await t.gql(s.operator, `query($s: ID!) { memories(spaceId: $s, first: 10, filter: { statuses: [ACTIVE, SUPERSEDED] }) { ... on MemoryConnection { nodes { quote correctionChain { quote } } } } }`, { s: s.id });
     expect(all.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
     const nodes = all.data.memories.nodes as { quote: string; correctionChain: unknown[] | null }[];
     expect(nodes).toHaveLength(5);
     expect(nodes.every((m) => m.quote.length > 0)).toBe(true);
-    expect(nodes.filter((m) => m.correctionChain !== null)).toHaveLength(1);
+    const answered = nodes.filter((m) => m.correctionChain !== null).length;
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(5);
+    expect(JSON.stringify(all).length).toBeLessThan(130_000);
   });
 
   it('is weighed before it is read: members and sizes, none past the longest chain read whole', async () => {

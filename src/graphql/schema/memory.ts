@@ -58,14 +58,15 @@ MemoryRef.implement({
     id: t.exposeID('id'),
     kind: t.field({ type: MemoryKindEnum, resolve: (m) => m.kind }),
     type: t.field({ type: MemoryTypeEnum, resolve: (m) => m.type }),
-    quote: t.exposeString('quote', { description: 'Exactly what the person typed (or, for an inference, what the assistant concluded).' }),
+    // (the texts below count in the request's words answered: src/graphql/loaders.ts, countText and handOutText)
+    quote: t.string({ description: 'Exactly what the person typed (or, for an inference, what the assistant concluded).', resolve: (m, _a, ctx) => ctx.loaders.countText(m.quote) }),
     saidAt: t.expose('saidAt', { type: 'DateTime' }),
     attribution: t.string({
       description: 'The dated quote: On 2026-09-21 you wrote: "I grew up in Duluth."',
-      resolve: (m) => (m.kind === 'INFERENCE' ? `Inferred by the assistant on ${m.saidAt.toISOString().slice(0, 10)}: ${m.quote}` : attribution(m.saidAt, m.quote)),
+      resolve: (m, _a, ctx) => ctx.loaders.countText(m.kind === 'INFERENCE' ? `Inferred by the assistant on ${m.saidAt.toISOString().slice(0, 10)}: ${m.quote}` : attribution(m.saidAt, m.quote)),
     }),
-    context: t.exposeString('context', { nullable: true, description: 'The whole message the quote came from, when it held more.' }),
-    basis: t.exposeString('basis', { nullable: true }),
+    context: t.string({ nullable: true, description: 'The whole message the quote came from, when it held more.', resolve: (m, _a, ctx) => ctx.loaders.handOutText(m.context) }),
+    basis: t.string({ nullable: true, resolve: (m, _a, ctx) => ctx.loaders.handOutText(m.basis) }),
     status: t.field({ type: MemoryStatusEnum, resolve: (m) => m.status }),
     current: t.boolean({ description: 'ACTIVE: not muted, retracted, superseded, erroneous or merged.', resolve: (m) => m.status === 'ACTIVE' }),
     mentionCount: t.exposeInt('mentionCount'),
@@ -144,7 +145,7 @@ MemoryRef.implement({
     }),
     explanation: t.string({
       description: 'Why the assistant believed this, and what replaced it ("why did you think it was Lisbon?").',
-      resolve: async (m, _a, ctx) => explain(m, await ctx.loaders.chain.load(m.id)),
+      resolve: async (m, _a, ctx) => ctx.loaders.countText(explain(m, await ctx.loaders.chain.load(m.id))),
     }),
   }),
 });

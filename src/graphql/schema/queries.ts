@@ -4,7 +4,8 @@ import { NotFoundError, InvalidInputError } from '../../memory/errors.js';
 import { conversationFor } from '../../memory/conversations.js';
 import type { RecallHit, RecallResult } from '../../memory/recall.js';
 import { useCases } from '../lazy-use-cases.js';
-import type { MemoryRecord } from '../../ports/memory-store.js';
+import type { ListFilter, ListOrder, MemoryRecord } from '../../ports/memory-store.js';
+import type { GraphQLContext } from '../context.js';
 import type { Actor } from '../../memory/deps.js';
 import { COMMON_ERRORS } from './errors.js';
 import { recallTimed } from '../../ops/metrics.js';
@@ -118,10 +119,9 @@ builder.queryFields((t) => ({
       const first = a.first ?? 50;
       if (first < 1 || first > 500) throw new InvalidInputError('first', 'must be between 1 and 500');
       const offset = offsetOf(a.after);
-      const page = await ctx.deps.store.listMemories(spaceId, {
+      const page = await weighedList(ctx, spaceId, {
         kind: a.filter?.kind ?? 'STATEMENT', statuses: a.filter?.statuses ?? ['ACTIVE'], types: a.filter?.types ?? undefined,
       }, a.orderBy ?? 'RECENT', first, offset);
-      for (const m of page.items) ctx.loaders.memory.prime(m.id, m);
       return { ...page, offset };
     },
   }),
@@ -133,7 +133,7 @@ builder.queryFields((t) => ({
       const spaceId = await spaceIn(ctx, authorize(ctx, 'profile'), a.spaceId);
       // 0 is an empty page, as for inferences and spaceEvents (the guard bounds it to 0..200).
       const first = Math.min(a.first ?? 20, 200);
-      return (await ctx.deps.store.listMemories(spaceId, { kind: 'STATEMENT', statuses: ['ACTIVE'] }, 'STRENGTH', first, 0)).items;
+      return (await weighedList(ctx, spaceId, { kind: 'STATEMENT', statuses: ['ACTIVE'] }, 'STRENGTH', first, 0)).items;
     },
   }),
   inferences: t.field({
@@ -142,7 +142,7 @@ builder.queryFields((t) => ({
     args: { spaceId: t.arg.id({ required: false }), review: t.arg({ type: ReviewEnum, required: false }), first: t.arg.int({ required: false, defaultValue: 100 }) },
     resolve: async (_r, a, ctx) => {
       const spaceId = await spaceIn(ctx, authorize(ctx, 'inferences'), a.spaceId);
-      const items = (await ctx.deps.store.listMemories(spaceId, { kind: 'INFERENCE' }, 'CREATED', Math.min(a.first ?? 100, 500), 0)).items;
+      const items = (await weighedList(ctx, spaceId, { kind: 'INFERENCE' }, 'CREATED', Math.min(a.first ?? 100, 500), 0)).items;
       return a.review ? items.filter((m) => m.review === a.review) : items;
     },
   }),
@@ -157,6 +157,7 @@ builder.queryFields((t) => ({
     resolve: async (_r, a, ctx) => {
       const c = await conversationFor(ctx.deps, authorize(ctx, 'recall'), String(a.conversationId));
       const { recall } = await useCases(ctx.deps.embedder);
+      ctx.loaders.beforeRead();
       return recallTimed(ctx.metrics, 'recall', () => recall(ctx.deps, c.spaceId, a.query, a.first ?? 5));
     },
   }),
@@ -166,6 +167,7 @@ builder.queryFields((t) => ({
     resolve: async (_r, a, ctx) => {
       const spaceId = await spaceIn(ctx, authorize(ctx, 'recallSpace'), a.spaceId);
       const { recall } = await useCases(ctx.deps.embedder);
+      ctx.loaders.beforeRead();
       return recallTimed(ctx.metrics, 'recallSpace', () => recall(ctx.deps, spaceId, a.query, a.first ?? 5));
     },
   }),
@@ -179,3 +181,16 @@ builder.queryFields((t) => ({
 }));
 
 export { walledMemory };
+
+/**
+ * A page of a space's memories weighed before it is read (`listMemorySizes`, then the records of
+ * the ids that fit in the request's words: src/graphql/loaders.ts, `weighPage`). A page cut short
+ * has a next page. Aliases of one list run at once: each weighs its page as its sizes come back, so
+ * together they read no more than the words allow.
+ */
+async function weighedList(ctx: GraphQLContext, spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }> {
+  if (first === 0) return { items: [], hasNext: false };
+  const sizes = await ctx.deps.store.listMemorySizes(spaceId, filter, order, first, offset);
+  const { ids, cut } = ctx.loaders.weighPage(sizes.items);
+  return { items: await ctx.loaders.records(ids), hasNext: sizes.hasNext || cut };
+}
