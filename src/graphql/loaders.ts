@@ -61,7 +61,7 @@ export interface Loaders {
    * the first fits.
    */
   weighPage(items: readonly { id: string; bytes: number }[]): { ids: string[]; cut: boolean };
-  /** The records of ids read through `memory` (one statement a batch), in order, those gone left out. */
+  /** The records of ids read through `memory` (one statement a batch), in order, those gone left out; a failed read throws. */
   records(ids: readonly string[]): Promise<MemoryRecord[]>;
 }
 
@@ -146,6 +146,8 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
         return c;
       });
       const records = await memory.loadMany([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))]);
+      const failed = records.find((m): m is Error => m instanceof Error);
+      if (failed) throw failed;
       const by = new Map(records.flatMap((m) => (m && !(m instanceof Error) ? [[m.id, m] as const] : [])));
       return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
     }),
@@ -186,7 +188,11 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       return { ids, cut: ids.length < items.length };
     },
     async records(ids) {
-      return (await memory.loadMany(ids)).filter((m): m is MemoryRecord => m !== null && !(m instanceof Error));
+      const found = await memory.loadMany(ids);
+      // (a read that failed, the database lost say, fails the list: never a list quietly short)
+      const failed = found.find((m): m is Error => m instanceof Error);
+      if (failed) throw failed;
+      return found.filter((m): m is MemoryRecord => m !== null);
     },
   };
 }

@@ -72,4 +72,19 @@ describe("a request's words answered", () => {
     expect(contexts.every((m) => m.quote.startsWith('Fact number'))).toBe(true);
     expect(contexts.filter((m) => m.context !== null).length).toBe(14);
   });
+
+  it('fails a list whose records could not be read, never answering it short', async () => {
+    const s = await t.space({ name: 'failed read' });
+    await withContexts(s.id, 3, 100);
+    const store = t.app.engram.deps.store;
+    const getMemories = store.getMemories;
+    store.getMemories = async () => { throw new Error('the connection was lost'); };
+    try {
+      const r = await t.gql(s.operator, `query($s: ID!) { ${LIST('a')} }`, { s: s.id });
+      expect(r.errors?.length).toBeGreaterThan(0);
+      expect(r.data?.a?.nodes ?? null).toBeNull();
+    } finally {
+      store.getMemories = getMemories;
+    }
+  });
 });
