@@ -1,0 +1,59 @@
+/**
+ * The reads a request weighs before it reads (src/graphql/loaders.ts): a list's ids with the bytes
+ * of each record's texts, and a correction chain's members with each quote's bytes, none past the
+ * longest chain read whole; on both databases.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { testAppOn } from '../helpers/app.js';
+import { testDatabases } from '../helpers/db.js';
+import { SqlStore } from '../../src/store/sql-store.js';
+import { lexicalText } from '../../src/memory/lexical.js';
+
+for (const target of testDatabases()) {
+  describe(`weighed reads (${target.name})`, () => {
+    const app = testAppOn(target);
+
+    async function written(spaceId: string, quote: string, context: string | null, saidAt: Date): Promise<string> {
+      const store = new SqlStore(app.db);
+      const id = randomUUID();
+      await store.transaction(async (tx) => {
+        await store.insertMemory(tx, {
+          id, spaceId, kind: 'STATEMENT', type: 'FACT', quote, normalized: quote.toLowerCase(), conversationId: null, messageId: null, context,
+          basis: null, saidAt, importance: null, valence: null, entities: [], themes: [], tags: [], embeddingStatus: 'OK', review: null,
+          lexicalText: lexicalText([quote]), events: [],
+        });
+      });
+      return id;
+    }
+
+    it("gives a list's page as ids and the bytes of each record's texts, in the list's order", async () => {
+      const s = await app.t.space({ name: 'sizes' });
+      const a = await written(s.id, 'Short one.', null, new Date(Date.UTC(2026, 0, 1)));
+      const b = await written(s.id, 'With a long message.', 'With a long message. ' + 'é'.repeat(1_000), new Date(Date.UTC(2026, 0, 2)));
+      await written(s.id, 'A third.', null, new Date(Date.UTC(2026, 0, 3)));
+      const store = new SqlStore(app.db);
+      const page = await store.listMemorySizes(s.id, { kind: 'STATEMENT' }, 'CREATED', 2, 0);
+      expect(page.items.map((x) => x.id)).toEqual([a, b]);
+      expect(page.hasNext).toBe(true);
+      // quote and normalized, and the context in bytes (each é two)
+      expect(page.items[0]!.bytes).toBe(2 * 'Short one.'.length);
+      expect(page.items[1]!.bytes).toBe(2 * 'With a long message.'.length + 'With a long message. '.length + 2_000);
+      const full = await store.listMemories(s.id, { kind: 'STATEMENT' }, 'CREATED', 2, 0);
+      expect(full.items.map((m) => m.id)).toEqual(page.items.map((x) => x.id));
+    });
+
+    it("gives a chain's members oldest first with their quotes' bytes, and null for a chain longer than asked", async () => {
+      const s = await app.t.space({ name: 'members' });
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push(await written(s.id, `Version ${i} of the fact.`, null, new Date(Date.UTC(2026, 0, 1 + i))));
+      const store = new SqlStore(app.db);
+      for (let i = 0; i + 1 < ids.length; i++) await store.setStatus(undefined, s.id, [ids[i]!], 'SUPERSEDED', { supersededBy: ids[i + 1]! });
+      const [whole, none] = await store.chainMembers([ids[3]!, 'no-such-memory'], 4);
+      expect(whole).toEqual(ids.map((id, i) => ({ id, chars: `Version ${i} of the fact.`.length })));
+      expect(none).toEqual([]);
+      expect(await store.chainMembers([ids[0]!, ids[2]!], 3)).toEqual([null, null]);
+      expect((await store.chains([ids[1]!]))[0]!.map((m) => m.id)).toEqual(ids);
+    });
+  });
+}
