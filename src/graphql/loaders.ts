@@ -79,6 +79,11 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     `this request would read more than ${readChars.toLocaleString('en')} characters of words: ask for fewer (first, after)`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'readChars' } },
   );
+  /** Past the budget once `chars` more are answered: LIMIT_EXCEEDED. */
+  const spend = (chars: number) => {
+    handedOut += chars;
+    if (handedOut > readChars) throw overBudget();
+  };
   const chainTooLong = () => new GraphQLError(
     `this correction chain has more than ${CHAIN_MAX.toLocaleString('en')} memories: it is not read whole`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'chain' } },
@@ -99,6 +104,13 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     return out;
   };
   const memory = new DataLoader<string, MemoryRecord | null>((ids) => s.getMemories(ids));
+  /** The records of ids through `memory`, in order, those gone left out; a read that failed (the database lost, say) fails the caller: never a list quietly short. */
+  const records = async (ids: readonly string[]): Promise<MemoryRecord[]> => {
+    const found = await memory.loadMany(ids);
+    const failed = found.find((m): m is Error => m instanceof Error);
+    if (failed) throw failed;
+    return found.filter((m): m is MemoryRecord => m !== null);
+  };
   return {
     memory,
     mentions: new DataLoader(async (keys) => {
@@ -145,10 +157,7 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
         for (const m of fresh) counted.add(m.id);
         return c;
       });
-      const records = await memory.loadMany([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))]);
-      const failed = records.find((m): m is Error => m instanceof Error);
-      if (failed) throw failed;
-      const by = new Map(records.flatMap((m) => (m && !(m instanceof Error) ? [[m.id, m] as const] : [])));
+      const by = new Map((await records([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))])).map((m) => [m.id, m]));
       return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
     }),
     conversation: new DataLoader((ids) => s.getConversations(ids)),
@@ -160,13 +169,11 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     }, { cacheKeyFn: (k) => `${k.conversationId}\u0000${k.first}\u0000${k.after ?? ''}` }),
     space: new DataLoader((ids) => s.getSpaces(ids)),
     handOut(items, chars) {
-      for (const x of items) handedOut += chars(x);
-      if (handedOut > readChars) throw overBudget();
+      spend(items.reduce((n, x) => n + chars(x), 0));
       return items;
     },
     handOutText(text) {
-      if (text !== null) handedOut += text.length;
-      if (handedOut > readChars) throw overBudget();
+      spend(text?.length ?? 0);
       return text;
     },
     countText(text) {
@@ -187,12 +194,6 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       if (ids.length === 0 && items.length > 0) throw overBudget();
       return { ids, cut: ids.length < items.length };
     },
-    async records(ids) {
-      const found = await memory.loadMany(ids);
-      // (a read that failed, the database lost say, fails the list: never a list quietly short)
-      const failed = found.find((m): m is Error => m instanceof Error);
-      if (failed) throw failed;
-      return found.filter((m): m is MemoryRecord => m !== null);
-    },
+    records,
   };
 }

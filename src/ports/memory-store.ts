@@ -292,10 +292,10 @@ export interface MemoryStore {
   listMemories(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: MemoryRecord[]; hasNext: boolean }>;
   /** `listMemories`' page as ids, each with the bytes of its texts (quote, normalized, context, basis), read from the values' headers. */
   listMemorySizes(spaceId: string, filter: ListFilter, order: ListOrder, first: number, offset: number): Promise<{ items: { id: string; bytes: number }[]; hasNext: boolean }>;
-  chains(ids: readonly string[]): Promise<MemoryRecord[][]>;
   /**
-   * Each chain's members, oldest first, with each quote's length (bytes: at least its characters),
-   * not their records; null for a chain of more than `max` memories.
+   * Each memory's correction chain (every memory linked to it, either way), oldest first, as its
+   * members with each quote's length (bytes: at least its characters), not their records; null for
+   * a chain of more than `max` memories.
    */
   chainMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]>;
   currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]>;

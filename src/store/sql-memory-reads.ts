@@ -166,26 +166,16 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   /**
-   * The whole correction chain of each memory (every memory linked to it through
-   * supersededBy / correctedBy, in either direction), oldest first, one query per batch. A
-   * memory's link is its supersededBy, else its correctedBy; the walk takes, from each memory
-   * reached, the one its link names and the ones whose link names it, each step an index lookup
-   * (the key; the two links' partial indexes, migration 18), and the records of the memories
-   * reached by key too (LATERAL … OFFSET 0 as in `currentVersions`: for a recursive result the
-   * planner's estimate had it hash the whole of memories and memory_state): it reads the chains
-   * asked for, not every link and record of every space.
-   */
-  async chains(ids: readonly string[]): Promise<MemoryRecord[][]> {
-    const members = await this.chainMembers(ids, Number.MAX_SAFE_INTEGER);
-    const records = new Map((await this.getMemories([...new Set(members.flatMap((c) => c!.map((m) => m.id)))])).flatMap((m) => (m ? [[m.id, m] as const] : [])));
-    return members.map((c) => c!.flatMap((m) => records.get(m.id) ?? []));
-  }
-
-  /**
-   * The members of each id's correction chain (as `chains` finds them), oldest first, each with the
-   * length of its quote in bytes (an upper bound of its characters, read from the value's header):
-   * what a caller needs to weigh a chain before reading its records. Null for a chain of more than
-   * `max` memories.
+   * The members of each id's correction chain (every memory linked to it through supersededBy /
+   * correctedBy, in either direction), oldest first, one query per batch, each with the length of
+   * its quote in bytes (an upper bound of its characters, read from the value's header): what a
+   * caller needs to weigh a chain before reading its records. Null for a chain of more than `max`
+   * memories. A memory's link is its supersededBy, else its correctedBy; the walk takes, from each
+   * memory reached, the one its link names and the ones whose link names it, each step an index
+   * lookup (the key; the two links' partial indexes, migration 18), and the memories reached by key
+   * too (LATERAL … OFFSET 0 as in `currentVersions`: for a recursive result the planner's estimate
+   * had it hash the whole of memories and memory_state): it reads the chains asked for, not every
+   * link of every space.
    */
   async chainMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]> {
     if (!Number.isSafeInteger(max) || max < 1) throw new Error('chainMembers: max must be a positive integer');
@@ -213,16 +203,10 @@ export class SqlMemoryReads extends SqlMemoryWrites {
        ) y order by said_at, seq`,
       [ids],
     );
-    const by = new Map<string, { id: string; chars: number }[] | null>();
-    for (const row of r.rows) {
-      if (row.id === null) by.set(row.chain_root, null);
-      else if (by.get(row.chain_root) !== null) {
-        const list = by.get(row.chain_root) ?? [];
-        list.push({ id: row.id, chars: Number(row.chars) });
-        by.set(row.chain_root, list);
-      }
-    }
-    return ids.map((id) => (by.has(id) ? by.get(id)! : []));
+    // (a chain too long comes back as one row without a member)
+    const tooLong = new Set(r.rows.filter((x) => x.id === null).map((x) => x.chain_root));
+    const members = r.rows.flatMap((x) => (x.id === null ? [] : [{ root: x.chain_root, id: x.id, chars: Number(x.chars) }]));
+    return groupInOrder(ids, members, (x) => x.root).map((c, i) => (tooLong.has(ids[i]!) ? null : c.map(({ id, chars }) => ({ id, chars }))));
   }
 
   /**

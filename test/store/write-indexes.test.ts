@@ -15,7 +15,6 @@ import { PgClient } from '../../src/store/pg-client.js';
 import { PgliteClient } from '../../src/store/pglite-client.js';
 import { SqlStore } from '../../src/store/sql-store.js';
 import type { Queryable, SqlClient } from '../../src/store/sql-client.js';
-import type { MemoryRecord } from '../../src/ports/memory-store.js';
 
 type Sent = Array<{ sql: string; params: unknown[] }>;
 
@@ -79,7 +78,7 @@ for (const target of testDatabases()) {
       const links = ['enable_indexscan'];
       const cases: Array<[string, (s: SqlStore) => Promise<unknown>, RegExp[], string, string[]?]> = [
         ['predecessors', (s) => s.predecessors(['a', 'b']), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state', links],
-        ['chains', (s) => s.chains(['a']), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state', links],
+        ['chainMembers', (s) => s.chainMembers(['a'], 1_000), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state', links],
         // (the rows they want are MERGED ones: the planner may take the status index, memory_state_space, instead)
         ['mergedDescendants', (s) => s.mergedDescendants(undefined, 'space', ['a']), [/memory_state_(merged_into|space)/], 'memory_state'],
         ['mentionsOf', (s) => s.mentionsOf(['a']), [/memory_state_(merged_into|space)/], 'memory_state'],
@@ -118,7 +117,7 @@ describe('migration 18 on a store written before it', () => {
       expect(ofNew.map((m) => m.id)).toEqual(['old', 'wrong']);
       expect(ofOld).toEqual([]);
       expect(ofOther).toEqual([]);
-      const chains = await store.chains(['wrong', 'old', 'new', 'other']);
+      const chains = (await store.chainMembers(['wrong', 'old', 'new', 'other'], 1_000)).map((c) => c!);
       for (const chain of chains.slice(0, 3)) expect(chain.map((m) => m.id)).toEqual(['old', 'wrong', 'new']);
       expect(chains[3]!.map((m) => m.id)).toEqual(['other']);
     });
@@ -210,8 +209,8 @@ describe('correction chains read their own links only', () => {
       await db.query(`update memory_state s set status = 'SUPERSEDED', superseded_by = 'n' || substr(s.memory_id, 2) where s.memory_id like 'o%'`);
       await db.query('analyze memory_state');
 
-      let chain: MemoryRecord[] | undefined;
-      const [sent] = await statementsOf(db, async (store) => { [chain] = await store.chains(['b']); });
+      let chain: { id: string }[] | null | undefined;
+      const [sent] = await statementsOf(db, async (store) => { [chain] = await store.chainMembers(['b'], 1_000); });
       expect(chain!.map((m) => m.id)).toEqual(['a', 'b', 'c']);
       // the statement as sent, run again under EXPLAIN ANALYZE: the rows each scan of memory_state gave
       const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off) ${sent!.sql.replace('$1::text[]', `'{b}'::text[]`)}`))
