@@ -50,7 +50,6 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
   return { ...second.report, connectionLost: true };
 }
 
-
 async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean }, log?: Logger): Promise<ErasureReport> {
   const report: ErasureReport = { done: [], failed: [] };
   const step = async (name: string, sql: string) => {
