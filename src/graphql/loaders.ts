@@ -12,6 +12,12 @@ export const LIST_FIRST_DEFAULT = 100;
 /** Memories a correction chain is read whole up to (`Memory.correctionChain`, `supersedes`, `currentVersion`, `explanation`): past it, LIMIT_EXCEEDED. */
 export const CHAIN_MAX = 1_000;
 
+/** Marks a memory handed out in a list that counted its quote already (`handOutMemories`). */
+const QUOTE_COUNTED = Symbol('quote counted');
+
+/** Whether this memory's quote was counted by the list that handed it out (its `quote` field then counts nothing more). */
+export const quoteCounted = (m: MemoryRecord): boolean => (m as MemoryRecord & { [QUOTE_COUNTED]?: true })[QUOTE_COUNTED] === true;
+
 /** A page of a conversation's messages as `Conversation.messages` asks for it. */
 export interface MessagesAsked { conversationId: string; first: number; after: string | null }
 /** A page of a memory's list (`Memory.mentions`, `Memory.events`). */
@@ -37,6 +43,13 @@ export interface Loaders {
   mentions: DataLoader<PageAsked, Mention[], string>;
   events: DataLoader<PageAsked, MemoryEvent[], string>;
   chain: DataLoader<string, MemoryRecord[]>;
+  /**
+   * The newest memory of each memory's correction chain, following what replaced it forward
+   * (itself when nothing did), without reading the chain whole: `currentVersion` and
+   * `explanation` answer for a chain past CHAIN_MAX too. LIMIT_EXCEEDED (`chain`) only when
+   * the walk forward passes CHAIN_MAX steps.
+   */
+  current: DataLoader<string, MemoryRecord | null>;
   conversation: DataLoader<string, Conversation | null>;
   messages: DataLoader<MessagesAsked, Message[], string>;
   space: DataLoader<string, Space | null>;
@@ -46,6 +59,11 @@ export interface Loaders {
    * past the request's budget, the field asking gets LIMIT_EXCEEDED instead.
    */
   handOut<T>(items: T[], chars: (x: T) => number): T[];
+  /**
+   * `handOut` of a list of memories (a correction chain) by their quotes: the memories come back
+   * as copies marked counted, so that their own `quote` fields do not count the same words again.
+   */
+  handOutMemories(items: MemoryRecord[]): MemoryRecord[];
   /** `handOut` of one text a field may answer null for (a memory's context, basis). */
   handOutText<T extends string | null>(text: T): T;
   /**
@@ -160,6 +178,13 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       const by = new Map((await records([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))])).map((m) => [m.id, m]));
       return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
     }),
+    current: new DataLoader(async (ids) => (await s.currentVersions(ids, CHAIN_MAX)).map((m): MemoryRecord | null | Error => {
+      if (m === null) return null;
+      // (still replaced by another: the walk stopped at its bound, not at the chain's end)
+      if ((m.supersededBy ?? m.correctedBy) !== null) return chainTooLong();
+      read += m.quote.length;
+      return read > readChars ? overBudget() : m;
+    })),
     conversation: new DataLoader((ids) => s.getConversations(ids)),
     // (one conversation at a time: each read is bounded, and the request's budget is checked between them)
     messages: new DataLoader(async (keys) => {
@@ -171,6 +196,10 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     handOut(items, chars) {
       spend(items.reduce((n, x) => n + chars(x), 0));
       return items;
+    },
+    handOutMemories(items) {
+      spend(items.reduce((n, x) => n + x.quote.length, 0));
+      return items.map((m) => ({ ...m, [QUOTE_COUNTED]: true }));
     },
     handOutText(text) {
       spend(text?.length ?? 0);

@@ -298,7 +298,12 @@ export interface MemoryStore {
    * a chain of more than `max` memories.
    */
   chainMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]>;
-  currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]>;
+  /**
+   * The newest memory of each id's correction chain (itself when nothing replaced it), following
+   * what replaced each forward at most `steps` times (100 when not told): a memory reached at the
+   * bound still names what replaced it.
+   */
+  currentVersions(ids: readonly string[], steps?: number): Promise<(MemoryRecord | null)[]>;
   mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
   /**

@@ -211,14 +211,16 @@ export class SqlMemoryReads extends SqlMemoryWrites {
 
   /**
    * The newest memory of each id's correction chain, following supersededBy /
-   * correctedBy forward (itself when nothing replaced it), in key order.
+   * correctedBy forward (itself when nothing replaced it), in key order; at most `steps` steps
+   * (the memory reached then still names what replaced it).
    */
-  async currentVersions(ids: readonly string[]): Promise<(MemoryRecord | null)[]> {
+  async currentVersions(ids: readonly string[], steps = 100): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return [];
+    if (!Number.isSafeInteger(steps) || steps < 0) throw new Error('currentVersions: steps must be a non-negative integer');
     const r = await this.db.query<{ rows: string | null }>(
       // Each step is an index probe per id (LATERAL … OFFSET 0 keeps the planner from hashing the
       // whole of memory_state, which it chose for the recursive term's row estimate: ~10× slower at
-      // 10K memories); the chain's end is the row with nothing after it (or the 100th step).
+      // 10K memories); the chain's end is the row with nothing after it (or the last step allowed).
       // The rows come back as one JSON array: a hundred rows of 35 columns, each column parsed
       // by the driver, cost PGlite twice the query itself (one text parsed once: 3.3 -> 1.8 ms);
       // each row an array, not an object (no column names repeated: ~0.13 ms less in PGlite).
@@ -231,13 +233,13 @@ export class SqlMemoryReads extends SqlMemoryWrites {
          from fwd f cross join lateral (
            select s.memory_id, s.superseded_by, s.corrected_by from memory_state s where s.memory_id = f.next offset 0
          ) s
-         where f.next is not null and f.depth < 100
+         where f.next is not null and f.depth < $2::int
        )
        select f.root as chain_root, r.* from fwd f cross join lateral (
          select ${MEMORY_COLUMNS} ${FROM_MEMORY} where m.id = f.id offset 0
        ) r
-       where f.next is null or f.depth >= 100) v`,
-      [ids],
+       where f.next is null or f.depth >= $2::int) v`,
+      [ids, steps],
     );
     const rows = fromJsonRows(r.rows[0]?.rows, CURRENT_NAMES);
     const by = new Map(rows.map((x) => [x.chain_root as string, toMemory(x)]));

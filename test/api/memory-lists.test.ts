@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { lexicalText } from '../../src/memory/lexical.js';
+import { CHAIN_MAX } from '../../src/graphql/loaders.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -92,7 +93,9 @@ describe("a memory's correction chain", () => {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) ids.push(await restated(spaceId, 0, chars));
     const { store } = t.app.engram;
-    for (let i = 0; i + 1 < n; i++) await store.setStatus(undefined, spaceId, [ids[i]!], 'SUPERSEDED', { supersededBy: ids[i + 1]! });
+    await store.transaction(async (tx) => {
+      for (let i = 0; i + 1 < n; i++) await store.setStatus(tx, spaceId, [ids[i]!], 'SUPERSEDED', { supersededBy: ids[i + 1]! });
+    });
     return ids;
   }
   const CHAIN = `query($id: ID!) { memory(id: $id) { ... on Memory { quote correctionChain { id } supersedes { id } } } }`;
@@ -115,6 +118,46 @@ describe("a memory's correction chain", () => {
     expect(answered).toBeGreaterThan(0);
     expect(answered).toBeLessThan(5);
     expect(JSON.stringify(all).length).toBeLessThan(130_000);
+  });
+
+  it("counts a chain's quotes once when its members' quotes are asked for", async () => {
+    const s = await t.space({ name: 'quoted chain' });
+    // 3 memories of 15,000 characters: the chain's quotes and each member's first wording (its
+    // quote again), 90,000 of 100,000; counted twice, by the list and again by each member's
+    // quote, the wordings after them would pass it
+    const ids = await chain(s.id, 3, 15_000);
+    const r = await t.gql(s.operator, `query($id: ID!) { memory(id: $id) { ... on Memory { correctionChain { id quote mentions(first: 1) { quote } } } } }`, { id: ids[1] });
+    expect(r.errors).toBeUndefined();
+    const members = r.data.memory.correctionChain as { id: string; quote: string; mentions: { quote: string }[] }[];
+    expect(members.map((m) => m.id)).toEqual(ids);
+    expect(members.every((m) => m.quote.length === 15_000 && m.mentions[0]!.quote === m.quote)).toBe(true);
+    // the memory's quote and two aliases of the chain: 105,000, one of them refused
+    const twice = await t.gql(s.operator, `query($id: ID!) { memory(id: $id) { ... on Memory { quote a: correctionChain { quote } b: correctionChain { quote } } } }`, { id: ids[1] });
+    expect(twice.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
+    expect([twice.data.memory.a, twice.data.memory.b].filter((c) => c === null)).toHaveLength(1);
+  });
+
+  it('answers currentVersion and explanation past the longest chain read whole, without reading it', async () => {
+    const s = await t.space({ name: 'very long chain' });
+    const ids = await chain(s.id, CHAIN_MAX + 2, 10);
+    const q = `query($id: ID!) { memory(id: $id) { ... on Memory { id currentVersion { id } explanation correctionChain { id } } } }`;
+    const first = await t.gql(s.operator, q, { id: ids[0] });
+    // the chain itself is not read, and CHAIN_MAX + 1 steps to its end are past the walk's bound:
+    // LIMIT_EXCEEDED (chain) for those two fields alone; the explanation says what it could not name
+    expect(first.errors?.map((e: { extensions: unknown; path: string[] }) => [e.path.join('.'), e.extensions]).sort()).toEqual([
+      ['memory.correctionChain', { code: 'LIMIT_EXCEEDED', limit: 'chain' }],
+      ['memory.currentVersion', { code: 'LIMIT_EXCEEDED', limit: 'chain' }],
+    ]);
+    expect(first.data.memory).toMatchObject({ id: ids[0], currentVersion: null, correctionChain: null });
+    expect(first.data.memory.explanation).toMatch(/It was superseded on .*; what replaced it is past this request's limits/);
+    // CHAIN_MAX steps from the second: its newest is named
+    expect((await t.gql(s.operator, q, { id: ids[1] })).data.memory.currentVersion).toEqual({ id: ids[ids.length - 1] });
+    const near = await t.gql(s.operator, q, { id: ids[3] });
+    expect(near.data.memory.currentVersion).toEqual({ id: ids[ids.length - 1] });
+    expect(near.data.memory.explanation).toMatch(/superseded .*by a correction\. On /);
+    const last = await t.gql(s.operator, q, { id: ids[ids.length - 1] });
+    expect(last.data.memory.currentVersion).toEqual({ id: ids[ids.length - 1] });
+    expect(last.data.memory.explanation).toMatch(/Status: ACTIVE/);
   });
 
   it('is weighed before it is read: members and sizes, none past the longest chain read whole', async () => {

@@ -66,6 +66,10 @@ for (const target of testDatabases()) {
       const got = await deps().store.currentVersions([ids[0], ids[2], 'no-such-id', ids[1]]);
       expect(got).toEqual([want[0], want[1], null, want[0]]);
       expect(await deps().store.currentVersions([])).toEqual([]);
+      // at most `steps` steps: none, the memory itself, still naming what replaced it; one, the end
+      const [itself] = await deps().store.currentVersions([ids[0]], 0);
+      expect(itself).toMatchObject({ id: ids[0], supersededBy: ids[1] });
+      expect(await deps().store.currentVersions([ids[0]], 1)).toEqual([want[0]]);
     });
 
     it('recall counts what it returned once its answer is out, and a counter that cannot be written fails nothing', async () => {

@@ -9,7 +9,7 @@ import {
 import { ConversationRef } from './space.js';
 import { NodeRef } from './node-interface.js';
 import type DataLoader from 'dataloader';
-import { CHAIN_MAX, LIST_FIRST_DEFAULT, type PageAsked } from '../loaders.js';
+import { CHAIN_MAX, LIST_FIRST_DEFAULT, quoteCounted, type PageAsked } from '../loaders.js';
 import { FIRST_MAX } from '../guard.js';
 
 /** A wording's or memory's quote length: what it counts in the request's words answered. */
@@ -60,7 +60,7 @@ MemoryRef.implement({
     kind: t.field({ type: MemoryKindEnum, resolve: (m) => m.kind }),
     type: t.field({ type: MemoryTypeEnum, resolve: (m) => m.type }),
     // (the texts below count in the request's words answered: src/graphql/loaders.ts, countText and handOutText)
-    quote: t.string({ description: 'Exactly what the person typed (or, for an inference, what the assistant concluded).', resolve: (m, _a, ctx) => ctx.loaders.countText(m.quote) }),
+    quote: t.string({ description: 'Exactly what the person typed (or, for an inference, what the assistant concluded).', resolve: (m, _a, ctx) => (quoteCounted(m) ? m.quote : ctx.loaders.countText(m.quote)) }),
     saidAt: t.expose('saidAt', { type: 'DateTime' }),
     attribution: t.string({
       description: 'The dated quote: On 2026-09-21 you wrote: "I grew up in Duluth."',
@@ -127,46 +127,47 @@ MemoryRef.implement({
       type: [MemoryRef], nullable: true,
       description: 'The memories this one replaced (superseded or marked erroneous in its favour). Null with LIMIT_EXCEEDED past the '
         + `request's words (ENGRAM_MAX_READ_CHARS, quotes counted each time a field answers them) or in a chain of more than ${CHAIN_MAX} memories.`,
-      resolve: async (m, _a, ctx) => ctx.loaders.handOut((await ctx.loaders.chain.load(m.id)).filter((x) => x.supersededBy === m.id || x.correctedBy === m.id), quoteLength),
+      resolve: async (m, _a, ctx) => ctx.loaders.handOutMemories((await ctx.loaders.chain.load(m.id)).filter((x) => x.supersededBy === m.id || x.correctedBy === m.id)),
     }),
     correctionChain: t.field({
       type: [MemoryRef], nullable: true,
       description: 'Every memory of this correction chain, oldest to newest, with statuses and dates. Null with LIMIT_EXCEEDED past the '
         + `request's words (ENGRAM_MAX_READ_CHARS, quotes counted each time a field answers them) or in a chain of more than ${CHAIN_MAX} memories.`,
-      resolve: async (m, _a, ctx) => ctx.loaders.handOut(await ctx.loaders.chain.load(m.id), quoteLength),
+      resolve: async (m, _a, ctx) => ctx.loaders.handOutMemories(await ctx.loaders.chain.load(m.id)),
     }),
     currentVersion: t.field({
       type: MemoryRef, nullable: true,
       description: 'The newest memory of the chain (itself when nothing replaced it); null when the chain ends in a replaced memory: '
-        + 'its correction was forgotten for good, or it was marked erroneous with none named. Nothing is current then.',
+        + 'its correction was forgotten for good, or it was marked erroneous with none named. Nothing is current then. '
+        + `Null with LIMIT_EXCEEDED (limit: chain) more than ${CHAIN_MAX} corrections along.`,
       resolve: async (m, _a, ctx) => {
-        const last = newest(m, await ctx.loaders.chain.load(m.id));
+        const last = (await ctx.loaders.current.load(m.id)) ?? m;
         return last.status === 'SUPERSEDED' || last.status === 'ERRONEOUS' ? null : last;
       },
     }),
     explanation: t.string({
       description: 'Why the assistant believed this, and what replaced it ("why did you think it was Lisbon?").',
-      resolve: async (m, _a, ctx) => ctx.loaders.countText(explain(m, await ctx.loaders.chain.load(m.id))),
+      // (a non-null text: past a limit it says what it could not read instead of taking its memory with it)
+      resolve: async (m, _a, ctx) => ctx.loaders.countText(explain(m, await ctx.loaders.current.load(m.id).then((x) => x ?? m, unlessLimit))),
     }),
   }),
 });
 
-function newest(m: MemoryRecord, chain: MemoryRecord[]): MemoryRecord {
-  let cur = m;
-  const by = new Map(chain.map((x) => [x.id, x]));
-  for (let i = 0; i < chain.length + 1; i++) {
-    const next = cur.supersededBy ?? cur.correctedBy;
-    const n = next ? by.get(next) : undefined;
-    if (!n) break;
-    cur = n;
-  }
-  return cur;
+/** null for a LIMIT_EXCEEDED (the request's words spent, or a chain too long to follow); any other error stays one. */
+function unlessLimit(e: unknown): null {
+  if ((e as { extensions?: { code?: unknown } }).extensions?.code === 'LIMIT_EXCEEDED') return null;
+  throw e;
 }
 
-function explain(m: MemoryRecord, chain: MemoryRecord[]): string {
+/** `replaced`: the newest memory of m's chain (m itself when nothing replaced it; null when it could not be read within the request's limits). */
+function explain(m: MemoryRecord, replaced: MemoryRecord | null): string {
   const said = attribution(m.saidAt, m.quote);
-  const replaced = newest(m, chain);
   const when = m.statusChangedAt ? ` on ${m.statusChangedAt.toISOString().slice(0, 10)}` : '';
+  if (replaced === null && (m.status === 'SUPERSEDED' || m.status === 'ERRONEOUS')) {
+    return `${said} It was ${m.status === 'SUPERSEDED' ? 'superseded' : 'marked erroneous'}${when}; what replaced it is past this request's limits `
+      + '(too many corrections after it, or too many words asked for): ask for its currentVersion on its own.';
+  }
+  replaced ??= m;
   switch (m.status) {
     case 'SUPERSEDED':
       if (replaced.id === m.id || replaced.status === 'SUPERSEDED' || replaced.status === 'ERRONEOUS') {
