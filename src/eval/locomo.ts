@@ -240,10 +240,11 @@ export async function evalLocomo(base: MemoryDeps, samples: LocomoSample[], prog
         if (dumpTo) {
           setRecallTrace(null);
           const now = clock.now().getTime();
+          const contexts = await deps.store.memoryTexts(traced.map((x) => x.memory.id), Number.MAX_SAFE_INTEGER);
           appendFileSync(dumpTo, JSON.stringify({
             conv: sample.sample_id, q: qa.question, cat: String(qa.category), evidence,
-            items: traced.map((x) => ({
-              turns: dia.get(x.memory.id) ?? [], quote: x.memory.quote, context: x.memory.context, v: x.v, l: x.l, vRank: x.vRank, lRank: x.lRank,
+            items: traced.map((x, i) => ({
+              turns: dia.get(x.memory.id) ?? [], quote: x.memory.quote, context: contexts[i]?.context ?? null, v: x.v, l: x.l, vRank: x.vRank, lRank: x.lRank,
               fused: x.fused, mentions: x.memory.mentionCount, ageDays: (now - x.memory.lastMentionedAt.getTime()) / 86_400_000, seq: x.memory.seq,
             })),
           }) + '\n');

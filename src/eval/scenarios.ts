@@ -185,7 +185,9 @@ export async function checkAsk(
 ): Promise<string[]> {
   const failures: string[] = [];
   const mentions = hits.length ? await deps.store.mentionsOf(hits.map((h) => h.memory.id)) : [];
-  const texts = hits.map((h, i) => statementTexts(h.memory, mentions[i] ?? []));
+  // (recall hands out its hits without their messages' words: read whole here, as a client's `context` would)
+  const whole = hits.length ? await deps.store.getMemories(hits.map((h) => h.memory.id)) : [];
+  const texts = hits.map((h, i) => statementTexts(whole[i] ?? { ...h.memory, context: null, basis: null }, mentions[i] ?? []));
   const got = hits.length ? `[${hits.map((h) => q(short(h.memory.quote, 60))).join(', ')}]` : 'nothing';
   const where = `ask ${q(ask)}`;
   if (expect.top_contains != null) {

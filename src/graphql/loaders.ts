@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
-import type { Conversation, MemoryEvent, MemoryRecord, Mention, Message, Space } from '../ports/memory-store.js';
+import type { Conversation, MemoryEvent, MemoryHead, MemoryRecord, Mention, Message, Space } from '../ports/memory-store.js';
 import type { MemoryDeps } from '../memory/deps.js';
 import { InvalidInputError } from '../memory/errors.js';
 import { LimitsSchema } from '../config.js';
@@ -16,7 +16,7 @@ export const CHAIN_MAX = 1_000;
 const QUOTE_COUNTED = Symbol('quote counted');
 
 /** Whether this memory's quote was counted by the list that handed it out (its `quote` field then counts nothing more). */
-export const quoteCounted = (m: MemoryRecord): boolean => (m as MemoryRecord & { [QUOTE_COUNTED]?: true })[QUOTE_COUNTED] === true;
+export const quoteCounted = (m: MemoryHead): boolean => (m as MemoryHead & { [QUOTE_COUNTED]?: true })[QUOTE_COUNTED] === true;
 
 /** A page of a conversation's messages as `Conversation.messages` asks for it. */
 export interface MessagesAsked { conversationId: string; first: number; after: string | null }
@@ -49,7 +49,13 @@ export interface Loaders {
    * `explanation` answer for a chain past CHAIN_MAX too. LIMIT_EXCEEDED (`chain`) only when
    * the walk forward passes CHAIN_MAX steps.
    */
-  current: DataLoader<string, MemoryRecord | null>;
+  current: DataLoader<string, MemoryHead | null>;
+  /**
+   * The message words (`context`, `basis`) of memories read without them (recall's hits, the
+   * newest of a chain), counted in the words read: weighed before they are read, in the order
+   * asked, past the budget LIMIT_EXCEEDED for the rest.
+   */
+  texts: DataLoader<string, { context: string | null; basis: string | null } | null>;
   conversation: DataLoader<string, Conversation | null>;
   messages: DataLoader<MessagesAsked, Message[], string>;
   space: DataLoader<string, Space | null>;
@@ -178,13 +184,21 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       const by = new Map((await records([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))])).map((m) => [m.id, m]));
       return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
     }),
-    current: new DataLoader(async (ids) => (await s.currentVersions(ids, CHAIN_MAX)).map((m): MemoryRecord | null | Error => {
+    current: new DataLoader(async (ids) => (await s.currentVersions(ids, CHAIN_MAX)).map((m): MemoryHead | null | Error => {
       if (m === null) return null;
       // (still replaced by another: the walk stopped at its bound, not at the chain's end)
       if ((m.supersededBy ?? m.correctedBy) !== null) return chainTooLong();
       read += m.quote.length;
       return read > readChars ? overBudget() : m;
     })),
+    texts: new DataLoader(async (ids) => {
+      if (read > readChars) return ids.map(() => overBudget());
+      return (await s.memoryTexts(ids, readChars - read)).map((t): { context: string | null; basis: string | null } | null | Error => {
+        if (t === undefined) return overBudget();
+        if (t) read += (t.context?.length ?? 0) + (t.basis?.length ?? 0);
+        return t;
+      });
+    }),
     conversation: new DataLoader((ids) => s.getConversations(ids)),
     // (one conversation at a time: each read is bounded, and the request's budget is checked between them)
     messages: new DataLoader(async (keys) => {

@@ -2,7 +2,7 @@ import { ensureLexicon } from '../core/lexicon.js';
 import { whileReading } from '../core/readings.js';
 import { attribution } from '../core/quote-check.js';
 import type { MemoryKind, MemoryStatus } from '../core/types.js';
-import type { LexicalHit, LexicalStats, MemoryRecord } from '../ports/memory-store.js';
+import type { LexicalHit, LexicalStats, MemoryHead } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import type { MemoryDeps } from './deps.js';
 import { InvalidInputError } from './errors.js';
@@ -13,7 +13,8 @@ import { stage } from './stages.js';
 import { asksWhen, categoryThemes, isPlural, phrasePairs, phraseShare, questionNouns, saysTime, speaksOf } from '../core/question-cues.js';
 
 export interface RecallHit {
-  memory: MemoryRecord;
+  /** Read without its message's words (`MemoryHead`): the ranking reads none, a field asking reads them. */
+  memory: MemoryHead;
   score: number;
   vectorScore: number | null;
   lexicalRank: number | null;
@@ -118,7 +119,7 @@ async function answer(deps: MemoryDeps, spaceId: string, query: string, first: n
 
 /** One candidate as fusion saw it (for `eval locomo` dumps: offline study of the ranking). */
 export interface RecallTraceItem {
-  memory: MemoryRecord; v: number | null; l: number | null; vRank: number | null; lRank: number | null; fused: number;
+  memory: MemoryHead; v: number | null; l: number | null; vRank: number | null; lRank: number | null; fused: number;
 }
 let traceHook: ((kind: MemoryKind, items: RecallTraceItem[]) => void) | null = null;
 /** Evaluation only: receives every search's candidates after the floor, before the cut. */
@@ -148,11 +149,11 @@ interface Question {
 }
 
 /** The current versions of memories (null: gone), in the order asked. */
-type CurrentVersions = (ids: readonly string[]) => Promise<(MemoryRecord | null)[]>;
+type CurrentVersions = (ids: readonly string[]) => Promise<(MemoryHead | null)[]>;
 
 /** Each memory's current version read once per recall: the lexical hits' early, the rest when a search asks (no statement when none is new). */
 function currentVersionsOnce(deps: MemoryDeps): CurrentVersions {
-  const known = new Map<string, MemoryRecord | null>();
+  const known = new Map<string, MemoryHead | null>();
   return async (ids) => {
     const fresh = [...new Set(ids.filter((id) => !known.has(id)))];
     if (fresh.length) (await deps.store.currentVersions(fresh)).forEach((m, i) => known.set(fresh[i]!, m));
@@ -209,7 +210,7 @@ async function search(
   if (kept.length === 0) return [];
   const current = await versions(kept.map(([id]) => id));
   // Several hits may lead to one current memory: keep its best evidence.
-  const best = new Map<string, { m: MemoryRecord; score: number; v: number | null; l: number | null; themed: boolean }>();
+  const best = new Map<string, { m: MemoryHead; score: number; v: number | null; l: number | null; themed: boolean }>();
   const trace = traceHook ? new Map<string, RecallTraceItem>() : null;
   const tick = slicer();
   for (const [i, [id, f]] of kept.entries()) {

@@ -7,7 +7,7 @@ import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Dec
 import { mergeInto } from '../core/merge.js';
 import { cosine, norm, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
-import type { MemoryEvent, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
+import type { MemoryEvent, MemoryHead, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { assertStillSaid, checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
@@ -163,7 +163,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     get derivedNames() { return deriveNames(quote); },
     previousSentence: check.previousSentence, messageId: check.messageId,
   };
-  const recognise = async (tx: Tx | undefined, firstRead?: FirstRead): Promise<{ decision: Decision; records: Map<string, MemoryRecord> }> => {
+  const recognise = async (tx: Tx | undefined, firstRead?: FirstRead): Promise<{ decision: Decision; records: Map<string, MemoryHead> }> => {
     const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, firstRead);
     return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
   };
@@ -180,7 +180,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     conversationId: conversation.id, messageId: check.messageId, context, preceding: wording[2] ?? null, saidAt, importance, valence, entities, themes, tags,
     vector, embedError: (embedded as { error?: unknown }).error, supersedes,
   });
-  const reinforcement = (decision: Extract<Decision, { action: 'reinforce' }>, target: MemoryRecord): Reinforcement => ({
+  const reinforcement = (decision: Extract<Decision, { action: 'reinforce' }>, target: MemoryHead): Reinforcement => ({
     memoryId: target.id, ...mergeInto(target, { importance, valence, entities, themes, tags, lastMentionedAt: saidAt }),
     lexicalText: lexicalText([...wording, ...entities, ...themes]),
     mention: { id: randomUUID(), quote: check.quote, conversationId: conversation.id, messageId: check.messageId, saidAt, tier: decision.tier, score: decision.score },
@@ -258,7 +258,7 @@ export interface FirstRead { exact: MemoryRecord[]; sameMessage: MemoryRecord[] 
 export async function gatherCandidates(
   deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
   messageId: string | null, previousSentence: string | null, firstRead?: FirstRead,
-): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryRecord> }> {
+): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryHead> }> {
   const exact = firstRead?.exact ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
   let hits: VectorHit[] = [];
   // Before the lock (no tx), the search is preliminary (the port's `preliminary`): the engine may
@@ -272,14 +272,14 @@ export async function gatherCandidates(
     hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
   }
   const sameMessage = firstRead?.sameMessage ?? (previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : []);
-  const known = new Map([...exact, ...sameMessage].map((m) => [m.id, m]));
+  const known = new Map<string, MemoryHead>([...exact, ...sameMessage].map((m) => [m.id, m]));
   const lowest = reachFloor(deps.thresholds);
   if (preliminary && hits.length > 0) {
     // Only hits within the rules' reach by score can be unchecked: an engine that honours the flag
     // returns nothing below minScore (itself at least `lowest`); one that ignores it checked the
     // statuses of all it returned, and its hits below reach are read, or not, as always (below).
     const ids = hits.filter((h) => h.score >= lowest && !known.has(h.memoryId)).map((h) => h.memoryId);
-    (ids.length ? await deps.store.getMemories(ids, spaceId) : []).forEach((m, i) => { if (m) known.set(ids[i]!, m); });
+    (ids.length ? await deps.store.getMemoryHeads(ids, spaceId) : []).forEach((m, i) => { if (m) known.set(ids[i]!, m); });
     hits = hits.filter((h) => {
       if (h.score < lowest) return true;
       const m = known.get(h.memoryId);
@@ -305,12 +305,12 @@ export async function gatherCandidates(
   // far ones are the last).
   const unread = (id: string) => !previousSentence && !known.has(id) && (scores.get(id) ?? 0) < lowest;
   const toRead = [...scores.keys()].filter((id) => !known.has(id) && !unread(id));
-  const read = toRead.length ? await deps.store.getMemories(toRead, spaceId, tx) : [];
+  const read = toRead.length ? await deps.store.getMemoryHeads(toRead, spaceId, tx) : [];
   read.forEach((m, i) => { if (m) known.set(toRead[i], m); });
   const far: FarCandidate[] = [...scores.keys()].filter(unread).map((id) => ({ id, score: scores.get(id) ?? null }));
   const records = [...scores.keys()].filter((id) => !unread(id)).map((id) => known.get(id) ?? null);
   const candidates = records
-    .filter((m): m is MemoryRecord => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
+    .filter((m): m is MemoryHead => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
     .map((m) => {
       const c: Candidate = {
         id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,

@@ -71,6 +71,17 @@ export interface MemoryRecord {
   statusChangedAt: Date | null;
 }
 
+/**
+ * A memory without its message's words (`context`, `basis`: up to 100,000 characters each), as
+ * recognition and recall read their candidates: neither rule reads them, and a space of long
+ * messages made every candidate carry its whole message. A field that answers them reads them
+ * (`memoryTexts`).
+ */
+export type MemoryHead = Omit<MemoryRecord, 'context' | 'basis'>;
+
+/** Whether a memory was read whole (with `context` and `basis`). */
+export const isWhole = (m: MemoryHead): m is MemoryRecord => 'context' in m;
+
 export interface NewMemory {
   id: string;
   spaceId: string;
@@ -268,6 +279,14 @@ export interface MemoryStore {
   recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryRecord[] }>;
   activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
+  /** `getMemories` without the memories' message words (`MemoryHead`). */
+  getMemoryHeads(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryHead | null)[]>;
+  /**
+   * The message words (`context`, `basis`) of memories, in the order asked, while their sizes in
+   * all (bytes, read from the values' headers) stay within `maxBytes`; null for a memory gone,
+   * undefined for one past `maxBytes` (its words not read).
+   */
+  memoryTexts(ids: readonly string[], maxBytes: number): Promise<({ context: string | null; basis: string | null } | null | undefined)[]>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
   reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
   setStatus(
@@ -303,7 +322,7 @@ export interface MemoryStore {
    * what replaced each forward at most `steps` times (100 when not told): a memory reached at the
    * bound still names what replaced it.
    */
-  currentVersions(ids: readonly string[], steps?: number): Promise<(MemoryRecord | null)[]>;
+  currentVersions(ids: readonly string[], steps?: number): Promise<(MemoryHead | null)[]>;
   mentionsOf(memoryIds: readonly string[], tx?: Tx): Promise<Mention[][]>;
   eventsOf(memoryIds: readonly string[]): Promise<MemoryEvent[][]>;
   /**

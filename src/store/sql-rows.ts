@@ -1,5 +1,5 @@
 // Row shapes and SQL fragments shared by the SqlStore's parts (sql-store*.ts).
-import type { MemoryEvent, MemoryRecord, Mention, Message, NewEvent, Space } from '../ports/memory-store.js';
+import type { MemoryEvent, MemoryHead, MemoryRecord, Mention, Message, NewEvent, Space } from '../ports/memory-store.js';
 import { parseTimestamptz } from './pg-timestamp.js';
 
 export type Row = Record<string, any>;
@@ -10,10 +10,16 @@ export const MEMORY_COLUMNS = `m.id, m.seq, m.space_id, m.kind, m.type, m.quote,
   s.tags, s.superseded_by, s.corrected_by, s.merged_into, s.embedding_status, s.review, s.resolution, s.resolved_at,
   s.status_changed_at`;
 
+/** MEMORY_COLUMNS without the message's words (`context`, `basis`): a `MemoryHead`. */
+export const HEAD_COLUMNS = MEMORY_COLUMNS.replace('m.context, m.basis, ', '');
+
 export const FROM_MEMORY = `from memories m join memory_state s on s.memory_id = m.id`;
 
 /** MEMORY_COLUMNS' names in order (the keys `toMemory` reads). */
 export const MEMORY_COLUMN_NAMES: readonly string[] = MEMORY_COLUMNS.split(',').map((c) => c.trim().replace(/^[ms]\./, ''));
+
+/** HEAD_COLUMNS' names in order (the keys `toMemoryHead` reads). */
+export const HEAD_COLUMN_NAMES: readonly string[] = MEMORY_COLUMN_NAMES.filter((n) => n !== 'context' && n !== 'basis');
 
 /**
  * Rows of `alias` as one JSON text (in `orderBy`'s order if given), each row an array of the columns `names` in order (read back by
@@ -52,10 +58,14 @@ export function arr(v: unknown): string[] {
 }
 
 export function toMemory(r: Row): MemoryRecord {
+  return { ...toMemoryHead(r), context: r.context ?? null, basis: r.basis ?? null };
+}
+
+export function toMemoryHead(r: Row): MemoryHead {
   return {
     id: r.id, seq: Number(r.seq), spaceId: r.space_id, kind: r.kind, type: r.type, quote: r.quote,
     normalized: r.normalized, conversationId: r.conversation_id ?? null, messageId: r.message_id ?? null,
-    context: r.context ?? null, basis: r.basis ?? null, saidAt: date(r.said_at), createdAt: date(r.created_at),
+    saidAt: date(r.said_at), createdAt: date(r.created_at),
     startsAt: dateOrNull(r.starts_at), endsAt: dateOrNull(r.ends_at), dueAt: dateOrNull(r.due_at), allDay: !!r.all_day,
     status: r.status, mentionCount: Number(r.mention_count), recallCount: Number(r.recall_count),
     lastMentionedAt: date(r.last_mentioned_at), importance: num(r.importance), valence: num(r.valence),

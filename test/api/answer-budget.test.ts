@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { lexicalText } from '../../src/memory/lexical.js';
+import { recall } from '../../src/memory/recall.js';
 
 let t: TestApp;
 const READ_CHARS = 300_000;
@@ -71,6 +72,25 @@ describe("a request's words answered", () => {
     const contexts = Object.values(aliases.data as Record<string, { quote: string; context: string | null }>);
     expect(contexts.every((m) => m.quote.startsWith('Fact number'))).toBe(true);
     expect(contexts.filter((m) => m.context !== null).length).toBe(14);
+  });
+
+  it("hands out recall's hits without their messages' words, read only when asked and within the budget", async () => {
+    const s = await t.space({ name: 'recalled' });
+    await withContexts(s.id, 20, 20_000);
+    const found = await recall(t.app.engram.deps, s.id, 'Which fact number is here?', 20);
+    expect(found.statements).toHaveLength(20);
+    expect(found.statements.every((h) => !('context' in h.memory) && !('basis' in h.memory))).toBe(true);
+    // asked for: 20 contexts of 20,000 characters, read in the hits' order while they fit in the words
+    const r = await t.gql(s.operator, `query($s: ID!) { a: recallSpace(spaceId: $s, query: "Which fact number is here?", first: 20) { ... on RecallResult { statements { memory { id quote context } } } } }`, { s: s.id });
+    const hits = r.data.a.statements as { memory: { id: string; quote: string; context: string | null } }[];
+    expect(hits.map((h) => h.memory.id)).toEqual(found.statements.map((h) => h.memory.id));
+    expect(hits.every((h) => h.memory.quote.startsWith('Fact number'))).toBe(true);
+    const answered = hits.filter((h) => h.memory.context !== null);
+    expect(answered.every((h) => h.memory.context!.startsWith(h.memory.quote) && h.memory.context!.length === 20_000)).toBe(true);
+    // 300,000 characters: 15 contexts read, 14 answered with the quotes; the rest LIMIT_EXCEEDED
+    expect(answered.length).toBe(14);
+    expect(r.errors?.map((e: { extensions: unknown }) => e.extensions)).toContainEqual({ code: 'LIMIT_EXCEEDED', limit: 'readChars' });
+    expect(hits.slice(0, 14).every((h) => h.memory.context !== null)).toBe(true);
   });
 
   it('fails a list whose records could not be read, never answering it short', async () => {

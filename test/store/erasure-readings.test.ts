@@ -48,9 +48,10 @@ for (const target of testDatabases()) {
       const gate = new Promise<void>((r) => { release = r; });
       let reached = () => {};
       const atGate = new Promise<void>((r) => { reached = r; });
-      const getMemories = deps.store.getMemories.bind(deps.store);
-      const paused = vi.spyOn(deps.store, 'getMemories').mockImplementation(async (ids, ...rest) => {
-        const records = await getMemories(ids, ...rest);
+      // (recognition reads its neighbours without their message words: getMemoryHeads)
+      const getMemoryHeads = deps.store.getMemoryHeads.bind(deps.store);
+      const paused = vi.spyOn(deps.store, 'getMemoryHeads').mockImplementation(async (ids, ...rest) => {
+        const records = await getMemoryHeads(ids, ...rest);
         if (!stopped && ids.includes(gone!)) { stopped = true; reached(); await gate; }
         return records;
       });

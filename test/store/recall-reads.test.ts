@@ -1,8 +1,8 @@
 /**
  * The store reads recall makes, on both databases: `lexicalStats` (BM25's statistics, the kinds a
  * space holds, and which of the question's named keys each kind has heard, with that kind's
- * statuses), `currentVersions` (the newest memory of each chain, the same record `getMemories`
- * reads) and `incrementRecall`, written after recall's answer (a failure logged, never the answer's).
+ * statuses), `currentVersions` (the newest memory of each chain, the same record `getMemoryHeads`
+ * reads, without its message words) and `incrementRecall`, written after recall's answer (a failure logged, never the answer's).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { testAppOn } from '../helpers/app.js';
@@ -56,12 +56,12 @@ for (const target of testDatabases()) {
       expect(none.heard.size).toBe(0);
     });
 
-    it('currentVersions: the newest of each chain, the very record getMemories reads; incrementRecall adds one', async () => {
+    it('currentVersions: the newest of each chain, the very record getMemoryHeads reads (no message words); incrementRecall adds one', async () => {
       const { spaceId, ids } = await spaceWith(['I live in Manchester.', 'I moved to Leeds last month.', 'I am allergic to peanuts.']);
       await app.db.query(`update memory_state set status = 'SUPERSEDED', superseded_by = $2 where memory_id = $1`, [ids[0], ids[1]]);
       await deps().store.incrementRecall([ids[1], ids[2], ids[2]]);
       await deps().store.settled();
-      const want = await deps().store.getMemories([ids[1], ids[2]], spaceId);
+      const want = await deps().store.getMemoryHeads([ids[1], ids[2]], spaceId);
       expect(want.map((m) => m?.recallCount)).toEqual([1, 1]);
       const got = await deps().store.currentVersions([ids[0], ids[2], 'no-such-id', ids[1]]);
       expect(got).toEqual([want[0], want[1], null, want[0]]);

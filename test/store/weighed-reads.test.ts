@@ -43,6 +43,31 @@ for (const target of testDatabases()) {
       expect(full.items.map((m) => m.id)).toEqual(page.items.map((x) => x.id));
     });
 
+    it("reads memories without their message's words, and those words alone, in order, none past the bytes allowed", async () => {
+      const s = await app.t.space({ name: 'heads and texts' });
+      const a = await written(s.id, 'First.', 'First. ' + 'é'.repeat(500), new Date(Date.UTC(2026, 0, 1)));
+      const b = await written(s.id, 'Second.', null, new Date(Date.UTC(2026, 0, 2)));
+      const c = await written(s.id, 'Third.', 'Third. ' + 'x'.repeat(500), new Date(Date.UTC(2026, 0, 3)));
+      const store = new SqlStore(app.db);
+      const [whole] = await store.getMemories([a]);
+      const heads = await store.getMemoryHeads([c, 'no-such-memory', a], s.id);
+      expect(heads[1]).toBeNull();
+      // the same record without context and basis (absent, not null: a field asking reads them)
+      const { context, basis, ...head } = whole!;
+      expect(context).toMatch(/^First\. é/);
+      expect(basis).toBeNull();
+      expect(heads[2]).toEqual(head);
+      expect(Object.keys(heads[0]!)).not.toContain('context');
+      // 'First. ' + 500 é is 1,007 bytes; the texts of a and b fit in 1,007, c's (507 more) does not
+      const cBytes = 'Third. '.length + 500;
+      expect(await store.memoryTexts([a, 'no-such-memory', b, c], 1_007)).toEqual([
+        { context, basis: null }, null, { context: null, basis: null }, undefined,
+      ]);
+      expect(await store.memoryTexts([c, a], 1_007 + cBytes)).toEqual([{ context: 'Third. ' + 'x'.repeat(500), basis: null }, { context, basis: null }]);
+      expect(await store.memoryTexts([a], 0)).toEqual([undefined]);
+      expect(await store.memoryTexts([], 10)).toEqual([]);
+    });
+
     it("gives a chain's members oldest first with their quotes' bytes, and null for a chain longer than asked", async () => {
       const s = await app.t.space({ name: 'members' });
       const ids: string[] = [];

@@ -2,14 +2,14 @@ import { useCases } from '../lazy-use-cases.js';
 import { ensureLexicon } from '../../core/lexicon.js';
 import { builder } from '../builder.js';
 import { attribution } from '../../core/quote-check.js';
-import type { MemoryEvent, MemoryRecord, Mention } from '../../ports/memory-store.js';
+import { isWhole, type MemoryEvent, type MemoryHead, type MemoryRecord, type Mention } from '../../ports/memory-store.js';
 import {
   EmbeddingStatusEnum, MemoryKindEnum, MemoryStatusEnum, MemoryTypeEnum, MentionTierEnum, ResolutionEnum, ReviewEnum,
 } from './enums.js';
 import { ConversationRef } from './space.js';
 import { NodeRef } from './node-interface.js';
 import type DataLoader from 'dataloader';
-import { CHAIN_MAX, LIST_FIRST_DEFAULT, quoteCounted, type PageAsked } from '../loaders.js';
+import { CHAIN_MAX, LIST_FIRST_DEFAULT, quoteCounted, type Loaders, type PageAsked } from '../loaders.js';
 import { FIRST_MAX } from '../guard.js';
 
 /** A wording's or memory's quote length: what it counts in the request's words answered. */
@@ -50,7 +50,8 @@ export const MemoryEventRef = builder.objectRef<MemoryEvent>('MemoryEvent').impl
   }),
 });
 
-export const MemoryRef = builder.objectRef<MemoryRecord>('Memory');
+/** A memory as read whole, or without its message's words (recall's hits, recognition's candidates): `context` and `basis` read when asked. */
+export const MemoryRef = builder.objectRef<MemoryHead>('Memory');
 
 MemoryRef.implement({
   interfaces: [NodeRef],
@@ -66,8 +67,8 @@ MemoryRef.implement({
       description: 'The dated quote: On 2026-09-21 you wrote: "I grew up in Duluth."',
       resolve: (m, _a, ctx) => ctx.loaders.countText(m.kind === 'INFERENCE' ? `Inferred by the assistant on ${m.saidAt.toISOString().slice(0, 10)}: ${m.quote}` : attribution(m.saidAt, m.quote)),
     }),
-    context: t.string({ nullable: true, description: 'The whole message the quote came from, when it held more.', resolve: (m, _a, ctx) => ctx.loaders.handOutText(m.context) }),
-    basis: t.string({ nullable: true, resolve: (m, _a, ctx) => ctx.loaders.handOutText(m.basis) }),
+    context: t.string({ nullable: true, description: 'The whole message the quote came from, when it held more.', resolve: async (m, _a, ctx) => ctx.loaders.handOutText((await textsOf(m, ctx.loaders)).context) }),
+    basis: t.string({ nullable: true, resolve: async (m, _a, ctx) => ctx.loaders.handOutText((await textsOf(m, ctx.loaders)).basis) }),
     status: t.field({ type: MemoryStatusEnum, resolve: (m) => m.status }),
     current: t.boolean({ description: 'ACTIVE: not muted, retracted, superseded, erroneous or merged.', resolve: (m) => m.status === 'ACTIVE' }),
     mentionCount: t.exposeInt('mentionCount'),
@@ -153,6 +154,11 @@ MemoryRef.implement({
   }),
 });
 
+/** A memory's message words: its own when read whole, else read (the `texts` loader: counted in the words read; LIMIT_EXCEEDED past them). */
+async function textsOf(m: MemoryHead, loaders: Loaders): Promise<{ context: string | null; basis: string | null }> {
+  return isWhole(m) ? m : (await loaders.texts.load(m.id)) ?? { context: null, basis: null };
+}
+
 /** null for a LIMIT_EXCEEDED (the request's words spent, or a chain too long to follow); any other error stays one. */
 function unlessLimit(e: unknown): null {
   if ((e as { extensions?: { code?: unknown } }).extensions?.code === 'LIMIT_EXCEEDED') return null;
@@ -160,7 +166,7 @@ function unlessLimit(e: unknown): null {
 }
 
 /** `replaced`: the newest memory of m's chain (m itself when nothing replaced it; null when it could not be read within the request's limits). */
-function explain(m: MemoryRecord, replaced: MemoryRecord | null): string {
+function explain(m: MemoryHead, replaced: MemoryHead | null): string {
   const said = attribution(m.saidAt, m.quote);
   const when = m.statusChangedAt ? ` on ${m.statusChangedAt.toISOString().slice(0, 10)}` : '';
   if (replaced === null && (m.status === 'SUPERSEDED' || m.status === 'ERRONEOUS')) {
