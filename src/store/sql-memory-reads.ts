@@ -285,25 +285,26 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   async mentionPages(memoryIds: readonly string[], first: number, after: string | null): Promise<(Mention[] | null)[]> {
-    // (MERGE_TREE: a memory's own wordings and those of the memories merged into it)
+    // (MERGE_TREE: a memory's own wordings and those of the memories merged into it.) With an
+    // `after`, one row more per memory that holds it (`is_cursor`): a page of none is told apart
+    // from an `after` that is not the memory's own, in the same statement.
     const r = await this.db.query<Row>(
       `${MERGE_TREE}, cursor as (
          select t.root, a.seq from tree t join mentions a on a.memory_id = t.id where a.id = $3
        )
        select x.* from (
-         select t.root as for_id, mn.*, row_number() over (partition by t.root order by mn.seq) as rn
+         select t.root as for_id, mn.*, row_number() over (partition by t.root order by mn.seq) as rn, false as is_cursor
          from tree t join mentions mn on mn.memory_id = t.id
          where $3::text is null or mn.seq > (select c.seq from cursor c where c.root = t.root)
-       ) x where x.rn <= $2 order by x.seq`,
+       ) x where x.rn <= $2
+       union all
+       select c.root, mn.*, 0, true from cursor c join mentions mn on mn.id = $3
+       order by seq`,
       [memoryIds, first, after],
     );
-    const pages = groupInOrder(memoryIds, r.rows, (x) => x.for_id as string).map((rows) => rows.map(toMention));
-    if (after === null) return pages;
-    const holding = new Set((await this.db.query<Row>(
-      `${MERGE_TREE} select t.root from tree t join mentions a on a.memory_id = t.id where a.id = $2`,
-      [memoryIds, after],
-    )).rows.map((x) => x.root as string));
-    return pages.map((p, i) => (holding.has(memoryIds[i]!) ? p : null));
+    const holding = new Set(r.rows.filter((x) => x.is_cursor).map((x) => x.for_id as string));
+    const pages = groupInOrder(memoryIds, r.rows.filter((x) => !x.is_cursor), (x) => x.for_id as string).map((rows) => rows.map(toMention));
+    return after === null ? pages : pages.map((p, i) => (holding.has(memoryIds[i]!) ? p : null));
   }
 
   async eventPages(memoryIds: readonly string[], first: number, after: number | null): Promise<MemoryEvent[][]> {

@@ -54,6 +54,10 @@ describe("a memory's lists in pages", () => {
       after = page[page.length - 1]!.id;
     }
     expect(paged).toEqual(all.map((m) => m.id));
+    // after the last wording: an empty page, not a refusal
+    const past = await t.gql(s.operator, MENTIONS, { id, n: 5, a: all[all.length - 1]!.id });
+    expect(past.errors).toBeUndefined();
+    expect(past.data.memory.mentions).toEqual([]);
     const events = (await t.gql(s.operator, EVENTS, { id })).data.memory.events as { id: string; kind: string }[];
     expect(events.map((e) => e.kind)).toEqual(['CREATED', ...Array(12).fill('REINFORCED')]);
     const rest = (await t.gql(s.operator, EVENTS, { id, n: 100, a: events[9]!.id })).data.memory.events as { id: string }[];
