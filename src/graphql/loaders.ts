@@ -23,6 +23,12 @@ export interface MessagesAsked { conversationId: string; first: number; after: s
 /** A page of a memory's list (`Memory.mentions`, `Memory.events`). */
 export interface PageAsked { memoryId: string; first: number; after: string | null }
 
+/** A list field's `first` and `after` as its loader's key asks for them (`first` defaulted); null for `first: 0` (nothing to read). */
+export function pageArgs(a: { first?: number | null; after?: string | number | null }): { first: number; after: string | null } | null {
+  const first = a.first ?? LIST_FIRST_DEFAULT;
+  return first === 0 ? null : { first, after: a.after == null ? null : String(a.after) };
+}
+
 const pageKey = (k: PageAsked) => `${k.memoryId}\u0000${k.first}\u0000${k.after ?? ''}`;
 
 /** Keys asking for the same page size after the same cursor, read together (one statement each group). */

@@ -9,7 +9,7 @@ import {
 import { ConversationRef } from './space.js';
 import { NodeRef } from './node-interface.js';
 import type DataLoader from 'dataloader';
-import { CHAIN_MAX, LIST_FIRST_DEFAULT, quoteCounted, type Loaders, type PageAsked } from '../loaders.js';
+import { CHAIN_MAX, LIST_FIRST_DEFAULT, pageArgs, quoteCounted, type Loaders, type PageAsked } from '../loaders.js';
 import { FIRST_MAX } from '../guard.js';
 
 /** A wording's or memory's quote length: what it counts in the request's words answered. */
@@ -17,8 +17,8 @@ const quoteLength = (x: { quote: string }): number => x.quote.length;
 
 /** A memory's page of a list (`first` and `after` checked by the schema's guard). */
 function pageOf<V>(loader: DataLoader<PageAsked, V[], string>, memoryId: string, a: { first?: number | null; after?: string | number | null }): Promise<V[]> | V[] {
-  const first = a.first ?? LIST_FIRST_DEFAULT;
-  return first === 0 ? [] : loader.load({ memoryId, first, after: a.after == null ? null : String(a.after) });
+  const page = pageArgs(a);
+  return page ? loader.load({ memoryId, ...page }) : [];
 }
 
 export const MentionRef = builder.objectRef<Mention>('Mention').implement({

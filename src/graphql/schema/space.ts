@@ -3,7 +3,7 @@ import type { Conversation, Message, Space } from '../../ports/memory-store.js';
 import { MessageRoleEnum } from './enums.js';
 import { NodeRef } from './node-interface.js';
 import { FIRST_MAX } from '../guard.js';
-import { LIST_FIRST_DEFAULT } from '../loaders.js';
+import { LIST_FIRST_DEFAULT, pageArgs } from '../loaders.js';
 
 export const SpaceRef = builder.objectRef<Space>('Space').implement({
   interfaces: [NodeRef],
@@ -45,10 +45,8 @@ export const ConversationRef = builder.objectRef<Conversation>('Conversation').i
       args: { first: t.arg.int({ defaultValue: LIST_FIRST_DEFAULT }), after: t.arg.id() },
       // (`first` and `after` are checked by the schema's guard, src/graphql/guard.ts: FIRST_MAX.messages)
       resolve: async (c, a, ctx) => {
-        const first = a.first ?? LIST_FIRST_DEFAULT;
-        if (first === 0) return [];
-        const page = await ctx.loaders.messages.load({ conversationId: c.id, first, after: a.after == null ? null : String(a.after) });
-        return ctx.loaders.handOut(page, (m) => m.text.length);
+        const asked = pageArgs(a);
+        return asked ? ctx.loaders.handOut(await ctx.loaders.messages.load({ conversationId: c.id, ...asked }), (m) => m.text.length) : [];
       },
     }),
   }),
