@@ -9,6 +9,7 @@ import { unavailableIn } from '../store/sql-client.js';
  * - the client's (a GraphQL syntax or validation error, a bad scalar value, a typed domain
  *   error): logged at info, one line, no stack; sent as is;
  * - the database unavailable (a StoreUnavailableError, bare or along the `cause` chain): logged at warn, sent as `UNAVAILABLE` (retry);
+ * - a client that closed its connection before its request's body was read: logged at info;
  * - anything else: a defect, logged at error with its stack, sent as "Unexpected error.".
  */
 export function errorMasker(log: Logger) {
@@ -31,9 +32,20 @@ export function errorMasker(log: Logger) {
       }
       return maskError(e, message, isDev);
     }
+    if (clientWentAway(original)) {
+      // (the request's body cut short: the client closed its connection; nobody is left to answer)
+      log.info({ code: (original as { code?: string }).code, error: (original as Error).message }, 'client went away');
+      return maskError(error, message, isDev);
+    }
     log.error({ err: original }, 'unexpected error');
     return maskError(error, message, isDev);
   };
+}
+
+/** Node's error for a request whose connection closed before its body was read ("aborted", ECONNRESET). */
+function clientWentAway(e: unknown): boolean {
+  const x = e as { code?: unknown; message?: unknown } | null;
+  return !!x && x.code === 'ECONNRESET' && x.message === 'aborted';
 }
 
 function isGraphQLError(e: unknown): e is GraphQLError {

@@ -79,6 +79,19 @@ export async function prepareSearch(
  * engine outside PostgreSQL is down, an exact scan of PostgreSQL's copy instead.
  */
 export async function searchVectors(deps: MemoryDeps, search: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
+  return scored(await engineHits(deps, search, tx));
+}
+
+/**
+ * Hits with a score (a number): a vector whose length vanished or overflowed in an engine's
+ * float32 arithmetic (a client's, stored before remember kept client vectors at unit length) is
+ * scored NaN, near nothing; as a hit it made recall answer "Unexpected error.".
+ */
+function scored(hits: VectorHit[]): VectorHit[] {
+  return hits.every((h) => Number.isFinite(h.score)) ? hits : hits.filter((h) => Number.isFinite(h.score));
+}
+
+async function engineHits(deps: MemoryDeps, search: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
   if (deps.index.capabilities.transactional || !deps.outbox) return deps.index.search(search, tx);
   // The engine is being rebuilt from PostgreSQL (it was lost or older than the store): exact scan meanwhile.
   if (deps.outbox.rebuilding) return deps.outbox.fallbackHits(search, tx);

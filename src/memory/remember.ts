@@ -5,7 +5,7 @@ import { normalizeText, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
 import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
-import { cosine, norm, parseVector, VectorFormatError } from '../core/vectors.js';
+import { cosine, norm, normalize, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryHead, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import type { VectorHit } from '../ports/vector-index.js';
@@ -110,6 +110,10 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     // A vector of length 0 has no direction: its cosine with anything is undefined (0/0).
     const length = norm(clientVector);
     if (!(length > 0) || !Number.isFinite(length)) throw new InvalidInputError('vector', 'a zero vector (or one of infinite length) has no direction: give a vector with a finite, non-zero length');
+    // Kept at unit length (cosine, the only measure used, is the same): components near float32's
+    // ends (512 × 3e38, or 512 × 1e-45) overflowed or vanished in the engines' float32 sums of
+    // squares, and their scores came back NaN ("Unexpected error." in recall) or 1 for anything.
+    clientVector = normalize(clientVector);
   }
   checkPeriod(input.startsAt, input.endsAt);
 

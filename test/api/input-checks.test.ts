@@ -36,6 +36,51 @@ describe('input that names nothing, or says nothing', () => {
     expect((await a.remember({ conversationId: c, quote: 'I like coffee.', vector: one })).outcome).toBe('CREATED');
   });
 
+  it("a vector near float32's ends is kept at unit length: recall scores it, never NaN, never 1 for anything", async () => {
+    const s = await t.space({ name: 'extreme vectors' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    const dims = t.app.engram.deps.embedder.dimensions;
+    const RECALL = `query($c: ID!, $q: String!) { recall(conversationId: $c, query: $q, first: 10) { ... on RecallResult { statements { score vectorScore memory { quote } } } } }`;
+    const quotes = ['I keep bees on the roof.', 'I sail a small boat at weekends.', 'I grow tomatoes on the balcony.'];
+    // three directions at right angles (all +; half + half −; alternating), each at one extreme
+    const signs = [(_j: number) => 1, (j: number) => (j < dims / 2 ? 1 : -1), (j: number) => (j % 2 ? -1 : 1)];
+    for (const [i, size] of [3e38, 1e-45, 1e-40].entries()) {
+      await a.say(c, quotes[i]!);
+      const vector = Array.from({ length: dims }, (_, j) => size * signs[i]!(j));
+      expect((await a.remember({ conversationId: c, quote: quotes[i], vector })).outcome).toBe('CREATED');
+    }
+    await a.say(c, 'I play the cello badly.');
+    expect((await a.remember({ conversationId: c, quote: 'I play the cello badly.' })).outcome).toBe('CREATED');
+    for (const q of ['bees', 'Who plays the cello?', 'Where was I born?']) {
+      const r = await t.gql(s.assistant, RECALL, { c, q });
+      expect(r.errors, q).toBeUndefined();
+      for (const h of r.data.recall.statements as { score: number; vectorScore: number | null }[]) {
+        expect(Number.isFinite(h.score)).toBe(true);
+        if (h.vectorScore !== null) expect(h.vectorScore).toBeLessThan(0.99);
+      }
+    }
+    // each stored at unit length
+    const stored = await t.app.engram.deps.store.getVectors((await t.gql(s.operator, `query($s: ID!) { memories(spaceId: $s, first: 10) { ... on MemoryConnection { nodes { id } } } }`, { s: s.id })).data.memories.nodes.map((m: { id: string }) => m.id));
+    for (const v of stored.values()) expect(Math.abs(Math.hypot(...v) - 1)).toBeLessThan(1e-5);
+  });
+
+  it('a vector stored before it was kept at unit length is no hit, and no error', async () => {
+    const s = await t.space({ name: 'stored vanishing vector' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    await a.say(c, 'I keep bees on the roof.');
+    const kept = await a.remember({ conversationId: c, quote: 'I keep bees on the roof.' });
+    // its vector replaced as an older version stored a client's: components that vanish when squared in float32
+    const { index } = t.app.engram.deps;
+    const tiny = new Float32Array(t.app.engram.deps.embedder.dimensions).fill(1e-45);
+    await index.upsert([{ memoryId: kept.memory.id, spaceId: s.id, kind: 'STATEMENT', status: 'ACTIVE', vector: tiny }]);
+    const r = await t.gql(s.assistant, `query($c: ID!) { recall(conversationId: $c, query: "Do I keep bees?") { ... on RecallResult { statements { score vectorScore memory { quote } } } } }`, { c });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.recall.statements.map((h: { memory: { quote: string } }) => h.memory.quote)).toEqual(['I keep bees on the roof.']);
+    expect(r.data.recall.statements[0].vectorScore).toBeNull();
+  });
+
   it('a space name of whitespace or invisible characters is refused naming name', async () => {
     for (const n of ['', ' ', '\u200b', ' \u200b\ufeff\u2060 ', '\u00a0']) {
       const r = (await t.gql(t.adminToken, CREATE_SPACE, { n })).data.createSpace;
