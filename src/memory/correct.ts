@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mergeInto } from '../core/merge.js';
 import { normalizeText } from '../core/normalize.js';
 import type { MemoryType } from '../core/types.js';
-import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
+import type { MemoryEvent, MemoryHead, MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { assertStillSaid, checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
 import { InvalidInputError, InvalidStateError, NotFoundError, quoteRefusal } from './errors.js';
@@ -74,7 +74,7 @@ export async function correct(
  * two are linked as a correction is (CORRECTED on `by`, SUPERSEDED on `old`).
  */
 async function supersedeBy(deps: MemoryDeps, tx: Tx, a: {
-  spaceId: string; actor: string; old: MemoryRecord; by: MemoryRecord; quote: string; conversationId: string; messageId: string; saidAt: Date; lexical: string;
+  spaceId: string; actor: string; old: MemoryRecord; by: MemoryHead; quote: string; conversationId: string; messageId: string; saidAt: Date; lexical: string;
 }): Promise<{ id: string; events: MemoryEvent[] }> {
   const { spaceId, actor, old, by } = a;
   const base = { spaceId, actor, detail: null };

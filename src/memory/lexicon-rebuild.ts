@@ -1,18 +1,22 @@
 import { withoutMarks } from '../core/scrub.js';
+import { contextAround, precedingTail } from '../core/context-window.js';
 import type { MemoryRecord, Mention, Message, Tx } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { lexicalText } from './lexical.js';
 
 /**
  * The lexical parts the write path gives one wording (remember.ts): the quote, its
- * source message when the message says more than the quote, and the message just
- * before it (often the question it answers).
+ * source message when the message says more than the quote (of a long one, the part around the
+ * quote), and the end of the message just before it (often the question it answers).
  */
 export function wordingParts(quote: string, message: string | null, preceding: string | null): (string | null)[] {
   // A forget's redaction marks are no words of the person: neither context nor lexicon (docs/erasure.md).
+  // Of a long message, the part around the quote (src/core/context-window.ts).
   const said = message === null ? null : withoutMarks(message);
-  const context = said !== null && said.trim() !== quote.trim() ? said : null;
-  return [quote, context, preceding === null ? null : withoutMarks(preceding)];
+  const around = said === null ? null : contextAround(said, quote);
+  const context = around !== null && around.trim() !== quote.trim() ? around : null;
+  const before = preceding === null ? null : withoutMarks(preceding);
+  return [quote, context, before === null ? null : precedingTail(before)];
 }
 
 /**

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { normalizeText, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
 import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
+import { sameSentence } from '../core/conflicts.js';
 import { mergeInto } from '../core/merge.js';
 import { cosine, norm, normalize, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
@@ -140,9 +141,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       // While the embedder works, also the statuses the search will not want (the engine may read
       // them ahead, then the search reads none); with a client's vector nothing is waited for.
       await prepareSearch(deps, spaceId, 'STATEMENT', clientVector ? undefined : ['ACTIVE'], true);
-      // The statements kept from the quote's own message (a sentence after another: the next-sentence
-      // correction's candidates), which need no vector: read here too, after the last event id as the rest.
-      const sameMessage = check.previousSentence ? await deps.store.activeOfMessage(undefined, spaceId, check.messageId) : [];
+      // The statement kept from the sentence before the quote in its message (the next-sentence
+      // correction's candidate), which needs no vector: read here too, after the last event id as the rest.
+      const sameMessage = await previousSentenceKept(deps, undefined, spaceId, check.messageId, check.previousSentence);
       // (a reading that fails here fails again where the rules ask for it, as it did before)
       if (!clientVector) try { readIncoming(check.quote); } catch { /* read by the rules */ }
       return { ...st, sameMessage };
@@ -246,9 +247,24 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
 
 /**
  * Recognition's candidates read while the quote is embedded, after the space's last event id: the
- * exact-text matches and the statements kept from the quote's own message.
+ * exact-text matches and the statement kept from the sentence before the quote in its message.
  */
-export interface FirstRead { exact: MemoryRecord[]; sameMessage: MemoryRecord[] }
+export interface FirstRead { exact: MemoryHead[]; sameMessage: MemoryHead[] }
+
+/**
+ * The active statements kept from the quote's message whose quote is the sentence just before it
+ * (`sameSentence`: case, spacing and end punctuation aside): the next-sentence rule's candidates,
+ * the only ones it reads beyond the nearest neighbours. Every statement kept from the message was
+ * a candidate once, each with its vector read: a message of 1,600 sentences made each remember of
+ * one of them weigh all those kept before (0.45 s at the 300th, the process held for seconds;
+ * found by an adversarial probe).
+ */
+async function previousSentenceKept(
+  deps: MemoryDeps, tx: Tx | undefined, spaceId: string, messageId: string | null, previousSentence: string | null,
+): Promise<MemoryHead[]> {
+  if (!previousSentence || !messageId) return [];
+  return (await deps.store.activeOfMessage(tx, spaceId, messageId)).filter((m) => sameSentence(previousSentence, m.quote));
+}
 
 /**
  * Candidates for recognition: active statements with the same normalised text,
@@ -275,7 +291,7 @@ export async function gatherCandidates(
     const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
     hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
   }
-  const sameMessage = firstRead?.sameMessage ?? (previousSentence && messageId ? await deps.store.activeOfMessage(tx, spaceId, messageId) : []);
+  const sameMessage = firstRead?.sameMessage ?? await previousSentenceKept(deps, tx, spaceId, messageId, previousSentence);
   const known = new Map<string, MemoryHead>([...exact, ...sameMessage].map((m) => [m.id, m]));
   const lowest = reachFloor(deps.thresholds);
   if (preliminary && hits.length > 0) {

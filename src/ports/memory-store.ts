@@ -274,10 +274,11 @@ export interface MemoryStore {
   reinforceIfUnchanged?(seen: number, r: Reinforcement, spaceId: string): Promise<(MemoryRecord & { events?: MemoryEvent[] }) | null>;
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
-  findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]>;
+  findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryHead[]>;
   /** Where recognition starts: `findActiveByNormalized`'s answer, in one statement. */
-  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryRecord[] }>;
-  activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryRecord[]>;
+  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryHead[] }>;
+  /** The active statements kept from one message, oldest first, without their message's words (a message of 100,000 characters is each one's context). */
+  activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryHead[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;
   /** `getMemories` without the memories' message words (`MemoryHead`). */
   getMemoryHeads(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryHead | null)[]>;

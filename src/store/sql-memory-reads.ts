@@ -44,36 +44,36 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   /** Active statements said in one message (a next-sentence correction looks here). */
-  async activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryRecord[]> {
+  async activeOfMessage(tx: Tx, spaceId: string, messageId: string): Promise<MemoryHead[]> {
     const r = await this.q(tx).query<Row>(
-      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+      `select ${HEAD_COLUMNS} ${FROM_MEMORY}
        where m.space_id = $1 and m.message_id = $2 and m.kind = 'STATEMENT' and s.status = 'ACTIVE' order by m.seq`,
       [spaceId, messageId],
     );
-    return r.rows.map(toMemory);
+    return r.rows.map(toMemoryHead);
   }
 
   /** Active memories of a space and kind whose normalised text is exactly `normalized`. */
-  async findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryRecord[]> {
+  async findActiveByNormalized(tx: Tx, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryHead[]> {
     const r = await this.q(tx).query<Row>(
-      `select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+      `select ${HEAD_COLUMNS} ${FROM_MEMORY}
        where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
        order by m.seq`,
       [spaceId, kind, normalized],
     );
-    return r.rows.map(toMemory);
+    return r.rows.map(toMemoryHead);
   }
 
-  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryRecord[] }> {
+  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryHead[] }> {
     // The matches as one JSON text (jsonRows): PGlite's driver would parse 35 columns of a row even when all are null.
     const r = await this.db.query<Row>(
-      `select (select ${jsonRows('x', MEMORY_COLUMN_NAMES, 'x.seq')} from (
-           select ${MEMORY_COLUMNS} ${FROM_MEMORY}
+      `select (select ${jsonRows('x', HEAD_COLUMN_NAMES, 'x.seq')} from (
+           select ${HEAD_COLUMNS} ${FROM_MEMORY}
            where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
          ) x) as rows`,
       [spaceId, kind, normalized],
     );
-    return { exact: fromJsonRows(r.rows[0]?.rows, MEMORY_COLUMN_NAMES).map(toMemory) };
+    return { exact: fromJsonRows(r.rows[0]?.rows, HEAD_COLUMN_NAMES).map(toMemoryHead) };
   }
 
   async conversationTranscript(conversationId: string, last: number, bytes: number): Promise<ConversationTranscript | null> {

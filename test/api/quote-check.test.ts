@@ -118,6 +118,20 @@ describe('accepted quotes and their attribution', () => {
     expect(recall.statements[0]).toMatchObject({ attribution: 'On 2026-09-21 you wrote: "I grew up in Duluth."', memory: { id: r.memory.id } });
   });
 
+  it('keeps of a long message the part around the quote: its context and its lexicon entry', async () => {
+    const c = await a.open();
+    const filler = (tag: string) => Array.from({ length: 1_000 }, (_, i) => `Note ${tag}${i} is filed.`).join(' ');
+    await a.say(c, `${filler('early')} I keep bees on the roof of the garage. ${filler('late')} Zanzibarish words end it.`);
+    const r = await a.remember({ conversationId: c, quote: 'I keep bees on the roof of the garage.' });
+    expect(r.outcome, JSON.stringify(r)).toBe('CREATED');
+    expect(r.memory.context).toContain('Note early999 is filed. I keep bees on the roof of the garage. Note late0 is filed.');
+    expect(r.memory.context.length).toBeLessThanOrEqual('I keep bees on the roof of the garage.'.length + 2_000);
+    // a word far from the quote in the message is not the memory's: recall does not find it by it
+    const far = await a.recall(c, 'zanzibarish');
+    expect(far.statements.map((h: { memory: { id: string } }) => h.memory.id)).not.toContain(r.memory.id);
+    expect((await a.recall(c, 'Where are the bees?')).statements[0].memory.id).toBe(r.memory.id);
+  });
+
   it('accepts a quote differing only in spacing and quote marks, and stores the person\'s own text', async () => {
     const c = await a.open();
     await a.say(c, 'I don\u2019t eat   meat.');

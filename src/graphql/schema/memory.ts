@@ -67,7 +67,7 @@ MemoryRef.implement({
       description: 'The dated quote: On 2026-09-21 you wrote: "I grew up in Duluth."',
       resolve: (m, _a, ctx) => ctx.loaders.countText(m.kind === 'INFERENCE' ? `Inferred by the assistant on ${m.saidAt.toISOString().slice(0, 10)}: ${m.quote}` : attribution(m.saidAt, m.quote)),
     }),
-    context: t.string({ nullable: true, description: 'The whole message the quote came from, when it held more.', resolve: async (m, _a, ctx) => ctx.loaders.handOutText((await textsOf(m, ctx.loaders)).context) }),
+    context: t.string({ nullable: true, description: 'The message the quote came from, when it held more: the whole of it, or of a long one the quote with up to 1,000 characters on each side (the whole message stays in its conversation).', resolve: async (m, _a, ctx) => ctx.loaders.handOutText((await textsOf(m, ctx.loaders)).context) }),
     basis: t.string({ nullable: true, resolve: async (m, _a, ctx) => ctx.loaders.handOutText((await textsOf(m, ctx.loaders)).basis) }),
     status: t.field({ type: MemoryStatusEnum, resolve: (m) => m.status }),
     current: t.boolean({ description: 'ACTIVE: not muted, retracted, superseded, erroneous or merged.', resolve: (m) => m.status === 'ACTIVE' }),
