@@ -9,7 +9,7 @@ import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../store/sql-store-base.js';
 /** Items a list inside an object gives when not told (`first`: `Conversation.messages`, `Memory.mentions`, `Memory.events`); at most FIRST_MAX (guard.ts). */
 export const LIST_FIRST_DEFAULT = 100;
 
-/** Memories a correction chain is read whole up to (`Memory.correctionChain`, `supersedes`, `currentVersion`, `explanation`): past it, LIMIT_EXCEEDED. */
+/** Memories a correction chain is read whole up to (`Memory.correctionChain`, `supersedes`), and steps followed forward to its newest (`currentVersion`, `explanation`): past it, LIMIT_EXCEEDED. */
 export const CHAIN_MAX = 1_000;
 
 /** Marks a memory handed out in a list that counted its quote already (`handOutMemories`). */
