@@ -88,7 +88,7 @@ export async function searchVectors(deps: MemoryDeps, search: VectorSearch, tx?:
  * scored NaN, near nothing; as a hit it made recall answer "Unexpected error.".
  */
 function scored(hits: VectorHit[]): VectorHit[] {
-  return hits.every((h) => Number.isFinite(h.score)) ? hits : hits.filter((h) => Number.isFinite(h.score));
+  return hits.filter((h) => Number.isFinite(h.score));
 }
 
 async function engineHits(deps: MemoryDeps, search: VectorSearch, tx?: Tx): Promise<VectorHit[]> {
