@@ -3,7 +3,7 @@ import { dot, normalize } from '../core/vectors.js';
 import type { MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, systemActor, type Actor, type MemoryDeps } from './deps.js';
 import { InvalidStateError, NotFoundError } from './errors.js';
-import { indexStatus } from './indexing.js';
+import { indexStatus, searchVectors } from './indexing.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 
 /** A group of active memories recognition would now merge; the reference is the one kept. */
@@ -31,17 +31,27 @@ function toItem(m: MemoryRecord): ClusterItem {
   };
 }
 
-async function neighboursOf(deps: MemoryDeps, tx: Tx, spaceId: string, items: MemoryRecord[]): Promise<Map<string, Neighbour[]>> {
+/**
+ * Each memory's nearest active statements: computed here exactly up to `bruteForceMax` of them;
+ * above, through `searchVectors`, as recognition and recall search (an outside engine's rows not
+ * applied yet or parked are read from the outbox, an unreachable engine falls back to the exact
+ * scan, a hit without a finite score is dropped): a memory the engine does not hold yet is
+ * still some other memory's neighbour.
+ */
+export async function neighboursOf(
+  deps: MemoryDeps, tx: Tx, spaceId: string, items: MemoryRecord[], bruteForceMax = BRUTE_FORCE_MAX,
+): Promise<Map<string, Neighbour[]>> {
   const k = deps.candidateK;
   const vectors = await deps.store.getVectors(items.map((m) => m.id), tx);
   const out = new Map<string, Neighbour[]>();
   const withVec = items.filter((m) => vectors.has(m.id));
-  if (withVec.length <= BRUTE_FORCE_MAX) {
+  if (withVec.length <= bruteForceMax) {
     const unit = withVec.map((m) => normalize(vectors.get(m.id)!));
     const lists: Neighbour[][] = withVec.map(() => []);
     for (let i = 0; i < withVec.length; i++) {
       for (let j = i + 1; j < withVec.length; j++) {
         const s = dot(unit[i], unit[j]);
+        if (!Number.isFinite(s)) continue;
         lists[i].push({ id: withVec[j].id, score: s });
         lists[j].push({ id: withVec[i].id, score: s });
       }
@@ -51,11 +61,8 @@ async function neighboursOf(deps: MemoryDeps, tx: Tx, spaceId: string, items: Me
   }
   for (const m of withVec) {
     const search = { spaceId, vector: vectors.get(m.id)!, k: k + 1, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
-    // While an outside engine is rebuilt it holds only part of the store: exact PostgreSQL path.
-    const hits = deps.outbox?.rebuilding
-      ? await deps.outbox.fallbackHits(search, tx)
-      : await deps.index.search(search, deps.index.capabilities.transactional ? tx : undefined);
-    out.set(m.id, hits.filter((h) => h.memoryId !== m.id).map((h) => ({ id: h.memoryId, score: h.score })));
+    const hits = await searchVectors(deps, search, tx);
+    out.set(m.id, hits.filter((h) => h.memoryId !== m.id).slice(0, k).map((h) => ({ id: h.memoryId, score: h.score })));
   }
   return out;
 }

@@ -20,6 +20,7 @@ import type { MemoryDeps } from '../../src/memory/deps.js';
 import { searchVectors } from '../../src/memory/indexing.js';
 import { recall } from '../../src/memory/recall.js';
 import { remember } from '../../src/memory/remember.js';
+import { neighboursOf } from '../../src/memory/consolidate.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { IndexedVector, VectorHit, VectorIndex, VectorSearch } from '../../src/ports/vector-index.js';
 import { VectorIndexError } from '../../src/ports/vector-index.js';
@@ -264,6 +265,26 @@ describe('outbox dead letters (PGlite + LanceDB)', () => {
     expect(await s.outbox.status()).toMatchObject({ pending: 0, parked: 0 });
     expect(await s.index.inner.count(wall.spaceId)).toBe(1);
   }, 120_000);
+
+  it("consolidation's search through the engine finds a memory the engine does not hold (parked), as recognition's does", async () => {
+    const s = await setup(1);
+    const wall = await Wall.open(s.deps, 'dead-letter-neighbours');
+    const kept = await keep(s.deps, wall, 'My sister lives in Lisbon.');
+    await s.outbox.drain();
+    s.index.refuse = (v) => v.memoryId !== kept;
+    const refused = await keep(s.deps, wall, 'My brother keeps bees in Porto.');
+    await drainUntilParked(s, refused);
+    expect(await s.index.inner.count(wall.spaceId)).toBe(1);
+    const records = await s.deps.store.activeStatements(undefined, wall.spaceId);
+    expect(records.map((m) => m.id).sort()).toEqual([kept, refused].sort());
+    // Through the engine (above the brute-force bound: here 0), each is the other's neighbour;
+    // reading the engine alone, the parked one was nobody's.
+    const viaEngine = await s.deps.store.transaction((tx) => neighboursOf(s.deps, tx, wall.spaceId, records, 0));
+    const exact = await s.deps.store.transaction((tx) => neighboursOf(s.deps, tx, wall.spaceId, records));
+    expect(viaEngine.get(kept)!.map((n) => n.id)).toEqual([refused]);
+    expect(viaEngine.get(refused)!.map((n) => n.id)).toEqual([kept]);
+    expect(viaEngine.get(kept)![0]!.score).toBeCloseTo(exact.get(kept)![0]!.score, 5);
+  });
 
   it('tells an unreachable engine from a refused row', () => {
     expect(isTransientEngineError(new VectorIndexError('qdrant', 'upsert failed', Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } })))).toBe(true);
