@@ -9,7 +9,7 @@ import { MESSAGES_PAGE, MESSAGES_PAGE_BYTES } from '../store/sql-store-base.js';
 /** Items a list inside an object gives when not told (`first`: `Conversation.messages`, `Memory.mentions`, `Memory.events`); at most FIRST_MAX (guard.ts). */
 export const LIST_FIRST_DEFAULT = 100;
 
-/** Memories a correction chain is read whole up to (`Memory.correctionChain`, `supersedes`), and steps followed forward to its newest (`currentVersion`, `explanation`): past it, LIMIT_EXCEEDED. */
+/** Memories a correction chain is read whole up to (`Memory.correctionChain`), a memory's own predecessors up to (`supersedes`), and steps followed forward to its newest (`currentVersion`, `explanation`): past it, LIMIT_EXCEEDED. */
 export const CHAIN_MAX = 1_000;
 
 /** Marks a memory handed out in a list that counted its quote already (`handOutMemories`). */
@@ -49,6 +49,8 @@ export interface Loaders {
   mentions: DataLoader<PageAsked, Mention[], string>;
   events: DataLoader<PageAsked, MemoryEvent[], string>;
   chain: DataLoader<string, MemoryRecord[]>;
+  /** The memories each memory replaced (superseded or marked erroneous in its favour), oldest first: its own, not its chain's. */
+  predecessors: DataLoader<string, MemoryRecord[]>;
   /**
    * The newest memory of each memory's correction chain, following what replaced it forward
    * (itself when nothing did), without reading the chain whole: `currentVersion` and
@@ -118,6 +120,10 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     `this correction chain has more than ${CHAIN_MAX.toLocaleString('en')} memories: it is not read whole`,
     { extensions: { code: 'LIMIT_EXCEEDED', limit: 'chain' } },
   );
+  const tooManyReplaced = () => new GraphQLError(
+    `this memory replaced more than ${CHAIN_MAX.toLocaleString('en')} memories: they are not read`,
+    { extensions: { code: 'LIMIT_EXCEEDED', limit: 'chain' } },
+  );
   /** One conversation's page, read in statements bounded as the quote check's are (MESSAGES_PAGE, MESSAGES_PAGE_BYTES). */
   const messagesOf = async (k: MessagesAsked): Promise<Message[]> => {
     const out: Message[] = [];
@@ -140,6 +146,25 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
     const failed = found.find((m): m is Error => m instanceof Error);
     if (failed) throw failed;
     return found.filter((m): m is MemoryRecord => m !== null);
+  };
+  /**
+   * Lists of members (a correction chain, a memory's predecessors) weighed before their records
+   * are read (ids and quote sizes), each record read once a batch (the memory loader) and counted
+   * in the words read once; a list the store would not give whole (null) is `tooLong`.
+   */
+  const membersRead = async (lists: ({ id: string; chars: number }[] | null)[], tooLong: () => GraphQLError): Promise<(MemoryRecord[] | Error)[]> => {
+    const counted = new Set<string>();
+    const weighed = lists.map((c): { id: string }[] | Error => {
+      if (c === null) return tooLong();
+      const fresh = c.filter((m) => !counted.has(m.id));
+      const chars = fresh.reduce((n, m) => n + m.chars, 0);
+      if (read + chars > readChars) return overBudget();
+      read += chars;
+      for (const m of fresh) counted.add(m.id);
+      return c;
+    });
+    const by = new Map((await records([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))])).map((m) => [m.id, m]));
+    return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
   };
   return {
     memory,
@@ -173,23 +198,8 @@ export function createLoaders(deps: MemoryDeps, readChars = LimitsSchema.parse({
       }
       return keys.map((k) => found.get(k)!);
     }, { cacheKeyFn: pageKey }),
-    // Each chain weighed before its records are read (chainMembers: ids and quote sizes), each record
-    // read once for the batch (the memory loader), counted in the words read once.
-    chain: new DataLoader(async (ids) => {
-      const members = await s.chainMembers(ids, CHAIN_MAX);
-      const counted = new Set<string>();
-      const weighed = members.map((c): { id: string }[] | Error => {
-        if (c === null) return chainTooLong();
-        const fresh = c.filter((m) => !counted.has(m.id));
-        const chars = fresh.reduce((n, m) => n + m.chars, 0);
-        if (read + chars > readChars) return overBudget();
-        read += chars;
-        for (const m of fresh) counted.add(m.id);
-        return c;
-      });
-      const by = new Map((await records([...new Set(weighed.flatMap((c) => (c instanceof Error ? [] : c.map((m) => m.id))))])).map((m) => [m.id, m]));
-      return weighed.map((c) => (c instanceof Error ? c : c.flatMap((m) => by.get(m.id) ?? [])));
-    }),
+    chain: new DataLoader(async (ids) => membersRead(await s.chainMembers(ids, CHAIN_MAX), chainTooLong)),
+    predecessors: new DataLoader(async (ids) => membersRead(await s.predecessorMembers(ids, CHAIN_MAX), tooManyReplaced)),
     current: new DataLoader(async (ids) => (await s.currentVersions(ids, CHAIN_MAX)).map((m): MemoryHead | null | Error => {
       if (m === null) return null;
       // (still replaced by another: the walk stopped at its bound, not at the chain's end)

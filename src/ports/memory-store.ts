@@ -319,6 +319,11 @@ export interface MemoryStore {
    */
   chainMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]>;
   /**
+   * The memories each id replaced (whose supersededBy or correctedBy names it), oldest first, as
+   * `chainMembers` gives them (ids and quote lengths); null for more than `max` of them.
+   */
+  predecessorMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]>;
+  /**
    * The newest memory of each id's correction chain (itself when nothing replaced it), following
    * what replaced each forward at most `steps` times (100 when not told): a memory reached at the
    * bound still names what replaced it.

@@ -179,15 +179,26 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return { items: items.slice(0, first), hasNext: items.length > first };
   }
 
-  /** Memories that another memory points at through supersededBy / correctedBy, per target id in key order. */
-  async predecessors(ids: readonly string[]): Promise<MemoryRecord[][]> {
-    const r = await this.db.query<Row>(
-      `select ${MEMORY_COLUMNS} ${FROM_MEMORY} where s.superseded_by = any($1::text[]) or s.corrected_by = any($1::text[])
-       order by m.said_at, m.seq`,
+  /**
+   * The memories each id replaced (their supersededBy or correctedBy names it), oldest first, as
+   * members with each quote's length in bytes (`chainMembers`' weighing), in key order; null for
+   * more than `max` of them. Two index lookups an id (the links' partial indexes), at most max + 1
+   * rows read for each: a memory's own predecessors, however long the chain behind them.
+   */
+  async predecessorMembers(ids: readonly string[], max: number): Promise<({ id: string; chars: number }[] | null)[]> {
+    if (!Number.isSafeInteger(max) || max < 1) throw new Error('predecessorMembers: max must be a positive integer');
+    if (ids.length === 0) return [];
+    const r = await this.db.query<{ target: string; id: string; chars: number }>(
+      `select x.target, p.id, p.chars from unnest($1::text[]) as x(target) cross join lateral (
+         select m.id, octet_length(m.quote) as chars, m.said_at, m.seq
+         from memory_state s join memories m on m.id = s.memory_id
+         where s.superseded_by = x.target or s.corrected_by = x.target
+         order by m.said_at, m.seq limit ${max + 1}
+       ) p order by p.said_at, p.seq`,
       [ids],
     );
-    const items = r.rows.map(toMemory);
-    return ids.map((id) => items.filter((m) => m.supersededBy === id || m.correctedBy === id));
+    const rows = r.rows.map((x) => ({ target: x.target, id: x.id, chars: Number(x.chars) }));
+    return groupInOrder(ids, rows, (x) => x.target).map((c) => (c.length > max ? null : c.map(({ id, chars }) => ({ id, chars }))));
   }
 
   /**

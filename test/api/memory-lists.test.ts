@@ -144,7 +144,7 @@ describe("a memory's correction chain", () => {
   it('answers currentVersion and explanation past the longest chain read whole, without reading it', async () => {
     const s = await t.space({ name: 'very long chain' });
     const ids = await chain(s.id, CHAIN_MAX + 2, 10);
-    const q = `query($id: ID!) { memory(id: $id) { ... on Memory { id currentVersion { id } explanation correctionChain { id } } } }`;
+    const q = `query($id: ID!) { memory(id: $id) { ... on Memory { id currentVersion { id } explanation correctionChain { id } supersedes { id } } } }`;
     const first = await t.gql(s.operator, q, { id: ids[0] });
     // the chain itself is not read, and CHAIN_MAX + 1 steps to its end are past the walk's bound:
     // LIMIT_EXCEEDED (chain) for those two fields alone; the explanation says what it could not name
@@ -152,7 +152,8 @@ describe("a memory's correction chain", () => {
       ['memory.correctionChain', { code: 'LIMIT_EXCEEDED', limit: 'chain' }],
       ['memory.currentVersion', { code: 'LIMIT_EXCEEDED', limit: 'chain' }],
     ]);
-    expect(first.data.memory).toMatchObject({ id: ids[0], currentVersion: null, correctionChain: null });
+    // what a memory replaced is its own (not read from its chain): none for the first
+    expect(first.data.memory).toMatchObject({ id: ids[0], currentVersion: null, correctionChain: null, supersedes: [] });
     expect(first.data.memory.explanation).toMatch(/It was superseded on .*; what replaced it is past this request's limits/);
     // CHAIN_MAX steps from the second: its newest is named
     expect((await t.gql(s.operator, q, { id: ids[1] })).data.memory.currentVersion).toEqual({ id: ids[ids.length - 1] });
@@ -162,6 +163,7 @@ describe("a memory's correction chain", () => {
     const last = await t.gql(s.operator, q, { id: ids[ids.length - 1] });
     expect(last.data.memory.currentVersion).toEqual({ id: ids[ids.length - 1] });
     expect(last.data.memory.explanation).toMatch(/Status: ACTIVE/);
+    expect(last.data.memory.supersedes).toEqual([{ id: ids[ids.length - 2] }]);
   });
 
   it('is weighed before it is read: members and sizes, none past the longest chain read whole', async () => {
@@ -173,5 +175,15 @@ describe("a memory's correction chain", () => {
     expect(cut!.map((m) => m.id)).toEqual(ids);
     expect(alone).toEqual([]);
     expect(await t.app.engram.store.chainMembers([ids[1]!], 3)).toEqual([null]);
+    // what each replaced, its own predecessors only (oldest first), none past the bound
+    const { store } = t.app.engram;
+    const [ofSecond, ofFirst, ofNone] = await store.predecessorMembers([ids[1]!, ids[0]!, 'no-such-memory'], 1);
+    expect(ofSecond!.map((m) => m.id)).toEqual([ids[0]]);
+    expect(ofSecond![0]!.chars).toBeGreaterThanOrEqual(100);
+    expect(ofFirst).toEqual([]);
+    expect(ofNone).toEqual([]);
+    await store.transaction((tx) => store.setStatus(tx, s.id, [ids[0]!, ids[1]!], 'SUPERSEDED', { supersededBy: ids[3]! }));
+    expect((await store.predecessorMembers([ids[3]!], 3))[0]!.map((m) => m.id)).toEqual(ids.slice(0, 3));
+    expect(await store.predecessorMembers([ids[3]!], 2)).toEqual([null]);
   });
 });

@@ -77,7 +77,7 @@ for (const target of testDatabases()) {
       // also be walked whole through its key index, filtered: plain index scans are priced out too.
       const links = ['enable_indexscan'];
       const cases: Array<[string, (s: SqlStore) => Promise<unknown>, RegExp[], string, string[]?]> = [
-        ['predecessors', (s) => s.predecessors(['a', 'b']), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state', links],
+        ['predecessorMembers', (s) => s.predecessorMembers(['a', 'b'], 1_000), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state', links],
         ['chainMembers', (s) => s.chainMembers(['a'], 1_000), [/memory_state_superseded_by/, /memory_state_corrected_by/], 'memory_state', links],
         // (the rows they want are MERGED ones: the planner may take the status index, memory_state_space, instead)
         ['mergedDescendants', (s) => s.mergedDescendants(undefined, 'space', ['a']), [/memory_state_(merged_into|space)/], 'memory_state'],
@@ -113,7 +113,7 @@ describe('migration 18 on a store written before it', () => {
       await db.query(`update memory_state set status = 'ERRONEOUS', corrected_by = 'new' where memory_id = 'wrong'`);
       expect(await migrate(db, { dimensions: 512, upTo: 18 })).toEqual([18]);
       const store = new SqlStore(db);
-      const [ofNew, ofOld, ofOther] = await store.predecessors(['new', 'old', 'other']);
+      const [ofNew, ofOld, ofOther] = (await store.predecessorMembers(['new', 'old', 'other'], 1_000)).map((c) => c!);
       expect(ofNew.map((m) => m.id)).toEqual(['old', 'wrong']);
       expect(ofOld).toEqual([]);
       expect(ofOther).toEqual([]);

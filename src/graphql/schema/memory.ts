@@ -126,9 +126,9 @@ MemoryRef.implement({
     }),
     supersedes: t.field({
       type: [MemoryRef], nullable: true,
-      description: 'The memories this one replaced (superseded or marked erroneous in its favour). Null with LIMIT_EXCEEDED past the '
-        + `request's words (ENGRAM_MAX_READ_CHARS, quotes counted each time a field answers them) or in a chain of more than ${CHAIN_MAX} memories.`,
-      resolve: async (m, _a, ctx) => ctx.loaders.handOutMemories((await ctx.loaders.chain.load(m.id)).filter((x) => x.supersededBy === m.id || x.correctedBy === m.id)),
+      description: 'The memories this one replaced (superseded or marked erroneous in its favour), oldest first. Null with LIMIT_EXCEEDED past the '
+        + `request's words (ENGRAM_MAX_READ_CHARS, quotes counted each time a field answers them) or past ${CHAIN_MAX} of them (however long the chain behind them).`,
+      resolve: async (m, _a, ctx) => ctx.loaders.handOutMemories(await ctx.loaders.predecessors.load(m.id)),
     }),
     correctionChain: t.field({
       type: [MemoryRef], nullable: true,
