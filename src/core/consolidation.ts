@@ -71,6 +71,21 @@ function asCandidate(m: ClusterItem, score: number | null): Candidate {
 export function findClusters(
   items: readonly ClusterItem[], neighbours: ReadonlyMap<string, readonly Neighbour[]>, t: Thresholds,
 ): Cluster[] {
+  const steps = clusterSteps(items, neighbours, t);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `findClusters` a memory at a time: the generator yields after each memory it put through the
+ * rules (300 ms for 2,000 memories, all at once), so a caller may let other work run between
+ * (src/memory/consolidate.ts); run to its end it returns the clusters.
+ */
+export function* clusterSteps(
+  items: readonly ClusterItem[], neighbours: ReadonlyMap<string, readonly Neighbour[]>, t: Thresholds,
+): Generator<void, Cluster[]> {
   const byId = new Map(items.map((m) => [m.id, m]));
   const byNormalized = new Map<string, ClusterItem[]>();
   for (const m of items) {
@@ -83,6 +98,7 @@ export function findClusters(
   const links = new Map<string, ClusterLink>();
 
   for (const m of items) {
+    yield;
     // As on the write path, the newer of two memories is the one "said now": only older ones are its candidates.
     const older = (x: ClusterItem) => x.saidAt.getTime() < m.saidAt.getTime() || (x.saidAt.getTime() === m.saidAt.getTime() && x.seq < m.seq);
     const scores = new Map<string, number>();

@@ -1,10 +1,11 @@
-import { findClusters, type ClusterItem, type ClusterLink, type Neighbour } from '../core/consolidation.js';
+import { clusterSteps, type ClusterItem, type ClusterLink, type Neighbour } from '../core/consolidation.js';
 import { dot, normalize } from '../core/vectors.js';
 import type { MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, systemActor, type Actor, type MemoryDeps } from './deps.js';
 import { InvalidStateError, NotFoundError } from './errors.js';
 import { indexStatus, searchVectors } from './indexing.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
+import { turns } from './turns.js';
 
 /** A group of active memories recognition would now merge; the reference is the one kept. */
 export interface DuplicateCluster {
@@ -39,9 +40,11 @@ function toItem(m: MemoryRecord): ClusterItem {
  * still some other memory's neighbour.
  */
 export async function neighboursOf(
-  deps: MemoryDeps, tx: Tx, spaceId: string, items: MemoryRecord[], bruteForceMax = BRUTE_FORCE_MAX,
+  deps: MemoryDeps, tx: Tx | undefined, spaceId: string, items: MemoryRecord[], bruteForceMax = BRUTE_FORCE_MAX,
 ): Promise<Map<string, Neighbour[]>> {
   const k = deps.candidateK;
+  // (in slices: 1,500 memories are 1.1 million pairs; 2,000 searches of an in-process copy never yield)
+  const turn = turns();
   const vectors = await deps.store.getVectors(items.map((m) => m.id), tx);
   const out = new Map<string, Neighbour[]>();
   const withVec = items.filter((m) => vectors.has(m.id));
@@ -49,6 +52,7 @@ export async function neighboursOf(
     const unit = withVec.map((m) => normalize(vectors.get(m.id)!));
     const lists: Neighbour[][] = withVec.map(() => []);
     for (let i = 0; i < withVec.length; i++) {
+      await turn();
       for (let j = i + 1; j < withVec.length; j++) {
         const s = dot(unit[i], unit[j]);
         if (!Number.isFinite(s)) continue;
@@ -60,6 +64,7 @@ export async function neighboursOf(
     return out;
   }
   for (const m of withVec) {
+    await turn();
     const search = { spaceId, vector: vectors.get(m.id)!, k: k + 1, statuses: ['ACTIVE' as const], kind: 'STATEMENT' as const, exact: true };
     const hits = await searchVectors(deps, search, tx);
     out.set(m.id, hits.filter((h) => h.memoryId !== m.id).slice(0, k).map((h) => ({ id: h.memoryId, score: h.score })));
@@ -67,20 +72,28 @@ export async function neighboursOf(
   return out;
 }
 
-async function clustersIn(deps: MemoryDeps, tx: Tx, spaceId: string): Promise<DuplicateCluster[]> {
+async function clustersIn(deps: MemoryDeps, tx: Tx | undefined, spaceId: string): Promise<DuplicateCluster[]> {
   const records = await deps.store.activeStatements(tx, spaceId);
   const byId = new Map(records.map((m) => [m.id, m]));
   const neighbours = await neighboursOf(deps, tx, spaceId, records);
-  return findClusters(records.map(toItem), neighbours, deps.thresholds).map((c) => ({
+  const steps = clusterSteps(records.map(toItem), neighbours, deps.thresholds);
+  const turn = turns();
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) await turn();
+  return r.value.map((c) => ({
     reference: byId.get(c.referenceId)!,
     members: c.memberIds.map((id) => byId.get(id)!),
     links: c.links,
   }));
 }
 
-/** Groups of active statements that recognition, with today's rules and thresholds, would merge. */
+/**
+ * Groups of active statements that recognition, with today's rules and thresholds, would merge.
+ * Read without a transaction: on the embedded store a transaction holds its only connection,
+ * and every other request's statements waited seconds for the neighbours of a large space.
+ */
 export async function duplicateClusters(deps: MemoryDeps, spaceId: string): Promise<DuplicateCluster[]> {
-  return deps.store.transaction((tx) => clustersIn(deps, tx, spaceId));
+  return clustersIn(deps, undefined, spaceId);
 }
 
 /**
@@ -91,8 +104,16 @@ export async function duplicateClusters(deps: MemoryDeps, spaceId: string): Prom
 export async function consolidate(deps: MemoryDeps, actor: Actor, spaceId: string, dryRun: boolean): Promise<ConsolidationResult> {
   const [space] = await deps.store.getSpaces([spaceId]);
   if (!space) throw new NotFoundError('Space', spaceId);
+  // The clusters are found before the space's lock, as remember recognises (docs/concurrency.md):
+  // the space's last event id, read first and again under the lock, tells whether anything was
+  // written meanwhile (every writer records events under the lock); only then are they found
+  // again, under it. The lock (a transaction: on the embedded store, its only connection) is held
+  // for the merges, not for the neighbours of every memory.
+  const seen = await deps.store.lastEventId(spaceId);
+  const early = await clustersIn(deps, undefined, spaceId);
   const { clusters, merged, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const clusters = await clustersIn(deps, tx, spaceId);
+    const moved = (await deps.store.lastEventId(spaceId, tx)) !== seen;
+    const clusters = moved ? await clustersIn(deps, tx, spaceId) : early;
     if (dryRun || clusters.length === 0) return { clusters, merged: 0, events: [] };
     const linkOf = (c: DuplicateCluster, id: string) =>
       c.links.find((l) => (l.from === id && l.to === c.reference.id) || (l.to === id && l.from === c.reference.id))

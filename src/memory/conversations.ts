@@ -5,6 +5,7 @@ import type { Actor, MemoryDeps } from './deps.js';
 import { InvalidInputError, NotFoundError, quoteRefusal } from './errors.js';
 import { quoteCheckSteps, type QuoteCheckResult, type TranscriptMessage } from '../core/quote-check.js';
 import { stage } from './stages.js';
+import { turns } from './turns.js';
 
 /** Opens a conversation in a space chosen by the server (the caller's wall), never by the assistant. */
 export async function openConversation(deps: MemoryDeps, spaceId: string): Promise<Conversation> {
@@ -41,14 +42,11 @@ const SLICE_MS = 10;
  */
 export async function checkQuoteInTurns(quote: string, transcript: TranscriptMessage[]): Promise<QuoteCheckResult> {
   const steps = quoteCheckSteps(quote, transcript);
-  let since = performance.now();
+  const turn = turns(SLICE_MS);
   for (;;) {
     const r = stage('quote check', () => steps.next());
     if (r.done) return r.value;
-    if (performance.now() - since >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
+    await turn();
   }
 }
 

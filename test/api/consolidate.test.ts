@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { consolidate } from '../../src/memory/consolidate.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { overriding } from '../helpers/override.js';
 
 type Sp = Awaited<ReturnType<TestApp['space']>>;
 let t: TestApp;
@@ -158,6 +160,42 @@ describe('scheduled consolidation', () => {
       expect(statuses).toEqual(['ACTIVE', 'MERGED']);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('consolidation and the space lock', () => {
+  it('finds the clusters before the lock, and again under it when the space changed meanwhile', async () => {
+    const app = await createTestApp();
+    try {
+      const s = await app.space({ name: 'changed meanwhile' });
+      const first = await say(s, 'I have a peanut allergy.', {}, app);
+      await setMuted(s, [first.id], true, app);
+      const second = await say(s, "I'm allergic to peanuts.", {}, app);
+      expect(second.outcome).toBe('CREATED');
+      const deps = app.app.engram.deps;
+      const read = vi.fn(deps.store.activeStatements.bind(deps.store));
+      const actor = { role: 'operator' as const, tokenId: null, spaceId: s.id };
+      // Nothing written between: the clusters found before the lock are merged (one read of the space).
+      const quiet = overriding(deps.store, { activeStatements: read });
+      expect((await consolidate({ ...deps, store: quiet }, actor, s.id, false)).merged).toBe(0);
+      expect(read).toHaveBeenCalledTimes(1);
+      // The first copy unmuted after the clusters were found (none yet), before the lock: the space's
+      // last event moved, so they are found again under it, and the two are merged.
+      read.mockClear();
+      const racing = overriding(deps.store, {
+        activeStatements: read,
+        withSpaceLock: async (spaceId: string, fn: (tx: unknown) => Promise<unknown>) => {
+          await setMuted(s, [first.id], false, app);
+          return deps.store.withSpaceLock(spaceId, fn as never);
+        },
+      });
+      const r = await consolidate({ ...deps, store: racing }, actor, s.id, false);
+      expect(read).toHaveBeenCalledTimes(2);
+      expect(r.merged).toBe(1);
+      expect(r.clusters.flatMap((c) => c.members.map((m) => m.id)).sort()).toEqual([first.id, second.id].sort());
+    } finally {
+      await app.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseReference, findClusters, type ClusterItem, type Neighbour } from '../../src/core/consolidation.js';
+import { chooseReference, clusterSteps, findClusters, type ClusterItem, type Neighbour } from '../../src/core/consolidation.js';
 import { normalizeText } from '../../src/core/normalize.js';
 
 const T = { close: 0.875, related: 0.8, topic: 0.65, recallFloor: 0.4 };
@@ -67,5 +67,19 @@ describe('findClusters (recognition rules, applied after the fact)', () => {
     expect(chooseReference([p, r]).id).toBe('r');
     const s = mem('s', 'I like tea.');
     expect(chooseReference([s, p]).id).toBe('p');
+  });
+});
+
+describe('clusterSteps', () => {
+  it('finds the clusters a memory at a time (a caller lets other work run between), as findClusters does at once', () => {
+    const items = [mem('s1', 'I have a peanut allergy.'), mem('s2', "I'm allergic to peanuts."), mem('s3', 'I live in Lisbon.')];
+    const pairs = nb([['s1', 's2', 0.97], ['s1', 's3', 0.1]]);
+    const steps = clusterSteps(items, pairs, T);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields++;
+    expect(yields).toBe(items.length);
+    expect(r.value).toEqual(findClusters(items, pairs, T));
+    expect(r.value.map((c) => [...c.memberIds].sort())).toEqual([['s1', 's2']]);
   });
 });
