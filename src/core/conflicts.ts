@@ -18,6 +18,7 @@ import { attributive, compareValues, differentObject, disjointInSense, FRAME_WOR
 import { otherPerson, otherShare, owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense } from './modality.js';
+import { saysSetAsideAgain } from './set-aside.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -161,6 +162,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         return { kind: 'corrects', rule: 'explicit-cue', detail: strong ? `"${cue.phrase}"${values.detail ? `, ${values.detail}` : ''}` : `"${cue.phrase}" with ${values.detail || 'the negation flipped'}` };
       }
     }
+    // 1b. what the old statement set aside, said again in its place: "... is green, not blue." / "... is blue." (src/core/set-aside.ts)
+    const back = additive ? null : saysSetAsideAgain(oldS.text, newS.text, oldKeys, newKeys);
+    if (back) return { kind: 'corrects', rule: 'set-aside', detail: back };
     // 2. the same predicate, negated (or liked / hated)
     if (flip && samePredicate) {
       const restricts = values.added.some((v) => ['day', 'time', 'date', 'month'].includes(v.kind));

@@ -5,7 +5,7 @@
  * does not, says why in a way the assistant can act on. Pure: no I/O.
  * The rules, with examples, are in docs/quote-check.md.
  */
-import { trimInvisible } from './normalize.js';
+import { showsNothing } from './normalize.js';
 import { normalizeForQuote, splitSentences } from './sentences.js';
 import {
   droppedWords, holdsEvery, keyWord, notConsecutive, occurrences, quoteWords, quotedSentences, readMessage, sameWordsOtherwise, sentencesAround,
@@ -97,7 +97,7 @@ export function checkQuote(quote: string, transcript: TranscriptMessage[]): Quot
 export function* quoteCheckSteps(quote: string, transcript: TranscriptMessage[]): Generator<void, QuoteCheckResult> {
   const q = normalizeForQuote(quote);
   // (invisible format characters alone, a zero-width space or a direction mark, show nothing either)
-  if (!trimInvisible(q)) return refuse('EMPTY', 'the quote is empty');
+  if (showsNothing(q)) return refuse('EMPTY', 'the quote is empty');
 
   // Latest first: the person's most recent wording is the one to keep.
   const ordered = transcript

@@ -9,7 +9,7 @@ import { lexicon } from './lexicon.js';
 import { memoByText, registerSentenceCache, shared } from './memo.js';
 import { deriveNouns } from './derive.js';
 import { misplacedValue } from './value-places.js';
-import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
+import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, subset, toks, type StatementLike } from './conflict-words.js';
 
 // ---------------------------------------------------------------- values
 
@@ -146,7 +146,9 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   ['home', /\b(?:i|we)(?:'ve| have)? (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi(?:'?m| am) (?:now |currently |still )?(?:living|based) in\b/],
   ['employer', /\bi (?:still |now |currently )?work (?:at|for)\b|\bi(?:'?m| am) (?:still |now |currently )?(?:employed|working) (?:at|by|for)\b|\b(?:job|position|role) (?:at|with)\b|\bmy (?:employer|company) is\b/],
   ['job', /\bi (?:still |now |currently )?work as\b|\bmy job is\b|\bmy (?:occupation|profession) is\b/],
-  ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`)],
+  // (someone of the person's by role, with a bare number: "My son is 7." / "My son is 8.")
+  ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`
+    + `|\\b(?:my|our) (?:${[...PERSON].join('|')})(?: is|'s) (?:now |just |only )?${NUMW}(?=\\s*[,.!?;]|\\s*$| today| now)`)],
   ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],

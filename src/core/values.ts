@@ -317,7 +317,7 @@ function extractValuesOnce(text: string): Value[] {
         continue;
       }
       if (next && (MONEY_UNITS.test(next.lower) || MEASURE_UNITS.test(next.lower)) && !(next.lower === 'in' && !/^\d/.test(t.text))) {
-        push('quantity', i, i + 1, String(n));
+        push('quantity', i, i + 1, withUnit(String(n), next.lower));
         continue;
       }
       if (/^\d{4}$/.test(t.text) && n >= 1900 && n <= 2099) {
@@ -358,12 +358,33 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
     if (pa[1] || pb[1]) return ma % 720 === mb % 720;
     return ma === mb;
   }
-  if (kind === 'quantity') return count(a) === count(b);
+  if (kind === 'quantity') {
+    const [ua, ub] = [unitOf(a), unitOf(b)];
+    return count(a) === count(b) && (ua === null || ub === null || ua === ub);
+  }
   return false;
 }
 
-/** A quantity's count as compared: "5k" = "5000". */
-const count = (norm: string) => norm.replace(/k$/, '000');
+/** A quantity's count as compared: "5k" = "5000" (without its unit: "80|kg" -> "80"). */
+const count = (norm: string) => norm.split('|')[0]!.replace(/k$/, '000');
+/** A quantity's unit as compared ("80|kg" -> "kg"), or null when none was said or it could be read two ways. */
+const unitOf = (norm: string): string | null => norm.split('|')[1] ?? null;
+
+/**
+ * The units a measure is said in, each spelling to one: "80 kg" and "80 kilos" are one weight,
+ * "80 kg" and "80 lb" two ("I weigh 80 kg." / "I weigh 80 lb." is a correction, not a restatement).
+ * Money and the units read two ways ("pounds", "k", "in", "st" as a street) name none.
+ */
+const MEASURES: Array<[string, RegExp]> = [
+  ['kg', /^(?:kgs?|kilos?|kilograms?)$/], ['lb', /^lbs?$/], ['stone', /^stone$/], ['g', /^(?:g|grams?)$/], ['oz', /^(?:oz|ounces?)$/],
+  ['km', /^(?:kms?|kilomet(?:er|re)s?)$/], ['mile', /^miles?$/], ['m', /^(?:m|met(?:er|re)s?)$/], ['cm', /^cm$/], ['mm', /^mm$/],
+  ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
+  ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
+];
+function withUnit(n: string, unit: string): string {
+  const u = MEASURES.find(([, re]) => re.test(unit))?.[0];
+  return u ? `${n}|${u}` : n;
+}
 
 /** A bare number and a quantity of the same count ("My son is 6." / "... six years old."): one value said two ways. */
 export function sameCount(a: Value, b: Value): boolean {

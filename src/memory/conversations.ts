@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { trimInvisible } from '../core/normalize.js';
+import { showsNothing } from '../core/normalize.js';
 import type { Conversation, ConversationTranscript, Message, MessageRole, Tx } from '../ports/memory-store.js';
 import type { Actor, MemoryDeps } from './deps.js';
 import { InvalidInputError, NotFoundError, quoteRefusal } from './errors.js';
@@ -109,7 +109,7 @@ export async function recordMessage(
   deps: MemoryDeps, actor: Actor, input: { conversationId: string; role: MessageRole; text: string; at?: Date | null },
 ): Promise<Message> {
   const c = await conversationFor(deps, actor, input.conversationId);
-  if (trimInvisible(input.text) === '') throw new InvalidInputError('text', 'a message cannot be empty');
+  if (showsNothing(input.text)) throw new InvalidInputError('text', 'a message cannot be empty (whitespace and invisible characters alone say nothing)');
   if (input.text.length > 100_000) throw new InvalidInputError('text', 'a message is limited to 100,000 characters');
   return deps.store.addMessage({
     id: randomUUID(), conversationId: c.id, spaceId: c.spaceId, role: input.role, text: input.text,

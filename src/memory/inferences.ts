@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeText, trimInvisible } from '../core/normalize.js';
+import { normalizeText, showsNothing } from '../core/normalize.js';
 import type { MemoryType } from '../core/types.js';
 import type { MemoryRecord } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
@@ -18,7 +18,7 @@ export async function infer(
 ): Promise<MemoryRecord> {
   const c = await conversationFor(deps, actor, input.conversationId);
   const text = input.text.trim();
-  if (!trimInvisible(text)) throw new InvalidInputError('text', 'an inference cannot be empty');
+  if (showsNothing(text)) throw new InvalidInputError('text', 'an inference cannot be empty (whitespace and invisible characters alone say nothing)');
   if (text.length > 2_000) throw new InvalidInputError('text', 'an inference is limited to 2,000 characters');
   const { vector } = await embedOrMissing(deps, text);
   const id = randomUUID();

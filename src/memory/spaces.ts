@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { trimInvisible } from '../core/normalize.js';
+import { showsNothing, trimInvisible } from '../core/normalize.js';
 import type { Space } from '../ports/memory-store.js';
 import type { MemoryDeps } from './deps.js';
 import { eraseEverywhere } from './statuses.js';
@@ -22,7 +22,7 @@ export async function createSpace(
   deps: MemoryDeps, input: { name: string; sealed?: boolean; timeZone?: string | null },
 ): Promise<Space> {
   const name = trimInvisible(input.name);
-  if (!name) throw new InvalidInputError('name', 'a space needs a name (whitespace and invisible characters alone name nothing)');
+  if (showsNothing(name)) throw new InvalidInputError('name', 'a space needs a name (whitespace and invisible characters alone name nothing)');
   const timeZone = canonicalTimeZone(input.timeZone ?? 'UTC');
   if (!timeZone) throw new InvalidInputError('timeZone', `unknown time zone ${input.timeZone}`);
   return deps.store.createSpace({ id: randomUUID(), name, sealed: input.sealed ?? false, timeZone });

@@ -82,7 +82,7 @@ describe('input that names nothing, or says nothing', () => {
   });
 
   it('a space name of whitespace or invisible characters is refused naming name', async () => {
-    for (const n of ['', ' ', '\u200b', ' \u200b\ufeff\u2060 ', '\u00a0']) {
+    for (const n of ['', ' ', '\u200b', ' \u200b\ufeff\u2060 ', '\u00a0', '\u3164', '\u2800\u2800']) {
       const r = (await t.gql(t.adminToken, CREATE_SPACE, { n })).data.createSpace;
       expect(r, JSON.stringify(n)).toMatchObject({ __typename: 'InvalidInput', field: 'name' });
     }
@@ -96,7 +96,8 @@ describe('input that names nothing, or says nothing', () => {
     const c = await a.open();
     await a.say(c, 'Hello there.\u200b\u200c\u200d\u2060');
     const before = await contentCounts(t.app.engram.db, s.id);
-    const invisible = ['\u200b\u200c\u200d\ufeff\u2060', '\u202e\u200f\u2067', ' \u200b '];
+    // (and letters or marks that show nothing: Hangul fillers, the Braille blank, marks with no letter, variation selectors)
+    const invisible = ['\u200b\u200c\u200d\ufeff\u2060', '\u202e\u200f\u2067', ' \u200b ', '\u3164', '\u2800', '\u0301\u0301\u0301', '\ufe0f\u115f\uffa0'];
     for (const text of invisible) {
       const m = (await t.gql(s.chat, `mutation($c: ID!, $t: String!) { recordMessage(conversationId: $c, role: USER, text: $t) { __typename ${ERROR_FIELDS} } }`, { c, t: text })).data.recordMessage;
       expect(m, JSON.stringify(text)).toMatchObject({ __typename: 'InvalidInput', field: 'text' });
@@ -114,7 +115,7 @@ describe('input that names nothing, or says nothing', () => {
     await a.say(c, 'My sister Ana lives in Lyon.');
     const r = await a.remember({
       conversationId: c, quote: 'My sister Ana lives in Lyon.',
-      entities: ['', ' ', '\u200b', '\u200bAna\u200b', 'Lyon'], themes: ['\u2060', 'family '], tags: ['\ufeff'],
+      entities: ['', ' ', '\u200b', '\u200bAna\u200b', '\u3164Lyon\u2800'], themes: ['\u2060', 'family ', '\u3164'], tags: ['\ufeff'],
     });
     expect(r).toMatchObject({ outcome: 'CREATED', memory: { entities: ['Ana', 'Lyon'], themes: ['family'], tags: [] } });
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { correctionCue, extractValues, polarity, relate, type StatementLike } from '../../src/core/conflicts.js';
 import type { MemoryType } from '../../src/core/types.js';
 import { compareValues } from '../../src/core/slots.js';
+import { sameValue } from '../../src/core/values.js';
 
 const s = (text: string, opts: { type?: MemoryType; entities?: string[]; themes?: string[]; previousSentence?: string } = {}): StatementLike => ({
   text,
@@ -39,8 +40,19 @@ describe('extractValues', () => {
   it('reads money and measures as quantities', () => {
     expect(kinds('My rent went up to 1,020 pounds a month.')).toEqual(['quantity:1020']);
     expect(kinds('It costs $45.')).toEqual(['quantity:45']);
-    expect(kinds('I weigh 82 kilos.')).toEqual(['quantity:82']);
+    expect(kinds('I weigh 82 kilos.')).toEqual(['quantity:82|kg']);
     expect(kinds('I run about 5k.')).toEqual(['quantity:5k']);
+  });
+  it('keeps a measure\'s unit, each spelling to one: the same count in another unit is another value', () => {
+    expect(kinds('I weigh 82 kg.')).toEqual(['quantity:82|kg']);
+    expect(kinds('I weigh 82 lbs.')).toEqual(['quantity:82|lb']);
+    expect(sameValue('quantity', '82|kg', '82|kg')).toBe(true);
+    expect(sameValue('quantity', '82|kg', '82|lb')).toBe(false);
+    expect(sameValue('quantity', '30|minute', '30|hour')).toBe(false);
+    // money, and a count said without a unit on one side, compare by the count
+    expect(sameValue('quantity', '82', '82|kg')).toBe(true);
+    expect(relate(s('I weigh 80 kg.'), s('I weigh 80 lb.'), true)).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(relate(s('I weigh 80 kg.'), s('I weigh 80 kilos.'), true).kind).toBe('compatible');
   });
   it('reads capitalised words as names, but not the first word of a sentence', () => {
     expect(kinds('My brother Owen lives in Bristol.')).toEqual(['name:owen', 'place:bristol']);
