@@ -183,12 +183,45 @@ const SINGLE_QUOTES = /[\u2018\u2019\u201B\u2032\u02BC\u00B4`]/g;
 const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 
 /**
+ * Invisible format characters (`\p{Cf}` of the Basic Multilingual Plane: zero-width space, soft
+ * hyphen, direction marks and embeddings, word joiner...), but for the joiners that join (ZWJ in
+ * an emoji sequence, ZWNJ in a Persian word) and the BOM (read as white space): the quote check
+ * reads past them, as a reader does ("Jo\u200Bhn" is typed John).
+ */
+const FORMAT_UNITS = /[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufff9-\ufffb]/g;
+function isFormatUnit(c: number): boolean {
+  return c === 0xad || (c >= 0x600 && c <= 0x605) || c === 0x61c || c === 0x6dd || c === 0x70f || c === 0x180e || c === 0x200b || c === 0x200e
+    || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || (c >= 0xfff9 && c <= 0xfffb);
+}
+
+/**
+ * A text in Unicode's composed form (NFC), with, for each of its UTF-16 units, the offset it came
+ * from (`map`; null when the text was composed already, nearly always). A letter and the marks
+ * after it (and a Hangul syllable's jamo) are composed together, each unit of the result mapped to
+ * the letter: "Zu\u0308rich" (as macOS types it) reads as "Z\u00fcrich" (as most models write it).
+ */
+function composed(text: string): { text: string; map: Int32Array | null } {
+  const nfc = text.normalize('NFC');
+  if (nfc === text) return { text, map: null };
+  let out = '';
+  const map: number[] = [];
+  for (const m of text.matchAll(/[\s\S][\p{M}\u1160-\u11ff]*/gu)) {
+    const piece = m[0].normalize('NFC');
+    out += piece;
+    for (let u = 0; u < piece.length; u++) map.push(m.index!);
+  }
+  return { text: out, map: Int32Array.from(map) };
+}
+
+/**
  * The only normalisation the quote check allows: runs of whitespace become
  * one space, leading/trailing whitespace goes, and quote/apostrophe styles
- * are unified (’ ‘ ′ ` → ', “ ” „ → "). Letter case and everything else stay.
+ * are unified (’ ‘ ′ ` → ', “ ” „ → "); the text is read composed (NFC) and
+ * without invisible format characters (`FORMAT_UNITS`). Letter case and everything else stay.
  */
 export function normalizeForQuote(text: string): string {
-  return text
+  return composed(text).text
+    .replace(FORMAT_UNITS, '')
     .replace(SINGLE_QUOTES, "'")
     .replace(DOUBLE_QUOTES, '"')
     .replace(/\s+/g, ' ')
@@ -207,8 +240,9 @@ export interface MappedText {
  * sentence offsets can be carried over. `foldCase` lower-cases too; it is used
  * only to explain a refusal ("only the letter case differs"), never to accept.
  */
-export function normalizeMapped(text: string, foldCase = false): MappedText {
-  if (foldCase) return lowerCased(normalizeMapped(text));
+export function normalizeMapped(original: string, foldCase = false): MappedText {
+  if (foldCase) return lowerCased(normalizeMapped(original));
+  const { text, map: from } = composed(original);
   // One pass over the UTF-16 units, the units kept as they are copied over in runs: a long message
   // is read whole, and a regular expression per character made this most of that reading.
   let out = '';
@@ -230,6 +264,11 @@ export function normalizeMapped(text: string, foldCase = false): MappedText {
       if (pendingSpace < 0 && n > 0) pendingSpace = i;
       continue;
     }
+    if (isFormatUnit(c)) {
+      out += text.slice(run, i);
+      run = i + 1;
+      continue;
+    }
     const quote = quoteUnit(c);
     if (pendingSpace >= 0 || quote !== null) {
       out += text.slice(run, i);
@@ -244,7 +283,10 @@ export function normalizeMapped(text: string, foldCase = false): MappedText {
     map[n++] = at;
   }
   out += text.slice(run);
-  return { text: out, map: map.subarray(0, n) };
+  const mapped = map.subarray(0, n);
+  // (offsets in the composed text, carried back to the text as typed)
+  if (from) for (let k = 0; k < n; k++) mapped[k] = from[mapped[k]!]!;
+  return { text: out, map: mapped };
 }
 
 /** White space as `/\s/` reads it (each such character is one UTF-16 unit). */
@@ -271,7 +313,8 @@ function lowerCased(m: MappedText): MappedText {
   for (const ch of m.text) {
     const lower = ch.toLowerCase();
     out += lower;
-    for (let u = 0; u < lower.length; u++) map.push(m.map[k]!);
+    // (unit for unit when the length stays: two halves of a pair brought together by a character read past keep their own places)
+    for (let u = 0; u < lower.length; u++) map.push(m.map[lower.length === ch.length ? k + u : k]!);
     k += ch.length;
   }
   return { text: out, map };

@@ -55,6 +55,26 @@ describe('checkQuote: accepted', () => {
     expect(accepted(checkQuote('She said "go".', [user('She said “go”.')])).ok).toBe(true);
   });
 
+  it('reads letters composed or not (NFC / NFD) as the same, and returns them as typed', () => {
+    // macOS types "Zu\u0308rich" (u and a combining diaeresis); most models write "Z\u00fcrich"
+    const typed = 'I moved to Zu\u0308rich in 2019. The cafe\u0301 is near.';
+    const r = accepted(checkQuote('I moved to Z\u00fcrich in 2019.', [user(`Hi. ${typed}`)]));
+    expect(r.quote).toBe('I moved to Zu\u0308rich in 2019.');
+    expect(r.previousSentence).toBe('Hi.');
+    expect(accepted(checkQuote('The caf\u00e9 is near.', [user(typed)])).quote).toBe('The cafe\u0301 is near.');
+    expect(accepted(checkQuote('The cafe\u0301 is near.', [user('The caf\u00e9 is near.')])).quote).toBe('The caf\u00e9 is near.');
+    // a letter is still a letter: "Zurich" is not "Z\u00fcrich"
+    expect(reasonOf(checkQuote('I moved to Zurich in 2019.', [user(typed)]))).toBe('NOT_FOUND');
+  });
+
+  it('reads past invisible format characters inside words, and returns them as typed', () => {
+    const r = accepted(checkQuote('My nephew is called John.', [user('Hello. My nephew is called Jo\u200bhn.')]));
+    expect(r.quote).toBe('My nephew is called Jo\u200bhn.');
+    expect(accepted(checkQuote('My nephew is called Jo\u00adhn.', [user('My nephew is called John.')])).quote).toBe('My nephew is called John.');
+    // a joiner that joins stays: an emoji sequence is not its parts
+    expect(reasonOf(checkQuote('I am a \u{1F469}\u{1F4BB}.', [user('I am a \u{1F469}\u200d\u{1F4BB}.')]))).not.toBe('OK');
+  });
+
   it('accepts extra, missing or different spacing, and returns the original text', () => {
     const t = [user('I grew up in  Duluth.\nIt was   cold.')];
     const r = accepted(checkQuote('  I grew   up in Duluth. It was cold.  ', t));
