@@ -49,9 +49,9 @@ function runToExit(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, ti
  */
 const CHILD_BOUND_MS = 600_000;
 
-/** `npm run engram -- <args>`, the way README runs it. */
+/** `npm run engram -- <args>`, the way README runs it (package.json's script: the `engram` command, bin/engram.js). */
 export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = CHILD_BOUND_MS): Promise<Run> {
-  return runToExit(['src/cli/index.ts', ...args], env, timeoutMs, (r) => `engram ${args.join(' ')} timed out: ${r.stderr}`);
+  return runToExit(['bin/engram.js', ...args], env, timeoutMs, (r) => `engram ${args.join(' ')} timed out: ${r.stderr}`);
 }
 
 export interface ServerProcess {

@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnv, cli } from '../helpers/process.js';
+import { readFileSync } from 'node:fs';
+import { childEnv, cli, gqlAt, ROOT, startServer, TSX_ARGS } from '../helpers/process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-cli-args-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -38,5 +39,18 @@ describe('CLI arguments', () => {
     });
     // nothing was opened: the store was never created
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it("serve starts the server: `npm run engram -- serve` runs the engram command, which its usage lists", { timeout: 600_000 }, async () => {
+    // (the script ran the operator CLI alone, which printed its usage and exited 1 for serve: found by a probe)
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.engram).toBe('node bin/engram.js');
+    const server = await startServer(childEnv(join(root, 'serve')), undefined, [...TSX_ARGS, 'bin/engram.js', 'serve']);
+    try {
+      expect(server.adminToken).toBeTruthy();
+      const r = await gqlAt(server.url, server.adminToken, '{ viewer { ... on Viewer { role } } }');
+      expect(r).toEqual({ data: { viewer: { role: 'admin' } } });
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 });
