@@ -104,6 +104,9 @@ export async function assertStillSaid(
     : quoteRefusal(now.reason, now.detail);
 }
 
+/** How far past the server's clock a message's `at` may be (a chat side's clock a little ahead). */
+export const FUTURE_SLACK_MS = 24 * 3600 * 1000;
+
 /** Records what the person typed (USER) or the assistant answered (ASSISTANT); the chat side's job. */
 export async function recordMessage(
   deps: MemoryDeps, actor: Actor, input: { conversationId: string; role: MessageRole; text: string; at?: Date | null },
@@ -111,8 +114,15 @@ export async function recordMessage(
   const c = await conversationFor(deps, actor, input.conversationId);
   if (showsNothing(input.text)) throw new InvalidInputError('text', 'a message cannot be empty (whitespace and invisible characters alone say nothing)');
   if (input.text.length > 100_000) throw new InvalidInputError('text', 'a message is limited to 100,000 characters');
+  // A message recorded late keeps its own time (an import of a past conversation); one "typed" in
+  // the future is a client's mistake, and it sorted first in every list for good ("On 9999-12-31
+  // you wrote: ...", found by a probe). A day of slack for a chat side's clock.
+  const now = deps.clock.now();
+  if (input.at && input.at.getTime() > now.getTime() + FUTURE_SLACK_MS) {
+    throw new InvalidInputError('at', `a message cannot be typed in the future: ${input.at.toISOString()} is more than a day after the server's clock (${now.toISOString()})`);
+  }
   return deps.store.addMessage({
     id: randomUUID(), conversationId: c.id, spaceId: c.spaceId, role: input.role, text: input.text,
-    at: input.at ?? deps.clock.now(),
+    at: input.at ?? now,
   });
 }

@@ -120,6 +120,23 @@ describe('input that names nothing, or says nothing', () => {
     expect(r).toMatchObject({ outcome: 'CREATED', memory: { entities: ['Ana', 'Lyon'], themes: ['family'], tags: [] } });
   });
 
+  it('a message typed in the future is refused naming at; a past one keeps its time', async () => {
+    const s = await t.space({ name: 'future message' });
+    const a = actors(t.gql, s);
+    const c = await a.open();
+    const before = await contentCounts(t.app.engram.db, s.id);
+    const RECORD = `mutation($c: ID!, $at: DateTime) { recordMessage(conversationId: $c, role: USER, text: "I moved to Leeds.", at: $at) { __typename ... on Message { at } ${ERROR_FIELDS} } }`;
+    const late = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString();
+    for (const at of ['9999-12-31T23:59:59Z', late]) {
+      expect((await t.gql(s.chat, RECORD, { c, at })).data.recordMessage, at).toMatchObject({ __typename: 'InvalidInput', field: 'at' });
+    }
+    expect(await contentCounts(t.app.engram.db, s.id)).toEqual(before);
+    // an import of a past conversation, and a chat side's clock an hour ahead, are kept as said
+    for (const at of ['2019-05-04T10:00:00.000Z', new Date(Date.now() + 3600 * 1000).toISOString()]) {
+      expect((await t.gql(s.chat, RECORD, { c, at })).data.recordMessage).toEqual({ __typename: 'Message', at });
+    }
+  });
+
   it('an appointment that ends before it starts is refused naming endsAt; equal times are a moment', async () => {
     const s = await t.space({ name: 'period' });
     const a = actors(t.gql, s);

@@ -124,7 +124,7 @@ builder.mutationFields((t) => ({
     description: 'The chat side records what the person typed (USER) or the assistant answered (ASSISTANT).',
     args: {
       conversationId: idArg(t), role: t.arg({ type: MessageRoleEnum, required: true }), text: t.arg.string({ required: true }),
-      at: t.arg({ type: 'DateTime', required: false }),
+      at: t.arg({ type: 'DateTime', required: false, description: 'When it was typed (now by default): earlier for a past conversation, never more than a day after the server\'s clock.' }),
     },
     resolve: (_r, a, ctx) => recordMessage(ctx.deps, authorize(ctx, 'recordMessage'), {
       conversationId: String(a.conversationId), role: a.role, text: a.text, at: a.at,
