@@ -126,7 +126,7 @@ const BE_PAST = new Set(['was', 'were']);
  * one ("visit", "visits"), "be" + -ing, "will" + a verb, right after a pronoun or after "my / our /
  * the" and one word.
  */
-const tenseOf: (text: string) => Readonly<{ tense: Tense; verb: string }> | null = memoByText(readTense, shared);
+export const tenseOf: (text: string) => Readonly<{ tense: Tense; verb: string }> | null = memoByText(readTense, shared);
 
 function readTense(text: string): { tense: Tense; verb: string } | null {
   const said = assertions(text);

@@ -29,7 +29,8 @@ export function withoutContrast(text: string): string {
     if (c.family === 'not-x' || c.family === 'no-wait' || c.family === 'no') t = t.replace(c.phrase, ' ');
   }
   // "can't wait for X" looks forward to X; it denies nothing
-  return t.replace(/\bnot only\b|\bif not\b|\bwhether or not\b|\bno matter\b|\bno problem\b|\bno doubt\b|\b(?:can ?not|can't|cannot|could not|couldn't) wait\b/g, ' ');
+  // ("not only X" and "not just X" say X, and more)
+  return t.replace(/\bnot only\b|\bnot just\b|\bif not\b|\bwhether or not\b|\bno matter\b|\bno problem\b|\bno doubt\b|\b(?:can ?not|can't|cannot|could not|couldn't) wait\b/g, ' ');
 }
 
 export function negated(text: string): boolean {

@@ -1,38 +1,67 @@
 /**
  * What a statement sets aside, said again: "My favourite colour is green, not blue." then "My
- * favourite colour is blue." The first names blue only to deny it; the second says it, in the
- * same words otherwise, without the green it kept. That is the person changing back, a
+ * favourite colour is blue." The first names blue only to deny it; the second says it, on the same
+ * footing and in the same frame. That is the person changing back (or now holding both), a
  * correction of the first, never another wording of it (it reinforced the statement that denies
  * it: found by a probe, with "Correction: I work at Apple, not Google." / "I work at Google.").
  * Pure: no I/O.
  */
 import { findCues } from './correction-cues.js';
-import { contentKeys } from './conflict-words.js';
+import { contentKeys, toks } from './conflict-words.js';
+import { modeOf, tenseOf } from './modality.js';
 import { negated } from './polarity.js';
 
 /** The cue families that name what they set aside: "X, not Y", "not Y but X", "X instead of / rather than Y". */
 const SETS_ASIDE = new Set(['not-x', 'not-but', 'contrast']);
 
-/** The content keys of what a text sets aside (`Cue.replaced` of its contrast cues). */
+/**
+ * Words that hold a statement on another footing than a plain fact now: might, could, will, if,
+ * used to, want to... ("I could live in Leeds." says nothing against "I live in York, not Leeds.").
+ */
+const FOOTING = new Set([
+  'could', 'should', 'would', 'might', 'may', 'must', 'can', "can't", 'cannot', 'will', "'ll", 'shall', 'going', 'gonna',
+  'if', 'unless', 'when', 'whenever', 'used', 'want', 'wants', 'wanted', 'wish', 'hope', 'plan', 'planning', 'maybe',
+  'perhaps', 'probably', 'someday', 'once', 'ever', 'never', 'sometimes', 'rather',
+]);
+
+/** What a text sets aside (`Cue.replaced` of its contrast cues), as said. */
+function asideSaid(text: string): string[] {
+  return findCues(text).filter((c) => c.replaced && SETS_ASIDE.has(c.family)).map((c) => c.replaced!);
+}
+
+/** The content keys of what a text sets aside. */
 function setAside(text: string): Set<string> {
-  return new Set(findCues(text).filter((c) => c.replaced && SETS_ASIDE.has(c.family)).flatMap((c) => [...contentKeys(c.replaced!)]));
+  return new Set(asideSaid(text).flatMap((r) => [...contentKeys(r)]));
+}
+
+/** The footing words of a text outside what it sets aside ("rather than" is the contrast, not a footing). */
+function footing(text: string): Set<string> {
+  const t = text.toLowerCase().replace(/\brather than\b/g, ' ');
+  return new Set(toks(t).filter((w) => FOOTING.has(w)));
 }
 
 /**
- * Whether `newText` says again what `oldText` set aside, in place of what `oldText` kept: every
- * content word of the new statement is the old one's (the same frame, nothing else said), at
- * least one of them is one the old statement set aside (and the new one does not set it aside
- * in turn), the new statement denies nothing, and the old one keeps something the new one does
- * not say (its value, beyond its correction words). The detail names both, or null.
+ * Whether `newText` says again what `oldText` set aside. Every content word of the new statement is
+ * the old one's, and it shares the old one's frame (a content word beside what was set aside and
+ * the correction words); at least one of its words is one the old statement set aside (the new
+ * one does not set it aside in turn); it denies nothing; and it holds what it says on the same
+ * footing: the same mode and tense, no word of doubt, wish, condition or time the old one has not
+ * ("I could / will / used to live in Leeds" against "I live in York, not Leeds" is another fact).
+ * The detail names what was said again, or null.
  */
 export function saysSetAsideAgain(oldText: string, newText: string, oldKeys: ReadonlySet<string>, newKeys: ReadonlySet<string>): string | null {
   const aside = setAside(oldText);
   if (aside.size === 0 || newKeys.size === 0) return null;
   const againAside = setAside(newText);
   const said = [...newKeys].filter((k) => aside.has(k) && !againAside.has(k));
-  if (said.length === 0 || [...newKeys].some((k) => !oldKeys.has(k)) || negated(newText)) return null;
+  if (said.length === 0 || [...newKeys].some((k) => !oldKeys.has(k))) return null;
   const cueWords = new Set(findCues(oldText).flatMap((c) => [...contentKeys(c.phrase)]));
-  const kept = [...oldKeys].filter((k) => !newKeys.has(k) && !aside.has(k) && !cueWords.has(k));
-  if (kept.length === 0) return null;
-  return `"${said.join(' ')}" set aside, said again in place of "${kept.join(' ')}"`;
+  const frame = [...oldKeys].filter((k) => !aside.has(k) && !cueWords.has(k) && newKeys.has(k) && !againAside.has(k));
+  if (frame.length === 0 || negated(newText)) return null;
+  if (modeOf(newText) !== modeOf(oldText)) return null;
+  const [to, tn] = [tenseOf(oldText), tenseOf(newText)];
+  if (to && tn && to.tense !== tn.tense) return null;
+  const own = footing(oldText);
+  if ([...footing(newText)].some((w) => !own.has(w))) return null;
+  return `"${asideSaid(oldText).join('", "')}" set aside, said again`;
 }
