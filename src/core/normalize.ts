@@ -3,12 +3,13 @@
  * quote-mark styles and end punctuation do not make a new memory
  * ("I take the 7:15 train to work." = "i take the 7:15  train to work").
  */
+import { INVISIBLE_FORMAT } from './sentences.js';
+
 export function normalizeText(text: string): string {
   return text
     .normalize('NFKC')
-    // invisible format characters inside words ("Jo\u200Bhn" is "John"), but for the joiners that
-    // join (an emoji sequence's ZWJ, a Persian word's ZWNJ)
-    .replace(/(?![\u200C\u200D])\p{Cf}/gu, '')
+    // invisible format characters inside words ("Jo\u200Bhn" is "John")
+    .replace(INVISIBLE_FORMAT, '')
     .replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'")
     .replace(/[\u201C\u201D\u201E\u2033«»]/g, '"')
     .toLowerCase()

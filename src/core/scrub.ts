@@ -64,10 +64,10 @@ export function heldSentences(text: string, wordings: readonly string[]): boolea
 }
 
 /**
- * Runs of characters every message holding `wording` holds literally: its pieces between the
- * characters the quote check normalises (whitespace, quote marks), end punctuation aside. The
- * store looks for messages holding all of them (plain substring tests), then `heldSentences`
- * decides.
+ * Runs of characters every message holding `wording` holds, read as the quote check reads it
+ * (composed, past invisible format characters): its pieces between the characters the quote check
+ * normalises (whitespace, quote marks), end punctuation aside. The store looks for messages
+ * holding all of them (substring tests of each message so read), then `heldSentences` decides.
  */
 export function literalPieces(wording: string): string[] {
   const q = withoutEndPunctuation(normalizeForQuote(wording));

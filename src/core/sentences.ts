@@ -183,15 +183,21 @@ const SINGLE_QUOTES = /[\u2018\u2019\u201B\u2032\u02BC\u00B4`]/g;
 const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 
 /**
- * Invisible format characters (`\p{Cf}` of the Basic Multilingual Plane: zero-width space, soft
- * hyphen, direction marks and embeddings, word joiner...), but for the joiners that join (ZWJ in
- * an emoji sequence, ZWNJ in a Persian word) and the BOM (read as white space): the quote check
- * reads past them, as a reader does ("Jo\u200Bhn" is typed John).
+ * The invisible format characters (`\p{Cf}` of the Basic Multilingual Plane: soft hyphen, Arabic
+ * letter mark, Mongolian vowel separator, zero-width space, direction marks and embeddings, word
+ * joiner and its kin, interlinear annotation marks) that a reader reads past and the quote check
+ * and recognition do too. Not the joiners that join (ZWJ in an emoji sequence, ZWNJ in a Persian
+ * word), not the BOM (read as white space), and not the format characters that show (the Arabic
+ * number signs U+0600-0605, U+06DD, the Syriac abbreviation mark U+070F). The forget's search
+ * for copies reads the same class in SQL (src/store/sql-lexical-forget.ts, `FORMAT_CLASS`).
  */
-const FORMAT_UNITS = /[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufff9-\ufffb]/g;
+export const INVISIBLE_FORMAT = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufff9-\ufffb]/g;
+const FORMAT_UNITS = INVISIBLE_FORMAT;
+
+/** `INVISIBLE_FORMAT`, a unit at a time. */
 function isFormatUnit(c: number): boolean {
-  return c === 0xad || (c >= 0x600 && c <= 0x605) || c === 0x61c || c === 0x6dd || c === 0x70f || c === 0x180e || c === 0x200b || c === 0x200e
-    || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || (c >= 0xfff9 && c <= 0xfffb);
+  return c === 0xad || c === 0x61c || c === 0x180e || c === 0x200b || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e)
+    || (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || (c >= 0xfff9 && c <= 0xfffb);
 }
 
 /**

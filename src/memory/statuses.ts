@@ -1,4 +1,5 @@
 import { literalPieces, scrubContext, redactSentences } from '../core/scrub.js';
+import { normalizeForQuote } from '../core/sentences.js';
 import { letGoOfReadings } from '../core/readings.js';
 import { rebuildLexicon } from './lexicon-rebuild.js';
 import type { MemoryStatus } from '../core/types.js';
@@ -115,8 +116,11 @@ export async function removeForGood(deps: MemoryDeps, tx: Tx, spaceId: string, i
   // it), not for all of them, and the event loop turns between slices of messages: a sweep of
   // thousands of memories over a long history is work in proportion, never one long block.
   const pieces = found.wordings.map((w, i) => ({ w, pieces: found.pieces[i]! }));
-  /** The wordings a text holds every literal piece of. */
-  const heldIn = (text: string) => pieces.filter((p) => p.pieces.length > 0 && p.pieces.every((x) => text.includes(x))).map((p) => p.w);
+  /** The wordings a text holds every literal piece of, read as the quote check reads it (composed, past invisible characters). */
+  const heldIn = (text: string) => {
+    const read = normalizeForQuote(text);
+    return pieces.filter((p) => p.pieces.length > 0 && p.pieces.every((x) => read.includes(x))).map((p) => p.w);
+  };
   const messages: { id: string; text: string | null }[] = [];
   for (const [i, m] of found.messages.entries()) {
     if (i > 0 && i % 200 === 0) await new Promise((r) => setImmediate(r));

@@ -4,6 +4,19 @@ import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
 import { SqlPostingsHeld } from './sql-postings-held.js';
 import { GENERIC_PLAN } from './sql-client.js';
 
+/**
+ * A message's text as the quote check reads it (src/core/sentences.ts: `normalizeForQuote`):
+ * letters composed (NFC), invisible format characters left out, in SQL. A copy of a forgotten
+ * sentence typed with a zero-width space inside a word, or in decomposed letters, holds none of
+ * the wording's pieces literally: it was left unredacted, and (the check reading past both) the
+ * forgotten sentence could be kept again from it (found by a probe). Only a text that needs it is
+ * rewritten (`is nfc normalized` and the pattern are quick checks).
+ */
+// (the class of src/core/normalize.ts's INVISIBLE_FORMAT, in SQL)
+const FORMAT_CLASS = '[\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufff9-\\ufffb]';
+const QUOTE_FORM = (col: string) =>
+  `case when ${col} is nfc normalized and ${col} !~ E'${FORMAT_CLASS}' then ${col} else regexp_replace(normalize(${col}, nfc), E'${FORMAT_CLASS}', '', 'g') end`;
+
 /** A memory kind, written into a statement's text (`lexicalStats`). */
 const KIND_LITERAL = /^[A-Z]+$/;
 
@@ -168,14 +181,16 @@ export class SqlLexicalForget extends SqlPostingsHeld {
     const perWording = wordings.map(piecesOf);
     const pieces = perWording.flatMap((ps, i) => ps.map((piece) => ({ i, piece })));
     // One statement: the messages the memories were said in, and every message of the space (its
-    // conversations' index) holding every piece of some wording; which sentences hold one is decided after.
+    // conversations' index) holding every piece of some wording, read as the quote check reads it
+    // (composed, past invisible format characters: `QUOTE_FORM`); which sentences hold one is decided after.
     const r = await q.query<{ id: string; text: string }>(
       `select g.id, g.text from messages g
        where g.space_id = $2 and g.id in (${MESSAGES_OF_MEMORIES})
        union
        select g.id, g.text from conversations c join messages g on g.conversation_id = c.id
+       cross join lateral (select ${QUOTE_FORM('g.text')} as text) f
        where c.space_id = $2 and g.space_id = $2 and exists (
-         select 1 from unnest($3::int[], $4::text[]) as p(w, piece) group by p.w having bool_and(strpos(g.text, p.piece) > 0))`,
+         select 1 from unnest($3::int[], $4::text[]) as p(w, piece) group by p.w having bool_and(strpos(f.text, p.piece) > 0))`,
       [ids, spaceId, pieces.map((p) => p.i), pieces.map((p) => p.piece)],
     );
     return { wordings, pieces: perWording, messages: r.rows.map((x) => ({ id: x.id, text: x.text })) };

@@ -65,6 +65,33 @@ for (const target of testDatabases()) {
       expect(await contentCounts(app.t.app.engram.db, s.id)).toEqual(before);
     });
 
+    it('takes the copies the quote check reads as the same words: an invisible character inside a word, letters decomposed', async () => {
+      const s = await app.t.space({ name: 'copies read past' });
+      const a = actors(app.t.gql, s);
+      const secret = word();
+      const quote = `My PIN for the ${secret} safe is 4321.`;
+      const place = `I keep it in Z\u00fcrich ${secret}.`;
+      const c = await a.open();
+      await a.say(c, `${quote} ${place}`);
+      // other conversations: the same sentences with a zero-width space, a soft hyphen, decomposed letters
+      const c2 = await a.open();
+      await a.say(c2, `Hello there. My PIN for the ${secret} safe is 43\u200b21. Bye now.`);
+      const c3 = await a.open();
+      await a.say(c3, `My PIN for the ${secret.slice(0, 3)}\u00ad${secret.slice(3)} safe is 4321.\nI keep it in Zu\u0308rich ${secret}.`);
+      const pin = await a.remember({ conversationId: c, quote });
+      const where = await a.remember({ conversationId: c, quote: place });
+      expect([pin.outcome, where.outcome]).toEqual(['CREATED', 'CREATED']);
+      // (the check reads past them: the copy is quotable before the forget)
+      expect(await a.remember({ conversationId: c2, quote })).toMatchObject({ outcome: 'REINFORCED' });
+
+      expect((await app.t.gql(s.operator, FORGET, { ids: [pin.memory.id, where.memory.id] })).data.forgetMemories.changed).toBe(2);
+      // (a message of forgotten sentences alone goes; the others keep what else they say)
+      expect((await messagesOf(s.id)).map((m) => m.text)).toEqual(['Hello there.\n[forgotten]\nBye now.']);
+      for (const conversationId of [c, c2, c3]) {
+        for (const q of [quote, place]) expect(await a.remember({ conversationId, quote: q }), `${conversationId} ${q}`).toMatchObject({ __typename: 'QuoteNotFound' });
+      }
+    });
+
     it('never keeps the redaction mark as the person\'s words, nor shows it as what was said', async () => {
       const s = await app.t.space({ name: 'the mark' });
       const a = actors(app.t.gql, s);
