@@ -1,6 +1,6 @@
 import { clusterSteps, type ClusterItem, type ClusterLink, type Neighbour } from '../core/consolidation.js';
 import { dot, normalize } from '../core/vectors.js';
-import type { MemoryRecord, Tx } from '../ports/memory-store.js';
+import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
 import { actorLabel, systemActor, type Actor, type MemoryDeps } from './deps.js';
 import { InvalidStateError, NotFoundError } from './errors.js';
 import { indexStatus, searchVectors } from './indexing.js';
@@ -96,6 +96,54 @@ export async function duplicateClusters(deps: MemoryDeps, spaceId: string): Prom
   return clustersIn(deps, undefined, spaceId);
 }
 
+/** Tries to merge the clusters found before the space's lock this many times before finding them under it. */
+const OPTIMISTIC_TRIES = 3;
+
+/**
+ * The clusters found before the space's lock, as remember recognises (docs/concurrency.md), then
+ * merged under it if nothing was written in the space meanwhile: the space's last event id, read
+ * before and again under the lock, says so (every writer records events under the lock). Written
+ * meanwhile, they are found again, before the lock, up to OPTIMISTIC_TRIES times; only then under
+ * it. The lock (on the embedded store a transaction holding its only connection) is held for the
+ * merges, not for the neighbours of every memory: with writers busy in the space, finding them
+ * under it at once held every other space's statements for 3-4 s (found by a probe). Nothing
+ * found, nothing is locked.
+ */
+async function mergeFound(deps: MemoryDeps, actor: Actor, spaceId: string): Promise<{ clusters: DuplicateCluster[]; merged: number; events: MemoryEvent[] }> {
+  for (let i = 0; i < OPTIMISTIC_TRIES; i++) {
+    const seen = await deps.store.lastEventId(spaceId);
+    const early = await clustersIn(deps, undefined, spaceId);
+    if (early.length === 0) return { clusters: early, merged: 0, events: [] };
+    const done = await deps.store.withSpaceLock(spaceId, async (tx) => (
+      (await deps.store.lastEventId(spaceId, tx)) !== seen ? null : mergeClusters(deps, tx, actor, spaceId, early)));
+    if (done) return done;
+  }
+  return deps.store.withSpaceLock(spaceId, async (tx) => mergeClusters(deps, tx, actor, spaceId, await clustersIn(deps, tx, spaceId)));
+}
+
+/** Under the space's lock: each cluster's members MERGED into its reference, with their events. */
+async function mergeClusters(
+  deps: MemoryDeps, tx: Tx, actor: Actor, spaceId: string, clusters: DuplicateCluster[],
+): Promise<{ clusters: DuplicateCluster[]; merged: number; events: MemoryEvent[] }> {
+  if (clusters.length === 0) return { clusters, merged: 0, events: [] };
+  const linkOf = (c: DuplicateCluster, id: string) =>
+    c.links.find((l) => (l.from === id && l.to === c.reference.id) || (l.to === id && l.from === c.reference.id))
+    ?? c.links.find((l) => l.from === id || l.to === id);
+  const requests = clusters.flatMap((c) => c.members.slice(1).map((m) => {
+    const l = linkOf(c, m.id);
+    return { memoryId: m.id, intoId: c.reference.id, tier: l?.tier ?? null, score: l?.score ?? null };
+  }));
+  const order = new Map(requests.map((r, i) => [r.memoryId, i]));
+  const applied = (await deps.store.mergeMemories(tx, spaceId, requests)).sort((x, y) => order.get(x.memoryId)! - order.get(y.memoryId)!);
+  await indexStatus(deps, tx, applied.map((a) => a.memoryId), 'MERGED');
+  await rebuildLexicon(deps, tx, [...new Set(applied.map((a) => a.intoId))]);
+  const events = await deps.store.addEvents(tx, applied.map((a) => ({
+    spaceId, memoryId: a.memoryId, kind: 'MERGED', actor: actorLabel(actor), tier: a.tier, score: a.score, rule: 'consolidation',
+    relatedId: a.intoId, detail: { added: a.added },
+  })));
+  return { clusters, merged: applied.length, events };
+}
+
 /**
  * Consolidation pass: keeps the most complete memory of each duplicate cluster and
  * marks the others MERGED into it (linked, reversible with `unmerge`), adding their
@@ -104,34 +152,7 @@ export async function duplicateClusters(deps: MemoryDeps, spaceId: string): Prom
 export async function consolidate(deps: MemoryDeps, actor: Actor, spaceId: string, dryRun: boolean): Promise<ConsolidationResult> {
   const [space] = await deps.store.getSpaces([spaceId]);
   if (!space) throw new NotFoundError('Space', spaceId);
-  // The clusters are found before the space's lock, as remember recognises (docs/concurrency.md):
-  // the space's last event id, read first and again under the lock, tells whether anything was
-  // written meanwhile (every writer records events under the lock); only then are they found
-  // again, under it. The lock (a transaction: on the embedded store, its only connection) is held
-  // for the merges, not for the neighbours of every memory.
-  const seen = await deps.store.lastEventId(spaceId);
-  const early = await clustersIn(deps, undefined, spaceId);
-  const { clusters, merged, events } = await deps.store.withSpaceLock(spaceId, async (tx) => {
-    const moved = (await deps.store.lastEventId(spaceId, tx)) !== seen;
-    const clusters = moved ? await clustersIn(deps, tx, spaceId) : early;
-    if (dryRun || clusters.length === 0) return { clusters, merged: 0, events: [] };
-    const linkOf = (c: DuplicateCluster, id: string) =>
-      c.links.find((l) => (l.from === id && l.to === c.reference.id) || (l.to === id && l.from === c.reference.id))
-      ?? c.links.find((l) => l.from === id || l.to === id);
-    const requests = clusters.flatMap((c) => c.members.slice(1).map((m) => {
-      const l = linkOf(c, m.id);
-      return { memoryId: m.id, intoId: c.reference.id, tier: l?.tier ?? null, score: l?.score ?? null };
-    }));
-    const order = new Map(requests.map((r, i) => [r.memoryId, i]));
-    const applied = (await deps.store.mergeMemories(tx, spaceId, requests)).sort((x, y) => order.get(x.memoryId)! - order.get(y.memoryId)!);
-    await indexStatus(deps, tx, applied.map((a) => a.memoryId), 'MERGED');
-    await rebuildLexicon(deps, tx, [...new Set(applied.map((a) => a.intoId))]);
-    const events = await deps.store.addEvents(tx, applied.map((a) => ({
-      spaceId, memoryId: a.memoryId, kind: 'MERGED', actor: actorLabel(actor), tier: a.tier, score: a.score, rule: 'consolidation',
-      relatedId: a.intoId, detail: { added: a.added },
-    })));
-    return { clusters, merged: applied.length, events };
-  });
+  const { clusters, merged, events } = dryRun ? { clusters: await clustersIn(deps, undefined, spaceId), merged: 0, events: [] } : await mergeFound(deps, actor, spaceId);
   if (!dryRun && merged > 0) {
     deps.outbox?.kick();
     deps.bus.publish(events);

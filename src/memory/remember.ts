@@ -1,7 +1,7 @@
 import { ensureLexicon } from '../core/lexicon.js';
 import { whileReading } from '../core/readings.js';
 import { randomUUID } from 'node:crypto';
-import { normalizeText, trimInvisible } from '../core/normalize.js';
+import { normalizeText, showsNothing, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
 import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
 import { sameSentence } from '../core/conflicts.js';
@@ -45,7 +45,8 @@ const MAX_LIST = 50;
 
 /** A list as kept: each value trimmed of whitespace and invisible characters; values that were nothing else are dropped. */
 function cleanList(field: string, xs: string[] | undefined): string[] {
-  const out = (xs ?? []).map(trimInvisible).filter(Boolean);
+  // (a value that shows nothing names nothing: a lone combining mark, a Hangul filler)
+  const out = (xs ?? []).map(trimInvisible).filter((x) => !showsNothing(x));
   if (out.length > MAX_LIST) throw new InvalidInputError(field, `at most ${MAX_LIST} values`);
   if (out.some((x) => x.length > 200)) throw new InvalidInputError(field, 'values are limited to 200 characters');
   return out;

@@ -165,7 +165,7 @@ describe('scheduled consolidation', () => {
 });
 
 describe('consolidation and the space lock', () => {
-  it('finds the clusters before the lock, and again under it when the space changed meanwhile', async () => {
+  it('merges the clusters found before the lock only if nothing was written meanwhile; a dry run takes no lock', async () => {
     const app = await createTestApp();
     try {
       const s = await app.space({ name: 'changed meanwhile' });
@@ -173,27 +173,38 @@ describe('consolidation and the space lock', () => {
       await setMuted(s, [first.id], true, app);
       const second = await say(s, "I'm allergic to peanuts.", {}, app);
       expect(second.outcome).toBe('CREATED');
+      await setMuted(s, [first.id], false, app);
       const deps = app.app.engram.deps;
-      const read = vi.fn(deps.store.activeStatements.bind(deps.store));
       const actor = { role: 'operator' as const, tokenId: null, spaceId: s.id };
-      // Nothing written between: the clusters found before the lock are merged (one read of the space).
-      const quiet = overriding(deps.store, { activeStatements: read });
-      expect((await consolidate({ ...deps, store: quiet }, actor, s.id, false)).merged).toBe(0);
-      expect(read).toHaveBeenCalledTimes(1);
-      // The first copy unmuted after the clusters were found (none yet), before the lock: the space's
-      // last event moved, so they are found again under it, and the two are merged.
+      const read = vi.fn(deps.store.activeStatements.bind(deps.store));
+      // A dry run changes nothing, and holds no lock (an operator's look at a busy space kept every other waiting).
+      const noLock = overriding(deps.store, { activeStatements: read, withSpaceLock: () => { throw new Error('a dry run took the lock'); } });
+      const dry = await consolidate({ ...deps, store: noLock }, actor, s.id, true);
+      expect(dry.clusters.flatMap((c) => c.members.map((m) => m.id)).sort()).toEqual([first.id, second.id].sort());
+      // The second copy muted after the clusters were found, before the lock: the space's last event
+      // moved, so they are found again (without it), and nothing is merged: the muted one stays muted.
       read.mockClear();
+      let raced = false;
       const racing = overriding(deps.store, {
         activeStatements: read,
         withSpaceLock: async (spaceId: string, fn: (tx: unknown) => Promise<unknown>) => {
-          await setMuted(s, [first.id], false, app);
+          if (!raced) {
+            raced = true;
+            await setMuted(s, [second.id], true, app);
+          }
           return deps.store.withSpaceLock(spaceId, fn as never);
         },
       });
       const r = await consolidate({ ...deps, store: racing }, actor, s.id, false);
       expect(read).toHaveBeenCalledTimes(2);
-      expect(r.merged).toBe(1);
-      expect(r.clusters.flatMap((c) => c.members.map((m) => m.id)).sort()).toEqual([first.id, second.id].sort());
+      expect(r.merged).toBe(0);
+      expect((await app.gql(s.operator, `query($id: ID!) { memory(id: $id) { ... on Memory { status } } }`, { id: second.id })).data.memory.status).toBe('MUTED');
+      // Nothing written meanwhile: the clusters found before the lock are merged, read once.
+      await setMuted(s, [second.id], false, app);
+      read.mockClear();
+      const quiet = overriding(deps.store, { activeStatements: read });
+      expect((await consolidate({ ...deps, store: quiet }, actor, s.id, false)).merged).toBe(1);
+      expect(read).toHaveBeenCalledTimes(1);
     } finally {
       await app.close();
     }

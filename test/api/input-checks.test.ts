@@ -115,7 +115,7 @@ describe('input that names nothing, or says nothing', () => {
     await a.say(c, 'My sister Ana lives in Lyon.');
     const r = await a.remember({
       conversationId: c, quote: 'My sister Ana lives in Lyon.',
-      entities: ['', ' ', '\u200b', '\u200bAna\u200b', '\u3164Lyon\u2800'], themes: ['\u2060', 'family ', '\u3164'], tags: ['\ufeff'],
+      entities: ['', ' ', '\u200b', '\u200bAna\u200b', '\u3164Lyon\u2800', '\u0301'], themes: ['\u2060', 'family ', '\u3164'], tags: ['\ufeff', '\ufe0f'],
     });
     expect(r).toMatchObject({ outcome: 'CREATED', memory: { entities: ['Ana', 'Lyon'], themes: ['family'], tags: [] } });
   });
