@@ -28,6 +28,12 @@ export class SqlStoreBase {
 
   /** One erasure at a time; a forget waits for its own. */
   private erasing: Promise<void> = Promise.resolve();
+  /**
+   * The erasure asked for that has not begun yet: a forget committed now is erased by it too, so a
+   * burst of forgets (an operator's clicks, a sweep in parts) costs two rewrites, not one each
+   * (each rewrites the whole of the content tables: seconds on a large embedded store).
+   */
+  private queued: Promise<void> | null = null;
   /** The erasure owed after a connection lost twice, and when it runs (`ERASURE_RETRY_MS`). */
   private retry: ReturnType<typeof setTimeout> | null = null;
   private erasureStopped = false;
@@ -42,9 +48,12 @@ export class SqlStoreBase {
    * goes through (a forget meanwhile erases for it, and starts the count again).
    */
   private erase(attempt: number): Promise<void> {
+    if (this.queued) return this.queued;
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
-    const run = this.erasing.then(async () => {
+    const run: Promise<void> = this.erasing.then(async () => {
+      // (begun: what commits from now on waits for the next one)
+      if (this.queued === run) this.queued = null;
       const report = await eraseResidue(this.maintenance, this.log);
       if (!report.connectionLost || this.erasureStopped || attempt >= ERASURE_RETRY_MS.length) return;
       const ms = ERASURE_RETRY_MS[attempt]!;
@@ -56,6 +65,7 @@ export class SqlStoreBase {
       this.retry.unref?.();
     });
     this.erasing = run.catch(() => undefined);
+    this.queued = run;
     return run;
   }
 

@@ -141,3 +141,22 @@ describe('an erasure lost on both tries', () => {
     }
   });
 });
+
+describe('erasures asked for in a burst', () => {
+  it('share the one that has not begun: each forget waits for an erasure begun after it, and a burst costs two', async () => {
+    const { db, ran } = losing(0);
+    const store = new SqlStore(db, db);
+    // five forgets committed before any erasure began: one erasure for them all
+    await Promise.all(Array.from({ length: 5 }, () => store.eraseResidue()));
+    expect(ran).toHaveLength(1);
+    // one under way, then four more: they wait for one more erasure, begun after the first ended
+    const first = store.eraseResidue();
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toHaveLength(2);
+    const later = Array.from({ length: 4 }, () => store.eraseResidue());
+    expect(later.every((p) => p === later[0])).toBe(true);
+    await Promise.all([first, ...later]);
+    expect(ran).toHaveLength(3);
+    expect(ran.every((statements) => statements.includes('checkpoint'))).toBe(true);
+  });
+});
