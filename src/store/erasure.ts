@@ -20,9 +20,6 @@ import { classify } from './pg-errors.js';
  */
 export const CONTENT_TABLES = ['messages', 'memories', 'mentions', 'memory_state', 'memory_lexicon', 'memory_terms', 'lexicon_df'] as const;
 
-/** A turn of the event loop: what other requests were waiting for runs before the next statement. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export interface ErasureReport {
   done: string[];
   failed: { step: string; error: string }[];
@@ -108,27 +105,17 @@ async function rewrite(
     log?.warn({ failed: report.failed }, 'erasure: the forgotten words stay on disk until a role that may rewrite the tables runs it (docs/erasure.md)');
     return report;
   }
-  // A table at a time, each rewritten then its visibility map set, with a turn of the event loop
-  // between statements: the embedded store (PGlite) runs each statement on the process's only
-  // thread, and the seven tables in one statement held every request of every space for the sum
-  // of their rewrites (6 s on a store of 229 MB, found by a probe); now for the largest one's. On
-  // a server each table is locked only while it is rewritten.
+  await step('vacuum full', `vacuum full ${CONTENT_TABLES.join(', ')}`);
   // A VACUUM FULL leaves the new files' visibility map empty, and autovacuum (or PGlite's
   // housekeeping, by the same rule) may not visit a table with no dead rows for a long time:
   // meanwhile every index-only scan fetches each row from the table (the BM25 postings: 15,861
   // heap fetches for one question at 90K memories, the postings read in 41 ms instead of ~18).
-  // A plain VACUUM of the fresh table sets it again; it only reads it, and blocks no one.
-  for (const table of CONTENT_TABLES) {
-    await step(`vacuum full ${table}`, `vacuum full ${table}`);
-    await turn();
-    await step(`visibility map ${table}`, `vacuum ${table}`);
-    await turn();
-  }
+  // A plain VACUUM of the fresh tables sets it again; it only reads them, and blocks no one.
+  await step('visibility map', `vacuum ${CONTENT_TABLES.join(', ')}`);
   // Without its index cleanup: vacuuming the HNSW index repairs the graph around every deleted
   // node (measured: 308 s for 500 deleted rows at 100K × 512-d on the server; a 10,000-memory
   // sweep took 1,581 s). A vector is not text; the server's autovacuum cleans the index later.
   await step('vacuum vectors', `vacuum (index_cleanup off) memory_vectors`);
-  await turn();
   await step('wal switch', `select pg_switch_wal()`);
   await step('checkpoint', `checkpoint`);
   // (steps failed on a lost connection are eraseResidue's to report: it tries again)

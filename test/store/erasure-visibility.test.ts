@@ -11,7 +11,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testAppOn, type TestApp } from '../helpers/app.js';
 import { testDatabases } from '../helpers/db.js';
-import { CONTENT_TABLES, eraseResidue } from '../../src/store/erasure.js';
+import { eraseResidue } from '../../src/store/erasure.js';
 import { PgClient } from '../../src/store/pg-client.js';
 import { Wall } from '../../src/eval/wall.js';
 import { keepSaid } from '../helpers/wall.js';
@@ -27,10 +27,9 @@ for (const target of testDatabases()) {
       const wall = await Wall.open(deps, 'erasure-visibility');
       await keepSaid(deps, wall, ['I keep bees in the back garden.', 'My sister lives in Lisbon.', 'I play the cello on Sundays.']);
       const report = await eraseResidue(t.app.engram.db);
-      for (const table of CONTENT_TABLES) {
-        expect(report.done).toContain(`vacuum full ${table}`);
-        expect(report.done.indexOf(`visibility map ${table}`)).toBeGreaterThan(report.done.indexOf(`vacuum full ${table}`));
-      }
+      expect(report.done).toContain('vacuum full');
+      expect(report.done).toContain('visibility map');
+      expect(report.done.indexOf('visibility map')).toBeGreaterThan(report.done.indexOf('vacuum full'));
       if (target.name === 'pglite') {
         const r = await t.app.engram.db.query<{ relname: string; visible: number; pages: number }>(
           `select relname, relallvisible::int as visible, relpages::int as pages from pg_class

@@ -133,15 +133,15 @@ describe.skipIf(!url)('service role on a PostgreSQL server (append-only by privi
   it('erasure as the service role says it cannot rewrite the tables, instead of reporting a VACUUM FULL that PostgreSQL skipped', async () => {
     const { eraseResidue } = await import('../../src/store/erasure.js');
     const r = await eraseResidue(svc);
-    expect(r.done.filter((d) => d.startsWith('vacuum full'))).toEqual([]);
+    expect(r.done).not.toContain('vacuum full');
     const failed = r.failed.find((f) => f.step === 'vacuum full');
     expect(failed?.error).toMatch(/may not vacuum .*memories/);
     // and as the owner, it runs
     const own = new PgClient(as(owner), 1);
     try {
       const o = await eraseResidue(own);
-      expect(o.done).toContain('vacuum full memories');
-      expect(o.done).toContain('visibility map memories');
+      expect(o.done).toContain('vacuum full');
+      expect(o.done).toContain('visibility map');
     } finally {
       await own.close();
     }
