@@ -10,6 +10,7 @@ import { lexicalKeys, ownPhraseKeys, possessorKeys } from './lexical.js';
 import { embedOrMissing } from './remember.js';
 import { prepareSearch, searchVectors } from './indexing.js';
 import { stage } from './stages.js';
+import { turns } from './turns.js';
 import { asksWhen, categoryThemes, isPlural, phrasePairs, phraseShare, questionNouns, saysTime, speaksOf } from '../core/question-cues.js';
 
 export interface RecallHit {
@@ -212,7 +213,7 @@ async function search(
   // Several hits may lead to one current memory: keep its best evidence.
   const best = new Map<string, { m: MemoryHead; score: number; v: number | null; l: number | null; themed: boolean }>();
   const trace = traceHook ? new Map<string, RecallTraceItem>() : null;
-  const tick = slicer();
+  const tick = turns();
   for (const [i, [id, f]] of kept.entries()) {
     const m = current[i];
     if (!m || m.spaceId !== spaceId || m.kind !== kind || m.status !== 'ACTIVE') continue;
@@ -261,16 +262,6 @@ function cueScore(asked: Question, quote: string, themed: boolean, t: RecallTuni
   if (asked.when && saysTime(quote)) s += t.timeWeight;
   if (themed) s += t.themeWeight;
   return s;
-}
-
-const SLICE_MS = 10;
-/** Returns a promise to await once `SLICE_MS` have passed since the last yield, else null. */
-function slicer(): () => Promise<void> | null {
-  let last = performance.now();
-  return () => {
-    if (performance.now() - last < SLICE_MS) return null;
-    return new Promise<void>((r) => setImmediate(r)).then(() => { last = performance.now(); });
-  };
 }
 
 /**
