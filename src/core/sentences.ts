@@ -189,15 +189,22 @@ const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
  * and recognition do too. Not the joiners that join (ZWJ in an emoji sequence, ZWNJ in a Persian
  * word), not the BOM (read as white space), and not the format characters that show (the Arabic
  * number signs U+0600-0605, U+06DD, the Syriac abbreviation mark U+070F). The forget's search
- * for copies reads the same class in SQL (src/store/sql-lexical-forget.ts, `FORMAT_CLASS`).
+ * for copies reads the same class in SQL (src/store/sql-lexical-forget.ts, `QUOTE_FORM`).
  */
-export const INVISIBLE_FORMAT = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufff9-\ufffb]/g;
-const FORMAT_UNITS = INVISIBLE_FORMAT;
+const INVISIBLE_FORMAT_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0xad, 0xad], [0x61c, 0x61c], [0x180e, 0x180e], [0x200b, 0x200b], [0x200e, 0x200f], [0x202a, 0x202e],
+  [0x2060, 0x2064], [0x2066, 0x206f], [0xfff9, 0xfffb],
+];
+const hex = (c: number): string => `\\u${c.toString(16).padStart(4, '0')}`;
+/** `INVISIBLE_FORMAT_RANGES` as a character class (`[\u00ad…]`): the regular expression's, and the SQL's. */
+export const INVISIBLE_FORMAT_CLASS = `[${INVISIBLE_FORMAT_RANGES.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('')}]`;
+export const INVISIBLE_FORMAT = new RegExp(INVISIBLE_FORMAT_CLASS, 'g');
 
-/** `INVISIBLE_FORMAT`, a unit at a time. */
+/** `INVISIBLE_FORMAT`, a unit at a time (a long message is read a unit at a time: no regular expression per unit). */
 function isFormatUnit(c: number): boolean {
-  return c === 0xad || c === 0x61c || c === 0x180e || c === 0x200b || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e)
-    || (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || (c >= 0xfff9 && c <= 0xfffb);
+  if (c < 0xad) return false;
+  for (const [a, b] of INVISIBLE_FORMAT_RANGES) if (c >= a && c <= b) return true;
+  return false;
 }
 
 /**
@@ -223,11 +230,11 @@ function composed(text: string): { text: string; map: Int32Array | null } {
  * The only normalisation the quote check allows: runs of whitespace become
  * one space, leading/trailing whitespace goes, and quote/apostrophe styles
  * are unified (’ ‘ ′ ` → ', “ ” „ → "); the text is read composed (NFC) and
- * without invisible format characters (`FORMAT_UNITS`). Letter case and everything else stay.
+ * without invisible format characters (`INVISIBLE_FORMAT`). Letter case and everything else stay.
  */
 export function normalizeForQuote(text: string): string {
   return composed(text).text
-    .replace(FORMAT_UNITS, '')
+    .replace(INVISIBLE_FORMAT, '')
     .replace(SINGLE_QUOTES, "'")
     .replace(DOUBLE_QUOTES, '"')
     .replace(/\s+/g, ' ')

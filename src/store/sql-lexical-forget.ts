@@ -3,6 +3,7 @@ import type { MemoryKind, MemoryStatus } from '../core/types.js';
 import { MESSAGES_OF_MEMORIES, arr, type Row } from './sql-rows.js';
 import { SqlPostingsHeld } from './sql-postings-held.js';
 import { GENERIC_PLAN } from './sql-client.js';
+import { INVISIBLE_FORMAT_CLASS } from '../core/sentences.js';
 
 /**
  * A message's text as the quote check reads it (src/core/sentences.ts: `normalizeForQuote`):
@@ -12,10 +13,8 @@ import { GENERIC_PLAN } from './sql-client.js';
  * forgotten sentence could be kept again from it (found by a probe). Only a text that needs it is
  * rewritten (`is nfc normalized` and the pattern are quick checks).
  */
-// (the class of src/core/normalize.ts's INVISIBLE_FORMAT, in SQL)
-const FORMAT_CLASS = '[\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufff9-\\ufffb]';
 const QUOTE_FORM = (col: string) =>
-  `case when ${col} is nfc normalized and ${col} !~ E'${FORMAT_CLASS}' then ${col} else regexp_replace(normalize(${col}, nfc), E'${FORMAT_CLASS}', '', 'g') end`;
+  `case when ${col} is nfc normalized and ${col} !~ E'${INVISIBLE_FORMAT_CLASS}' then ${col} else regexp_replace(normalize(${col}, nfc), E'${INVISIBLE_FORMAT_CLASS}', '', 'g') end`;
 
 /** A memory kind, written into a statement's text (`lexicalStats`). */
 const KIND_LITERAL = /^[A-Z]+$/;
