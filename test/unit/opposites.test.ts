@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { actionSwap, diffHunks, oppositeIn, roleSwap, substitution, verbBases } from '../../src/core/opposites.js';
 import { lemma } from '../../src/core/words.js';
 import { useWordNet } from '../helpers/lexicon.js';
-import { relate, type StatementLike } from '../../src/core/conflicts.js';
+import { relate } from '../../src/core/conflicts.js';
 import { wordKey } from '../../src/core/words.js';
 import { stateParticiples } from '../../src/core/conflict-words.js';
+import { statement as s } from '../helpers/statements.js';
 
-const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
 const rel = (a: string, b: string, topical = false) => relate(s(a), s(b), topical);
 
 beforeAll(useWordNet, 120_000);

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { relate, type StatementLike } from '../../src/core/conflicts.js';
+import { relate } from '../../src/core/conflicts.js';
 import { prefixNegated } from '../../src/core/prefix-negation.js';
 import { subjects } from '../../src/core/subjects.js';
 import { useWordNet } from '../helpers/lexicon.js';
+import { statement as s } from '../helpers/statements.js';
 
-const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
 const rel = (a: string, b: string, topical = true) => relate(s(a), s(b), topical);
 
 beforeAll(useWordNet, 120_000);

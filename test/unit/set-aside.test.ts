@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { relate, type StatementLike } from '../../src/core/conflicts.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { relate } from '../../src/core/conflicts.js';
+import { statement as s } from '../helpers/statements.js';
+import { useWordNet } from '../helpers/lexicon.js';
 
-const s = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: ['t'], previousSentence: null });
+// (as the service reads them: with WordNet's opposites and synonyms)
+beforeAll(useWordNet, 120_000);
 
 describe('what a statement set aside, said again', () => {
   it('corrects the statement that set it aside: the person changed back', () => {
