@@ -24,6 +24,8 @@ export interface SentenceDetail extends SentenceSpan {
   terminated: boolean;
 }
 
+/** A space that does not show: after end punctuation, it parts two sentences as a space does. */
+const ZERO_WIDTH_SPACE = '\u200b';
 const TERMINATORS = new Set(['.', '!', '?', '…', '。', '！', '？']);
 /** Full-width marks are followed by no space in CJK text, so they end a sentence on their own. */
 const CJK_TERMINATORS = new Set(['。', '！', '？']);
@@ -53,6 +55,8 @@ const EMOTICON = /(?:[:;=]-?[)(DPpOo|*\]\[]|<3|xD|XD)(?=\s|$)/y;
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/g;
 
 const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+/** White space, or an invisible format character (a zero-width space between two sentences is a gap; a direction mark beside one is read past). */
+const isGap = (c: string | undefined): boolean => c !== undefined && (isSpace(c) || isFormatUnit(c.charCodeAt(0)));
 const isLower = (c: string | undefined): boolean => c !== undefined && /\p{Ll}/u.test(c);
 const isDigit = (c: string | undefined): boolean => c !== undefined && /\p{Nd}/u.test(c);
 
@@ -108,8 +112,8 @@ function splitLine(text: string, ls: number, le: number, out: SentenceDetail[]):
   let segMarker = marker ? markerStart : -1;
 
   const push = (s: number, e: number, terminated: boolean): void => {
-    while (s < e && isSpace(text[s])) s++;
-    while (e > s && isSpace(text[e - 1])) e--;
+    while (s < e && isGap(text[s])) s++;
+    while (e > s && isGap(text[e - 1])) e--;
     if (e > s) out.push({ text: text.slice(s, e), start: s, end: e, markerStart: segMarker >= 0 ? segMarker : s, terminated });
     segMarker = -1;
   };
@@ -124,7 +128,7 @@ function splitLine(text: string, ls: number, le: number, out: SentenceDetail[]):
     while (j < le && TERMINATORS.has(text[j])) j++;
     let k = j;
     let closedQuote = false;
-    while (k < le && CLOSERS.has(text[k])) {
+    while (k < le && (CLOSERS.has(text[k]) || (isFormatUnit(text.charCodeAt(k)) && text[k] !== ZERO_WIDTH_SPACE))) {
       if (CLOSING_QUOTES.has(text[k])) closedQuote = true;
       k++;
     }
@@ -140,10 +144,10 @@ function splitLine(text: string, ls: number, le: number, out: SentenceDetail[]):
     let boundary: boolean;
     if (m >= le) boundary = true;
     else if (CJK_TERMINATORS.has(text[j - 1])) boundary = true;
-    else if (!isSpace(text[m])) boundary = false; // 3.5, $4.99, v1.2.3, example.com, a.m, ?q= in a URL
+    else if (!isSpace(text[m]) && text[m] !== ZERO_WIDTH_SPACE) boundary = false; // 3.5, $4.99, v1.2.3, example.com, a.m, ?q= in a URL
     else {
       let n = m;
-      while (n < le && isSpace(text[n])) n++;
+      while (n < le && isGap(text[n])) n++;
       boundary = n >= le || endsSentence(text, segStart, i, j, closedQuote, text[n]);
     }
     if (!boundary) {

@@ -75,6 +75,14 @@ describe('checkQuote: accepted', () => {
     expect(reasonOf(checkQuote('I am a \u{1F469}\u{1F4BB}.', [user('I am a \u{1F469}\u200d\u{1F4BB}.')]))).not.toBe('OK');
   });
 
+  it('a zero-width space between two sentences parts them: each is a whole sentence, neither a fragment', () => {
+    const t = [user('I like dogs.\u200bI hate cats.', 40, 'zw')];
+    const r = accepted(checkQuote('I hate cats.', t));
+    expect(r.sentenceIndex).toBe(1);
+    expect(r.previousSentence).toBe('I like dogs.');
+    expect(accepted(checkQuote('I like dogs.', t)).sentenceIndex).toBe(0);
+  });
+
   it('accepts extra, missing or different spacing, and returns the original text', () => {
     const t = [user('I grew up in  Duluth.\nIt was   cold.')];
     const r = accepted(checkQuote('  I grew   up in Duluth. It was cold.  ', t));

@@ -25,6 +25,24 @@ describe('splitSentences: spans', () => {
   });
 });
 
+describe('splitSentences: invisible characters', () => {
+  it('a zero-width space after end punctuation parts two sentences, as a space does', () => {
+    expect(texts('I like dogs.\u200bI hate cats.')).toEqual(['I like dogs.', 'I hate cats.']);
+    expect(texts('I like dogs.\u200b I hate cats.')).toEqual(['I like dogs.', 'I hate cats.']);
+  });
+
+  it('a direction mark or word joiner beside the gap is read past, and trimmed off the sentences', () => {
+    expect(texts('I like dogs.\u200f I hate cats.\u2060')).toEqual(['I like dogs.', 'I hate cats.']);
+    expect(texts('\u200eI like dogs. \u200eI hate cats.')).toEqual(['I like dogs.', 'I hate cats.']);
+  });
+
+  it('an invisible character does not make a split where none was: no gap, a lowercase word, an abbreviation', () => {
+    expect(texts('See example.\u200ecom today.')).toEqual(['See example.\u200ecom today.']);
+    expect(texts('It was fine.\u200b\u200bmaybe.')).toEqual(['It was fine.\u200b\u200bmaybe.']);
+    expect(texts('Ask Dr.\u200b Smith.')).toEqual(['Ask Dr.\u200b Smith.']);
+  });
+});
+
 describe('splitSentences: abbreviations', () => {
   it('does not split after titles', () => {
     expect(texts('Dr. Smith met Mr. Jones and Mrs. Brown. Ms. Lee came too.')).toEqual([
