@@ -58,7 +58,7 @@ export function chooseReference(members: readonly ClusterItem[]): ClusterItem {
 function asCandidate(m: ClusterItem, score: number | null): Candidate {
   return {
     id: m.id, text: m.text, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-    messageId: m.messageId, score,
+    messageId: m.messageId, score, window: m.window,
   };
 }
 
@@ -69,9 +69,9 @@ function asCandidate(m: ClusterItem, score: number | null): Candidate {
  * are never joined when any member of one contradicts any member of the other.
  */
 export function findClusters(
-  items: readonly ClusterItem[], neighbours: ReadonlyMap<string, readonly Neighbour[]>, t: Thresholds,
+  items: readonly ClusterItem[], neighbours: ReadonlyMap<string, readonly Neighbour[]>, t: Thresholds, timeZone = 'UTC',
 ): Cluster[] {
-  const steps = clusterSteps(items, neighbours, t);
+  const steps = clusterSteps(items, neighbours, t, timeZone);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -84,7 +84,7 @@ export function findClusters(
  * (src/memory/consolidate.ts); run to its end it returns the clusters.
  */
 export function* clusterSteps(
-  items: readonly ClusterItem[], neighbours: ReadonlyMap<string, readonly Neighbour[]>, t: Thresholds,
+  items: readonly ClusterItem[], neighbours: ReadonlyMap<string, readonly Neighbour[]>, t: Thresholds, timeZone = 'UTC',
 ): Generator<void, Cluster[]> {
   const byId = new Map(items.map((m) => [m.id, m]));
   const byNormalized = new Map<string, ClusterItem[]>();
@@ -108,7 +108,10 @@ export function* clusterSteps(
     }
     for (const x of byNormalized.get(m.normalized) ?? []) if (x.id !== m.id && older(x)) scores.set(x.id, 1);
     let candidates = [...scores].map(([id, s]) => asCandidate(byId.get(id)!, s));
-    const incoming = { text: m.text, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes, previousSentence: null, messageId: m.messageId };
+    const incoming = {
+      text: m.text, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes, previousSentence: null, messageId: m.messageId,
+      said: m.window ? { window: m.window, saidAt: m.saidAt, timeZone } : undefined,
+    };
     // A correction wins in `decide`; take it out and ask again, so m can still join a true duplicate.
     for (let round = 0; round <= candidates.length && candidates.length; round++) {
       const d = decide(incoming, candidates, t);

@@ -17,6 +17,7 @@ import { extractValues, foldMarks } from './values.js';
 import { objects, slots } from './slots.js';
 import { subjects } from './subjects.js';
 import { assertions, vocatives } from './addressing.js';
+import { movedDetail, occasion, type SaidWhen, type TimeWindow } from './occasions.js';
 
 export interface Thresholds {
   close: number;
@@ -39,6 +40,8 @@ export interface Incoming {
   /** The sentence just before the quote in the same message (next-sentence corrections). */
   previousSentence: string | null;
   messageId: string | null;
+  /** The time window the caller gave (a timed type only), when it was said, the space's time zone (src/core/occasions.ts). */
+  said?: SaidWhen;
 }
 
 export interface Candidate {
@@ -52,6 +55,8 @@ export interface Candidate {
   derivedEntities?: string[];
   derivedNames?: string[];
   messageId: string | null;
+  /** The memory's time window (src/core/occasions.ts): the same words at another time may be another occasion. */
+  window?: TimeWindow;
   /** Vector similarity with the incoming statement; null when only found another way. */
   score: number | null;
 }
@@ -192,8 +197,22 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
   const tierRank: Record<Tier, number> = { EXACT: 3, CLOSE: 2, RELATED: 1 };
 
   for (const c of candidates) {
+    // The caller's times, when both sides give one: another occasion is not this memory at all; a
+    // moved one is the same thing said at another time, which corrects it where it would restate it.
+    const when = incoming.said && c.window && c.type === incoming.type ? occasion(c.type, c.window, incoming.said) : 'unsaid';
+    if (when === 'another') {
+      considered.push({ id: c.id, score: c.score, relation: 'distinct', rule: 'another-occasion' });
+      continue;
+    }
+    const moved = (): void => {
+      considered.push({ id: c.id, score: c.score, relation: 'corrects', rule: 'new-time' });
+      if (!correction || (c.score ?? 1) > (correction.c.score ?? 0)) {
+        correction = { c, rel: { kind: 'corrects', rule: 'new-time', detail: movedDetail(c.window!, incoming.said!) } };
+      }
+    };
     const exact = c.normalized === incoming.normalized;
     if (exact) {
+      if (when === 'moved') { moved(); continue; }
       considered.push({ id: c.id, score: 1, relation: 'compatible', rule: 'exact' });
       if (!best || tierRank[best.tier] < 3) best = { c, tier: 'EXACT', score: 1 };
       continue;
@@ -231,6 +250,11 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes."
     else if (score >= t.topic && stance(c.text) === stance(incoming.text) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
+    if (when === 'moved') {
+      considered.pop();
+      moved();
+      continue;
+    }
     if (!best || tierRank[tier] > tierRank[best.tier] || (tierRank[tier] === tierRank[best.tier] && score > best.score)) {
       best = { c, tier, score };
     }

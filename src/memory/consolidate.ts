@@ -1,3 +1,5 @@
+import { isTimedType } from '../core/cleanup-selection.js';
+import { timeWindow } from '../core/occasions.js';
 import { clusterSteps, type ClusterItem, type ClusterLink, type Neighbour } from '../core/consolidation.js';
 import { dot, normalize } from '../core/vectors.js';
 import type { MemoryEvent, MemoryRecord, Tx } from '../ports/memory-store.js';
@@ -28,7 +30,7 @@ const BRUTE_FORCE_MAX = 1500;
 function toItem(m: MemoryRecord): ClusterItem {
   return {
     id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-    messageId: m.messageId, mentionCount: m.mentionCount, saidAt: m.saidAt, seq: m.seq,
+    messageId: m.messageId, mentionCount: m.mentionCount, saidAt: m.saidAt, seq: m.seq, window: timeWindow(m),
   };
 }
 
@@ -76,7 +78,10 @@ async function clustersIn(deps: MemoryDeps, tx: Tx | undefined, spaceId: string)
   const records = await deps.store.activeStatements(tx, spaceId);
   const byId = new Map(records.map((m) => [m.id, m]));
   const neighbours = await neighboursOf(deps, tx, spaceId, records);
-  const steps = clusterSteps(records.map(toItem), neighbours, deps.thresholds);
+  const items = records.map(toItem);
+  // Timed memories' windows are read in the space's time zone (an all-day window is a local date): read only when one has a window.
+  const timeZone = items.some((m) => m.window && isTimedType(m.type)) ? (await deps.store.getSpaces([spaceId]))[0]?.timeZone : undefined;
+  const steps = clusterSteps(items, neighbours, deps.thresholds, timeZone ?? 'UTC');
   const turn = turns();
   let r = steps.next();
   for (; !r.done; r = steps.next()) await turn();

@@ -3,19 +3,20 @@ import { whileReading } from '../core/readings.js';
 import { randomUUID } from 'node:crypto';
 import { normalizeText, showsNothing, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
-import { decide, reachFloor, readIncoming, withinReach, type Candidate, type Decision, type FarCandidate, type Incoming } from '../core/recognition.js';
-import { sameSentence } from '../core/conflicts.js';
+import { decide, readIncoming, type Decision, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
-import { cosine, norm, normalize, parseVector, VectorFormatError } from '../core/vectors.js';
+import { isTimedType } from '../core/cleanup-selection.js';
+import { hasTime } from '../core/occasions.js';
+import { norm, normalize, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
 import type { MemoryEvent, MemoryHead, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
-import type { VectorHit } from '../ports/vector-index.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { assertStillSaid, checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
 import { lexicalText } from './lexical.js';
 import { wordingParts } from './lexicon-rebuild.js';
-import { indexStored, prepareSearch, searchVectors, vectorWithMemory } from './indexing.js';
+import { indexStored, prepareSearch, vectorWithMemory } from './indexing.js';
+import { gatherCandidates, previousSentenceKept, type FirstRead } from './candidates.js';
 import { correctionEvents, supersede, type Supersedes } from './supersede.js';
 import { stage } from './stages.js';
 
@@ -134,7 +135,10 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   // and again under the lock, tells whether anything was written in between; if so, recognition
   // runs again under the lock, as before. The exact-text matches are recognition's first read,
   // made while the quote is embedded, with the vector engine's read-ahead (`prepareSearch`).
-  const [embedded, start] = await Promise.all([
+  // A timed statement's window (src/core/occasions.ts), with the space's time zone: an all-day window is a local date.
+  const window = { startsAt: input.startsAt ?? null, endsAt: input.endsAt ?? null, dueAt: input.dueAt ?? null, allDay: input.allDay ?? false };
+  const timed = isTimedType(input.type) && hasTime(window);
+  const [embedded, start, timeZone] = await Promise.all([
     clientVector ? { vector: clientVector } : embeddingNow && check.quote === input.quote ? embeddingNow : embedOrMissing(deps, check.quote),
     // (with a client's vector too: a search finding its copy behind would catch up and rank again)
     // and, while the embedder works, the quote read as the rules will read it (not with a client's vector: nothing to wait for)
@@ -149,6 +153,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       if (!clientVector) try { readIncoming(check.quote); } catch { /* read by the rules */ }
       return { ...st, sameMessage };
     }),
+    timed ? deps.store.getSpaces([spaceId]).then(([space]) => space?.timeZone ?? 'UTC') : null,
   ]);
   const vector = embedded.vector;
   const now = deps.clock.now();
@@ -168,6 +173,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     get derivedEntities() { return deriveEntities(quote); },
     get derivedNames() { return deriveNames(quote); },
     previousSentence: check.previousSentence, messageId: check.messageId,
+    said: timeZone ? { window, saidAt, timeZone } : undefined,
   };
   const recognise = async (tx: Tx | undefined, firstRead?: FirstRead): Promise<{ decision: Decision; records: Map<string, MemoryHead> }> => {
     const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, firstRead);
@@ -244,104 +250,6 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   logDecision(deps, result, embedded);
   deps.bus.publish(events);
   return result;
-}
-
-/**
- * Recognition's candidates read while the quote is embedded, after the space's last event id: the
- * exact-text matches and the statement kept from the sentence before the quote in its message.
- */
-export interface FirstRead { exact: MemoryHead[]; sameMessage: MemoryHead[] }
-
-/**
- * The active statements kept from the quote's message whose quote is the sentence just before it
- * (`sameSentence`: case, spacing and end punctuation aside): the next-sentence rule's candidates,
- * the only ones it reads beyond the nearest neighbours. Every statement kept from the message was
- * a candidate once, each with its vector read: a message of 1,600 sentences made each remember of
- * one of them weigh all those kept before (0.45 s at the 300th, the process held for seconds;
- * found by an adversarial probe).
- */
-async function previousSentenceKept(
-  deps: MemoryDeps, tx: Tx | undefined, spaceId: string, messageId: string | null, previousSentence: string | null,
-): Promise<MemoryHead[]> {
-  if (!previousSentence || !messageId) return [];
-  return (await deps.store.activeOfMessage(tx, spaceId, messageId)).filter((m) => sameSentence(previousSentence, m.quote));
-}
-
-/**
- * Candidates for recognition: active statements with the same normalised text,
- * the nearest neighbours by vector (plus outbox rows not applied yet), and the
- * statements kept from the same message (next-sentence corrections). A neighbour out of
- * the rules' reach (`withinReach`: below every threshold) is only recorded as considered
- * (`far`, in score order after the others): its record is not read, unless the quote has a
- * sentence before it in its message, whose memory may be any neighbour. `firstRead`: what
- * recognition's first read gave (`FirstRead`); without it, read here.
- */
-export async function gatherCandidates(
-  deps: MemoryDeps, tx: Tx | undefined, spaceId: string, normalized: string, vector: Float32Array | null,
-  messageId: string | null, previousSentence: string | null, firstRead?: FirstRead,
-): Promise<{ candidates: Candidate[]; far: FarCandidate[]; records: Map<string, MemoryHead> }> {
-  const exact = firstRead?.exact ?? await deps.store.findActiveByNormalized(tx, spaceId, 'STATEMENT', normalized);
-  let hits: VectorHit[] = [];
-  // Before the lock (no tx), the search is preliminary (the port's `preliminary`): the engine may
-  // return rows of any status at or above minScore; their records, read here, say which are ACTIVE
-  // statements, and the first k of those are the hits (as the engine's own filter would give).
-  // Whatever was written meanwhile, the lock's check of the space's last event id sees it.
-  const preliminary = tx === undefined;
-  if (vector) {
-    // Recognition weighs nothing below its lowest threshold: the engine may pre-filter far vectors.
-    const minScore = Math.min(deps.thresholds.recallFloor, deps.thresholds.topic);
-    hits = await searchVectors(deps, { spaceId, vector, k: deps.candidateK, statuses: ['ACTIVE'], kind: 'STATEMENT', exact: true, minScore, preliminary }, tx);
-  }
-  const sameMessage = firstRead?.sameMessage ?? await previousSentenceKept(deps, tx, spaceId, messageId, previousSentence);
-  const known = new Map<string, MemoryHead>([...exact, ...sameMessage].map((m) => [m.id, m]));
-  const lowest = reachFloor(deps.thresholds);
-  if (preliminary && hits.length > 0) {
-    // Only hits within the rules' reach by score can be unchecked: an engine that honours the flag
-    // returns nothing below minScore (itself at least `lowest`); one that ignores it checked the
-    // statuses of all it returned, and its hits below reach are read, or not, as always (below).
-    const ids = hits.filter((h) => h.score >= lowest && !known.has(h.memoryId)).map((h) => h.memoryId);
-    (ids.length ? await deps.store.getMemoryHeads(ids, spaceId) : []).forEach((m, i) => { if (m) known.set(ids[i]!, m); });
-    hits = hits.filter((h) => {
-      if (h.score < lowest) return true;
-      const m = known.get(h.memoryId);
-      return !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT';
-    }).slice(0, deps.candidateK);
-  }
-  const scores = new Map<string, number | null>();
-  for (const m of exact) scores.set(m.id, 1);
-  for (const h of hits) if (!scores.has(h.memoryId)) scores.set(h.memoryId, h.score);
-  const missingScore = sameMessage.filter((m) => !scores.has(m.id));
-  if (missingScore.length && vector) {
-    const vecs = await deps.store.getVectors(missingScore.map((m) => m.id), tx);
-    for (const m of missingScore) {
-      const v = vecs.get(m.id);
-      scores.set(m.id, v ? cosine(vector, v) : null);
-    }
-  } else for (const m of missingScore) scores.set(m.id, null);
-  // The exact-text matches, the same-message statements and a preliminary search's hits within
-  // reach are read whole already: only the other vector hits' records are read (in the
-  // candidates' order, as before), and of those only
-  // the ones the rules can reach. Without a sentence before the quote, a hit below every
-  // threshold can only be far (an exact match was read above; the hits come by score, so the
-  // far ones are the last).
-  const unread = (id: string) => !previousSentence && !known.has(id) && (scores.get(id) ?? 0) < lowest;
-  const toRead = [...scores.keys()].filter((id) => !known.has(id) && !unread(id));
-  const read = toRead.length ? await deps.store.getMemoryHeads(toRead, spaceId, tx) : [];
-  read.forEach((m, i) => { if (m) known.set(toRead[i], m); });
-  const far: FarCandidate[] = [...scores.keys()].filter(unread).map((id) => ({ id, score: scores.get(id) ?? null }));
-  const records = [...scores.keys()].filter((id) => !unread(id)).map((id) => known.get(id) ?? null);
-  const candidates = records
-    .filter((m): m is MemoryHead => !!m && m.status === 'ACTIVE' && m.kind === 'STATEMENT')
-    .map((m) => {
-      const c: Candidate = {
-        id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-        messageId: m.messageId, score: scores.get(m.id) ?? null,
-      };
-      // A candidate out of the rules' reach is recorded, not read (src/core/recognition.ts): its entities are not derived.
-      if (!withinReach({ normalized, previousSentence }, c, deps.thresholds)) return c;
-      return stage('rules: derived entities', () => ({ ...c, derivedEntities: deriveEntities(m.quote), derivedNames: deriveNames(m.quote) }));
-    });
-  return { candidates, far, records: known };
 }
 
 /** What `storeNewStatement` writes. */

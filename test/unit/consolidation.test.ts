@@ -35,6 +35,17 @@ describe('findClusters (recognition rules, applied after the fact)', () => {
     expect(tiers).toEqual({ 'a-b': 'RELATED', 'a-c': 'EXACT' });
   });
 
+  it('never merges the same words said of two occasions (src/core/occasions.ts); at the same time, it does', () => {
+    const w = (iso: string) => ({ startsAt: new Date(iso), endsAt: null, dueAt: null, allDay: false });
+    const text = 'I have a dentist appointment on Tuesday.';
+    const first = mem('t1', text, { type: 'APPOINTMENT', window: w('2026-01-06T15:00:00Z'), saidAt: new Date('2026-01-02T09:00:00Z') });
+    const later = mem('t2', text, { type: 'APPOINTMENT', window: w('2026-01-20T15:00:00Z'), saidAt: new Date('2026-01-16T09:00:00Z') });
+    const moved = mem('t3', text, { type: 'APPOINTMENT', window: w('2026-01-22T15:00:00Z'), saidAt: new Date('2026-01-17T09:00:00Z') });
+    expect(findClusters([first, later, moved], new Map(), T, 'Europe/London')).toEqual([]);
+    const same = mem('t4', text, { type: 'APPOINTMENT', window: w('2026-01-20T15:00:00Z'), saidAt: new Date('2026-01-18T09:00:00Z') });
+    expect(findClusters([later, same], new Map(), T).map((c) => c.memberIds)).toEqual([['t2', 't4']]);
+  });
+
   it('never merges a correction, different types, or a different value', () => {
     const items = [
       mem('d', 'My favorite color is blue.'),

@@ -1,0 +1,78 @@
+/**
+ * Occasions: which appointment, reminder, task or event a timed statement speaks of, by the time
+ * window the caller gave with it (startsAt / endsAt / dueAt, allDay). The same words at another
+ * time are not the same fact:
+ * - when the memory's window had closed by the time the new statement was said, it is **another
+ *   occasion** ("I have a dentist appointment on Tuesday." said in two weeks): a new memory, the
+ *   first left as it was;
+ * - when it had not, the person **moved** it (a reschedule): a correction, the new memory
+ *   superseding the old, which stays stored and linked.
+ * A window given on one side only, or on neither, says nothing: the words decide, as for any
+ * statement. Pure: no I/O. See docs/recognition.md, "Times".
+ */
+import { allDayDate, isTimedType, windowClosesAt } from './cleanup-selection.js';
+import type { MemoryType } from './types.js';
+
+export interface TimeWindow {
+  startsAt: Date | null;
+  endsAt: Date | null;
+  dueAt: Date | null;
+  allDay: boolean;
+}
+
+/** A new statement's window, when it was said, and the space's time zone (an all-day window is a local date). */
+export interface SaidWhen {
+  window: TimeWindow;
+  saidAt: Date;
+  timeZone: string;
+}
+
+export type Occasion = 'unsaid' | 'same' | 'another' | 'moved';
+
+const FIELDS = ['startsAt', 'endsAt', 'dueAt'] as const;
+
+export const hasTime = (w: TimeWindow): boolean => FIELDS.some((f) => w[f] !== null);
+
+/** A record's window, when it gives a time (undefined otherwise: nothing for the rules to weigh). */
+export const timeWindow = (m: TimeWindow): TimeWindow | undefined =>
+  hasTime(m) ? { startsAt: m.startsAt, endsAt: m.endsAt, dueAt: m.dueAt, allDay: m.allDay } : undefined;
+
+/** The instant a window is about: its due time, else its start, else its end. */
+const keyOf = (w: TimeWindow): Date | null => w.dueAt ?? w.startsAt ?? w.endsAt;
+
+/** Two instants name the same time: to the millisecond, or, when either window is all-day, the same calendar day. */
+function sameTime(a: Date, b: Date, byDay: boolean, timeZone: string): boolean {
+  if (!byDay) return a.getTime() === b.getTime();
+  const x = allDayDate(a, timeZone);
+  const y = allDayDate(b, timeZone);
+  return x.year === y.year && x.month === y.month && x.day === y.day;
+}
+
+/**
+ * The occasion a new statement of `type` names against a memory of the same type with the window
+ * `old`. The times both sides give are compared (a time given on one side only is a detail added,
+ * not a disagreement); with none in common, the instants the windows are about.
+ */
+export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen): Occasion {
+  const next = said.window;
+  if (!isTimedType(type) || !hasTime(old) || !hasTime(next)) return 'unsaid';
+  const byDay = old.allDay || next.allDay;
+  const shared = FIELDS.filter((f) => old[f] !== null && next[f] !== null);
+  const differs = shared.length > 0
+    ? shared.some((f) => !sameTime(old[f]!, next[f]!, byDay, said.timeZone))
+    : !sameTime(keyOf(old)!, keyOf(next)!, byDay, said.timeZone);
+  if (!differs) return 'same';
+  const closes = windowClosesAt(old, said.timeZone);
+  return closes !== null && closes.getTime() <= said.saidAt.getTime() ? 'another' : 'moved';
+}
+
+/** How a moved window reads in a correction's detail: the day or instant it was about, before and now. */
+export function movedDetail(old: TimeWindow, said: SaidWhen): string {
+  const at = (w: TimeWindow) => {
+    const k = keyOf(w)!;
+    if (!w.allDay) return k.toISOString();
+    const d = allDayDate(k, said.timeZone);
+    return `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+  };
+  return `the same words, another time: ${at(old)} before, ${at(said.window)} now`;
+}
