@@ -15,7 +15,7 @@ import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
-import { otherPerson, otherShare, owners, reversedRole, rolesOfOthers, subjects } from './subjects.js';
+import { otherPerson, otherShare, owners, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense } from './modality.js';
 import { saysSetAsideAgain } from './set-aside.js';
@@ -95,7 +95,11 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const mentioned = (subj: ReadonlySet<string>, keys: ReadonlySet<string>) => [...subj].some((x) => (x.startsWith('person:') && keys.has(x.slice(7)))
     || (x.startsWith('name:') && x.slice(5).split(' ').some((w) => keys.has(key(w)))));
   // (roles said of another person, "my boss's wife", name no subject: she is neither "my boss" nor "my wife")
-  const without = (keys: ReadonlySet<string>, text: string): ReadonlySet<string> => { const r = rolesOfOthers(text); return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys; };
+  // (nor is a role said only with what makes it another person: "my brother-in-law" names no "brother")
+  const without = (keys: ReadonlySet<string>, text: string): ReadonlySet<string> => {
+    const r = new Set([...rolesOfOthers(text), ...qualifiedRoles(text)]);
+    return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys;
+  };
   if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }

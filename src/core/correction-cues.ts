@@ -80,7 +80,9 @@ function findCuesOnce(text: string): Cue[] {
   const seen = new Set<string>();
   for (const [family, re, weak] of CUES) {
     // "now" inside "from now on" / "right now" is not the news marker "now"
-    const target = family === 'now' ? t.replace(/\bfrom now on\b|\bright now\b|\bfor now\b|\bjust now\b|\bnow and then\b|\bnow and again\b/g, ' ') : t;
+    // and "New" inside a sentence is a name's word ("Papua New Guinea", "New Year"), not the news marker "new"
+    const target = family === 'now' ? t.replace(/\bfrom now on\b|\bright now\b|\bfor now\b|\bjust now\b|\bnow and then\b|\bnow and again\b/g, ' ')
+      : family === 'new' && /[^.!?\s]\s+New\b/.test(text) ? norm(text.replace(/([^.!?\s]\s+)New\b/g, '$1')) : t;
     const m = target.match(re);
     if (!m || seen.has(family)) continue;
     seen.add(family);

@@ -78,9 +78,11 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
   const nv = valuesOf(newS);
   const ow = wordSet(oldS);
   const nw = wordSet(newS);
+  // (a word of a name said whole is not said on its own: "New York" says no "York")
+  const inWhole = (w: string, others: ReadonlyArray<Readonly<Value>>) => others.some((o) => o.norm.includes(' ') && o.norm.split(' ').includes(w));
   const found = (v: Readonly<Value>, others: ReadonlyArray<Readonly<Value>>, otherWords: ReadonlySet<string>) =>
     others.some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v)) ||
-    (valueGroup(v.kind) === 'name' && otherWords.has(v.norm));
+    (valueGroup(v.kind) === 'name' && otherWords.has(v.norm) && !inWhole(v.norm, others));
   const oldOnly = ov.filter((v) => !found(v, nv, nw));
   const newOnly = nv.filter((v) => !found(v, ov, ow));
   const disagree: string[] = [];

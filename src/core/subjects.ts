@@ -16,6 +16,45 @@ import { memoByText, shared } from './memo.js';
 /** Cue families that mark a correction without saying anything of their own ("I was wrong", "I meant", "correction"). */
 const MARKERS = new Set(['wrong', 'correction', 'scratch-that', 'no-wait']);
 
+/**
+ * Words before a role that make it another person: someone the role was ("ex-husband", "former
+ * boss", "old flatmate"; an old friend is still a friend), or a kin once removed ("half-brother",
+ * "step-mother", "great-grandmother", "foster son", "godfather"). Hyphenated words are read as
+ * their parts ("ex", "husband").
+ */
+const FORMERLY = new Set(['ex', 'former', 'previous', 'old']);
+const REMOVED = new Set(['half', 'step', 'great', 'foster', 'god', 'adoptive']);
+
+/**
+ * The role a possessive phrase names from `from` on (after "my" / "our"), with what makes it
+ * another person than the bare role: "my ex-husband" -> former-husband, "my brother-in-law" ->
+ * brother-in-law, "my best friend" -> friend. `end` is the index after the role's words.
+ */
+export function roleAt(c: readonly string[], from: number): { role: string; at: number; end: number } | null {
+  let i = from;
+  const said: string[] = [];
+  while (i < c.length && (NP_ADJ.has(c[i]!) || FORMERLY.has(c[i]!) || REMOVED.has(c[i]!))) said.push(c[i++]!);
+  const k = c[i] ? key(c[i]!) : '';
+  if (!PERSON.has(k)) return null;
+  const inLaw = c[i + 1] === 'in' && c[i + 2] === 'law';
+  const former = said.some((w) => FORMERLY.has(w) && !(w === 'old' && k === 'friend'));
+  const removed = said.filter((w) => REMOVED.has(w));
+  const role = [...(former ? ['former'] : []), ...removed, k].join('-') + (inLaw ? '-in-law' : '');
+  return { role, at: i, end: inLaw ? i + 3 : i + 1 };
+}
+
+/** The roles a text names with what makes them another person ("ex-husband": husband), by their bare role: not that role said. */
+export function qualifiedRoles(text: string): Set<string> {
+  const ts = toks(text);
+  const out = new Set<string>();
+  for (let j = 0; j < ts.length; j++) {
+    if (ts[j] !== 'my' && ts[j] !== 'our') continue;
+    const r = roleAt(ts, j + 1);
+    if (r && r.role !== key(ts[r.at]!)) out.add(key(ts[r.at]!));
+  }
+  return out;
+}
+
 /** The index of the first word from `from` on that is no determiner-like adjective ("my NEW car"). */
 function afterAdjectives(c: readonly string[], from: number): number {
   let j = from;
@@ -100,14 +139,12 @@ function subjectsOnce(text: string): Set<string> {
     const c = stripOpeners(c0);
     if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
     else if (c[0] === 'my' || c[0] === 'our') {
-      const i = afterAdjectives(c, 1);
-      const k = c[i] ? key(c[i]) : '';
+      const r = roleAt(c, 1);
       // "my brother's flat" is about the flat, not the brother; "my boss's wife" is about her, not the boss nor "my wife"
-      if (PERSON.has(k) && c[i + 1] !== "'s") out.add(`person:${k}`);
-      else if (PERSON.has(k)) {
-        const j = afterAdjectives(c, i + 2);
-        const k2 = c[j] ? key(c[j]) : '';
-        if (PERSON.has(k2)) out.add(`person:${k}'s ${k2}`);
+      if (r && c[r.end] !== "'s") out.add(`person:${r.role}`);
+      else if (r) {
+        const r2 = roleAt(c, r.end + 1);
+        if (r2) out.add(`person:${r.role}'s ${r2.role}`);
       }
     } else if (c[0] && (capitals ??= /\p{Lu}/u.test(text))) {
       // someone by name: "Tom is allergic to penicillin" is about Tom, not the person

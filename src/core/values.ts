@@ -7,6 +7,7 @@
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
+import { lexicon } from './lexicon.js';
 
 export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
@@ -334,11 +335,34 @@ function extractValuesOnce(text: string): Value[] {
       if (low === 'i' || STOP_WORDS.has(low) || NEGATIONS.has(low) || TITLES.has(low) || /^i'/.test(t.lower)) continue;
       const pre = ts[i - 1];
       const inName = pre && /^\p{Lu}/u.test(pre.text) && !pre.sentenceStart && (out.at(-1)?.kind === 'name' || out.at(-1)?.kind === 'place');
+      // a name WordNet knows whole ("New York", "Papua New Guinea", "South Africa") is one value, not its words:
+      // "York" is not said by "New York" (the run may open the sentence: "New York is …")
+      const whole = inName ? null : knownName(ts, pre && pre.sentenceStart && /^\p{Lu}/u.test(pre.text) && !used.has(i - 1) && ts[i].before === '' ? i - 1 : i);
+      if (whole) {
+        const before = ts[whole.from - 1];
+        push(before && PLACE_PREPS.has(before.lower) ? 'place' : 'name', whole.from, whole.to, foldMarks(whole.norm));
+        i = whole.to;
+        continue;
+      }
       const kind: ValueKind = inName ? (out.at(-1)!.kind) : pre && PLACE_PREPS.has(pre.lower) ? 'place' : 'name';
       push(kind, i, i, foldMarks(low));
     }
   }
   return out;
+}
+
+/**
+ * The longest run of two to four capitalised words from `from`, each right after the other, that
+ * WordNet knows as one noun ("New York", "Papua New Guinea"), or null.
+ */
+function knownName(ts: readonly Tok[], from: number): { from: number; to: number; norm: string } | null {
+  let last = from;
+  while (last + 1 < ts.length && last - from < 3 && /^\p{Lu}/u.test(ts[last + 1]!.text) && ts[last + 1]!.before === '') last++;
+  for (let to = last; to > from; to--) {
+    const norm = ts.slice(from, to + 1).map((x) => x.lower).join(' ');
+    if (lexicon().nounThemes(norm).length > 0) return { from, to, norm };
+  }
+  return null;
 }
 
 /** The kinds compared together: names and places are one group (a capitalised word may be read either way). */

@@ -237,6 +237,24 @@ describe('relate: distinct', () => {
     expect(rel('My brother Owen lives in Bristol.', 'My colleague Owen moved to Berlin.').kind).toBe('distinct');
     expect(rel("I'm vegetarian.", 'My husband is not vegetarian.').kind).toBe('distinct');
   });
+  it('a role with what makes it another person is another person: in-law, ex-, former, half-, step-', () => {
+    expect(rel('My brother lives in London.', 'My brother-in-law lives in London.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My father-in-law is a retired pilot.', 'My father is a retired pilot.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My husband is called Mark.', 'My ex-husband is called Mark.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My boss is Sarah.', 'My former boss is Sarah.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My brother is a plumber.', 'My half-brother is a plumber.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // the same person however qualified: an old friend is a friend, a best friend too
+    expect(rel('My friend Tom is a plumber.', 'My old friend Tom is a plumber.').kind).toBe('compatible');
+    expect(rel('My best friend lives in Leeds.', 'My friend lives in Leeds.').kind).toBe('compatible');
+    expect(rel('My brother-in-law lives in London.', 'My brother-in-law lives in London now.').kind).toBe('compatible');
+  });
+  it('a name WordNet knows whole is one value: "New York" says no "York", and its "New" is no cue', () => {
+    expect(rel('I live in York.', 'I live in New York now.')).toMatchObject({ kind: 'corrects', detail: expect.stringContaining('"York" -> "New York"') });
+    expect(rel("I've been to Guinea.", "I've been to Papua New Guinea.")).toMatchObject({ kind: 'distinct', rule: 'value-mismatch' });
+    expect(rel('I live in New York.', 'New York is where I live.').kind).toBe('compatible');
+    // a name WordNet does not know whole is still read a word at a time: a surname added is a detail
+    expect(rel('My dentist is Dr Ana.', 'My dentist is Dr Ana Silva.').kind).toBe('compatible');
+  });
   it('keeps disagreeing values distinct when not topical', () => {
     expect(rel("My mother's birthday is on October 2.", 'Remind me on October 1 to buy my mother a present.', false)).toMatchObject({ kind: 'distinct' });
   });
