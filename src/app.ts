@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import type { Context as WsContext } from 'graphql-ws';
@@ -16,6 +17,7 @@ import { readinessPlugin } from './ops/health.js';
 import { drainServer } from './ops/shutdown.js';
 import { renderLocalGraphiQL, useStaticAssets } from './http/static-assets.js';
 import { PgliteClient } from './store/pglite-client.js';
+import { unavailableIn } from './store/sql-client.js';
 import { createLiveEvents } from './graphql/live-events.js';
 import { guardSchema } from './graphql/guard.js';
 import { requestLimits } from './graphql/limits.js';
@@ -55,7 +57,18 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
   const liveEvents = await live.attach(engram);
   let accepting = true;
   const authAs = async (header: string | null | undefined) => {
-    const r = await authenticateBearer(deps, header);
+    let r: Awaited<ReturnType<typeof authenticateBearer>>;
+    try {
+      r = await authenticateBearer(deps, header);
+    } catch (e) {
+      // (the door read the token a moment before: the database went away in between) the operation's
+      // typed UNAVAILABLE, a 503 over HTTP, never the driver's error
+      const unavailable = unavailableIn(e);
+      if (!unavailable) deps.log.error({ err: e }, 'the bearer token could not be read');
+      throw new GraphQLError(unavailable?.message ?? 'the token could not be checked now; retry', {
+        extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 1, http: { status: 503, headers: { 'retry-after': '1' } } },
+      });
+    }
     return { actor: r.actor, authProblem: r.problem, tokenHash: r.actor ? r.hash : null };
   };
   watchOutbox(metrics, engram.deps.outbox);
@@ -120,7 +133,16 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           // Each socket is registered under its token, so that revoking the token closes it.
           onConnect: async (ctx) => {
             const secret = socketAuthorization(ctx.connectionParams).header;
-            const actor = secret ? await authenticate(deps, secret) : null;
+            let actor: Awaited<ReturnType<typeof authenticate>>;
+            try {
+              actor = secret ? await authenticate(deps, secret) : null;
+            } catch (e) {
+              // The token could not be read (the database refused or was lost): 1013 "try again later",
+              // not graphql-ws's 4500 "Internal server error" (docs/limits.md, "Faults").
+              if (!unavailableIn(e)) deps.log.error({ err: e }, 'the bearer token could not be read');
+              ctx.extra.socket.close(1013, 'the token could not be checked now; retry');
+              return false;
+            }
             if (actor?.tokenId && secret) registry.add(ctx.extra.socket, actor.tokenId, secret);
             callers.set(ctx.extra.socket, { actor, address: ctx.extra.request.socket.remoteAddress ?? 'unknown' });
             return true;

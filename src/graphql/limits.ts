@@ -54,9 +54,11 @@ export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerR
         try {
           actor = await authenticate(deps, bearer(request));
         } catch (e) {
+          // Whatever kept the token from being read, the caller learns only that it could not be, now (the
+          // cause, with its stack, is the operator's: logged); a 500 with the driver's stack was the answer.
           const unavailable = unavailableIn(e);
-          if (unavailable) return endResponse(failure(503, 'UNAVAILABLE', unavailable.message, { 'retry-after': '1' }, { retryAfterSeconds: 1 }));
-          throw e;
+          if (!unavailable) deps.log.error({ err: e }, 'the bearer token could not be read');
+          return endResponse(failure(503, 'UNAVAILABLE', unavailable?.message ?? 'the token could not be checked now; retry', { 'retry-after': '1' }, { retryAfterSeconds: 1 }));
         }
         actors.set(request, actor);
         const wait = rate.take(actor, addressOf(serverContext));

@@ -6,8 +6,14 @@ import { StoreUnavailableError } from './sql-client.js';
  * be retried because the statement was rolled back as a whole.
  */
 
-/** Class 08 (connection exception), 57P01-57P05 (operator intervention), 53300 (too many connections). */
-const UNAVAILABLE_STATES = /^(08...|57P0[1-5]|53300|53200|58000|58030)$/;
+/**
+ * Class 08 (connection exception), 57P01-57P05 (operator intervention), 53300 (too many
+ * connections), 53200 / 58000 / 58030 (out of memory, system and I/O errors), and what a new
+ * connection is refused with: 55000 (the database is not accepting connections: `ALTER DATABASE …
+ * ALLOW_CONNECTIONS false`), 3D000 (it does not exist, or no longer), 28000 / 28P01 (the role may
+ * not log in, or its password changed). Each is the database not answering this instance now.
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-5]|53300|53200|58000|58030|55000|3D000|28000|28P01)$/;
 /** 57014: canceled by statement_timeout (or a cancel request). */
 const CANCELED = '57014';
 /** 40001 serialization_failure, 40P01 deadlock_detected: the statement/transaction was rolled back whole. */
