@@ -202,6 +202,20 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     const { events: ev, ...memory } = written;
     return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev ?? [] };
   };
+  // The sentence already kept from this message in the target (a client's retry: the first call was
+  // written, its answer lost): the answer that call gave, nothing written, not counted twice. A mention
+  // from this message can only be there if the target was last mentioned no earlier than the message.
+  const keptBefore = async (tx: Tx | undefined, target: MemoryHead): Promise<{ result: RememberResult; events: MemoryEvent[] } | null> => {
+    if (target.lastMentionedAt.getTime() < saidAt.getTime()) return null;
+    const kept = await deps.store.mentionOf(tx, target.id, check.messageId, check.quote);
+    if (!kept) return null;
+    const [memory] = await deps.store.getMemories([target.id], spaceId, tx);
+    if (!memory) return null;
+    return {
+      result: kept.tier === 'ORIGINAL' ? { outcome: 'CREATED', memory } : { outcome: 'REINFORCED', memory, tier: kept.tier, score: kept.score ?? 1 },
+      events: [],
+    };
+  };
   // Where the store runs one statement at a time (PGlite), a new fact or a reinforcement is written by
   // one statement that checks itself that nothing was written in the space since `seen`: the lock's
   // check and the write at once, without a transaction (docs/concurrency.md). If something was, it
@@ -214,6 +228,9 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     }
     const target = d.action === 'reinforce' ? early.records.get(d.targetId) : undefined;
     if (d.action === 'reinforce' && target && deps.store.reinforceIfUnchanged) {
+      // (a write between this check and the statement moves the last event id: the lock's way checks again)
+      const again = await keptBefore(undefined, target);
+      if (again) return again;
       const w = await deps.store.reinforceIfUnchanged(seen, reinforcement(d, target), spaceId);
       return w && reinforced(d, w);
     }
@@ -231,7 +248,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       // counters change only under this lock, with an event); read again otherwise.
       const old = decision === early.decision ? early.records.get(decision.targetId) ?? null : null;
       const target = old ?? (await deps.store.getMemories([decision.targetId], spaceId, tx))[0]!;
-      return reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
+      return await keptBefore(tx, target) ?? reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
     }
 
     // The event's reason names the rule, never the rules' detail: it quotes the values, and the event log holds no words.

@@ -288,6 +288,8 @@ export interface MemoryStore {
    * undefined for one past `maxBytes` (its words not read).
    */
   memoryTexts(ids: readonly string[], maxBytes: number): Promise<({ context: string | null; basis: string | null } | null | undefined)[]>;
+  /** The wording of a memory said in `messageId` as `quote` exactly (its first wording is `ORIGINAL`), or null. */
+  mentionOf(tx: Tx | undefined, memoryId: string, messageId: string, quote: string): Promise<{ tier: 'ORIGINAL' | Tier; score: number | null } | null>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
   reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
   setStatus(

@@ -1,5 +1,5 @@
 import type { Conversation, ConversationTranscript, ListFilter, ListOrder, MemoryEvent, Message, MemoryHead, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
-import type { MemoryKind } from '../core/types.js';
+import type { MemoryKind, Tier } from '../core/types.js';
 import { parseVector } from '../core/vectors.js';
 import { FROM_MEMORY, HEAD_COLUMNS, HEAD_COLUMN_NAMES, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, date, fromJsonRows, groupInOrder, jsonRows, toEvent, toMemory, toMemoryHead, toMention, toMessage, type Row } from './sql-rows.js';
 import { SqlMemoryWrites } from './sql-memory-writes.js';
@@ -51,6 +51,14 @@ export class SqlMemoryReads extends SqlMemoryWrites {
       [spaceId, messageId],
     );
     return r.rows.map(toMemoryHead);
+  }
+
+  async mentionOf(tx: Tx | undefined, memoryId: string, messageId: string, quote: string): Promise<{ tier: 'ORIGINAL' | Tier; score: number | null } | null> {
+    const r = await this.q(tx).query<{ tier: 'ORIGINAL' | Tier; score: number | null }>(
+      `select tier, score from mentions where memory_id = $1 and message_id = $2 and quote = $3 order by seq limit 1`,
+      [memoryId, messageId, quote],
+    );
+    return r.rows[0] ?? null;
   }
 
   /** Active memories of a space and kind whose normalised text is exactly `normalized`. */

@@ -28,7 +28,7 @@ async function withFindToken<T>(fails: () => unknown, run: () => Promise<T>): Pr
   }
 }
 
-const post = (token: string) => t.app.yoga.fetch('http://engram.test/graphql', {
+const post = async (token: string): Promise<Response> => t.app.yoga.fetch('http://engram.test/graphql', {
   method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
   body: JSON.stringify({ query: '{ viewer { ... on Viewer { role } } }' }),
 });
