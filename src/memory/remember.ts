@@ -254,6 +254,18 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     // The event's reason names the rule, never the rules' detail: it quotes the values, and the event log holds no words.
     const supersedes = decision.action === 'correct'
       ? { id: decision.targetId, rule: decision.rule, score: decision.score, reason: `recognised by the ${decision.rule} rule` } : null;
+    // A correction said before the memory it would correct (remembered out of the order things were said:
+    // another conversation's, another instance's) does not undo it: the later word stands, and this one is
+    // kept as what it replaced, superseded by it from the start (docs/corrections.md, "Said before").
+    if (supersedes) {
+      const target = (decision === early.decision ? early.records.get(supersedes.id) : undefined) ?? (await deps.store.getMemoryHeads([supersedes.id], spaceId, tx))[0];
+      if (target && target.saidAt.getTime() > saidAt.getTime()) {
+        const { memory, events: ev } = await storeNewStatement(deps, tx, {
+          ...newStatement(decision, null), supersededBy: { ...supersedes, reason: `said before it, recognised by the ${supersedes.rule} rule` },
+        });
+        return { result: { outcome: 'CREATED', memory } as RememberResult, events: ev };
+      }
+    }
     const { memory, events: ev } = await storeNewStatement(deps, tx, newStatement(decision, supersedes));
     // The new memory is returned as written; only a superseded one is read again (its status changed).
     const [superseded] = decision.action === 'correct' ? await deps.store.getMemories([decision.targetId], spaceId, tx) : [];
@@ -278,6 +290,8 @@ export interface NewStatement {
   importance: number | null; valence: number | null; entities: string[]; themes: string[]; tags: string[];
   vector: Float32Array | null; embedError?: unknown;
   supersedes: Supersedes | null;
+  /** A correction that arrived after the one it would correct: the memory (said later) that supersedes this one from the start. */
+  supersededBy?: Supersedes;
 }
 
 
@@ -302,6 +316,8 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
   }
   const s = a.supersedes;
   if (s) evs.push(...correctionEvents(base, id, s));
+  const late = a.supersededBy;
+  if (late) evs.push(...correctionEvents(base, late.id, { ...late, id }));
   const row: NewMemory = {
     id, spaceId, kind: 'STATEMENT', type: a.input.type, quote: a.quote, normalized: a.normalized, conversationId: a.conversationId,
     messageId: a.messageId, context: a.context, basis: null, saidAt: a.saidAt, startsAt: a.input.startsAt ?? null,
@@ -312,7 +328,7 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
   };
   let written: (MemoryRecord & { events?: MemoryEvent[] }) | null;
   if (tx === null) {
-    if (unchangedSince === undefined || s || !deps.store.insertMemoryIfUnchanged || (a.vector && !deps.index.capabilities.storeVectors)) {
+    if (unchangedSince === undefined || s || late || !deps.store.insertMemoryIfUnchanged || (a.vector && !deps.index.capabilities.storeVectors)) {
       throw new Error('storeNewStatement without a transaction: only a new statement the store indexes, checked against the last event id');
     }
     written = await deps.store.insertMemoryIfUnchanged(unchangedSince, row);
@@ -322,6 +338,10 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
   // (without a transaction only the store's own copy indexes the vector: `stored` takes no transaction)
   if (a.vector) await indexStored(deps, tx as Tx, { memoryId: id, spaceId, kind: 'STATEMENT', status: 'ACTIVE', vector: a.vector });
   if (s && tx) await supersede(deps, tx, spaceId, s.id, id);
+  if (late && tx) {
+    await supersede(deps, tx, spaceId, id, late.id);
+    return { id, memory: (await deps.store.getMemories([id], spaceId, tx))[0]!, events: events ?? [] };
+  }
   return { id, memory, events: events ?? [] };
 }
 
