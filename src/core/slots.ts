@@ -46,7 +46,8 @@ export function valuesOf(s: StatementLike): ReadonlyArray<Readonly<Value>> {
 const valuesWithEntities = memoByStatement((text, entities): ReadonlyArray<Readonly<Value>> => {
   const vals: Array<Readonly<Value>> = [...extractValues(text)];
   const textToks = new Set(toks(text));
-  const have = new Set(vals.map((v) => v.norm));
+  // (the words of a name read whole from the text are that name's: "New York" adds no "New" and no "York")
+  const have = new Set(vals.flatMap((v) => [v.norm, ...(v.norm.includes(' ') ? v.norm.split(' ') : [])]));
   for (const e of entities) {
     for (const part of e.split(/\s+/)) {
       if (!/^\p{Lu}/u.test(part) || extractValues(`x ${part}`).some((v) => v.kind !== 'name')) continue;
