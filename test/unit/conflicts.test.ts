@@ -127,6 +127,15 @@ describe('relate: explicit-cue', () => {
     expect(rel('I live in Manchester.', 'I moved to Leeds last month.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('I take vitamin D.', 'I stopped taking vitamin D.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
+  it('a state said to be over corrects it: got over, outgrown, grew out of, recovered from, cured of', () => {
+    expect(rel("I'm afraid of flying.", 'I got over my fear of flying.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("I'm allergic to eggs.", "I've outgrown my egg allergy.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My son is scared of the dark.', 'My son grew out of being scared of the dark.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I have asthma.', "I've been cured of my asthma.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I have a bad back.', "I've recovered from my bad back.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // said of something else, it speaks to nothing here
+    expect(rel("I'm afraid of flying.", 'I got over the jet lag in a day.').kind).not.toBe('corrects');
+  });
   it('does not correct a restatement that carries the cue word', () => {
     expect(rel("I'm vegetarian.", "Actually, I'm vegetarian.")).toEqual({ kind: 'compatible' });
     expect(rel('Call me Sam, not Samuel.', 'Call me Sam,  not Samuel')).toEqual({ kind: 'compatible' });
