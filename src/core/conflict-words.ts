@@ -150,6 +150,28 @@ export const VERBS = new Set(
 );
 export const PREPS = new Set('to of for with from in at on by near about into over under after before during'.split(' '));
 
+const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'they', 'he', 'she']);
+const BEFORE_VERB = new Set(['always', 'usually', 'often', 'normally', 'generally', 'sometimes', 'typically', 'regularly', 'still', 'also', 'just', 'really', 'now']);
+
+/** The words said right after a subject pronoun, an adverb of frequency aside ("I walk the dog", "we usually eat late"): verbs, whatever the word list knows. */
+export function verbsAfterSubject(text: string): Set<string> {
+  const t = toks(text);
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < t.length; i++) {
+    if (!SUBJECT_PRONOUNS.has(t[i]!)) continue;
+    let j = i + 1;
+    while (j < t.length && BEFORE_VERB.has(t[j]!)) j++;
+    if (t[j] !== undefined && !STOP_WORDS.has(t[j]!) && !AUX.has(t[j]!)) out.add(t[j]!);
+  }
+  return out;
+}
+
+/** Two texts word for word the same but for one word (the same frame, one word swapped). */
+export function oneWordApart(a: string, b: string): boolean {
+  const [x, y] = [toks(a), toks(b)];
+  return x.length === y.length && x.filter((w, i) => w !== y[i]).length === 1;
+}
+
 export function isVerb(w: string): boolean {
   return AUX.has(w) || VERBS.has(lemma(w));
 }

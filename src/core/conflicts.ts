@@ -10,7 +10,10 @@ import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
-import { contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, PERSON, stateParticiples, toks, type Relation, type StatementLike } from './conflict-words.js';
+import {
+  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, PERSON, stateParticiples, toks, verbsAfterSubject,
+  type Relation, type StatementLike,
+} from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
@@ -275,7 +278,11 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // 7b. the same things, another action: "A dog is stopping on the snow" / "A dog is running on the snow"
   // a participle said as a state ("is based in") is no action: "lives in Paris" / "is based in Paris"
   const states = new Set([...stateParticiples(oldS.text), ...stateParticiples(newS.text)]);
-  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => !states.has(w) && (isVerb(w) || /[a-z]{2}(?:ing|ed)$/.test(w)), [particleAfter(oldS.text), particleAfter(newS.text)]);
+  // (the word after "I" / "we" is the clause's verb, known to the word list or not: "I walk the dog at 7am" / "I feed the dog at 7am";
+  // the same frame with one word swapped needs only one content word in common: "I go swimming on Mondays" / "… running …")
+  const mainVerbs = new Set([...verbsAfterSubject(oldS.text), ...verbsAfterSubject(newS.text)]);
+  const action = actionSwap(contentWordsOf(oldS.text), contentWordsOf(newS.text), (w) => !states.has(w) && (isVerb(w) || mainVerbs.has(w) || /[a-z]{2}(?:ing|ed)$/.test(w)),
+    [particleAfter(oldS.text), particleAfter(newS.text)], oneWordApart(oldS.text, newS.text) ? 1 : 2);
   if (action) return { kind: 'distinct', rule: 'other-action', detail: action };
   // 8. the same words with the two sides of the verb exchanged: "The woman is picking up the kangaroo" / "The kangaroo is picking up the woman"
   const passive = (t: string) => /\bby\b/.test(norm(t));

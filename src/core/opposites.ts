@@ -130,6 +130,7 @@ export function verbBases(w: string): string[] {
 export function actionSwap(
   a: readonly string[], b: readonly string[], verbal: (w: string) => boolean,
   particles: [(w: string) => string | undefined, (w: string) => string | undefined] = [() => undefined, () => undefined],
+  minShared = 2,
 ): string | null {
   const la = a.map((w) => lemma(w));
   const lb = b.map((w) => lemma(w));
@@ -137,7 +138,7 @@ export function actionSwap(
   const hunks = diffHunks(la, lb).filter((h) => !(h.a.length === h.b.length && h.a.every((x, i) => synonyms(x, h.b[i]!))));
   if (hunks.length !== 1) return null;
   const h = hunks[0]!;
-  if (h.a.length > 2 || h.b.length > 2 || la.length - h.a.length < 2) return null;
+  if (h.a.length > 2 || h.b.length > 2 || la.length - h.a.length < minShared) return null;
   const ia = h.a.findIndex((w) => verbs.has(w));
   const ib = h.b.findIndex((w) => verbs.has(w));
   if (ia < 0 || ib < 0) return null;

@@ -264,6 +264,13 @@ describe('relate: distinct', () => {
     // a name WordNet does not know whole is still read a word at a time: a surname added is a detail
     expect(rel('My dentist is Dr Ana.', 'My dentist is Dr Ana Silva.').kind).toBe('compatible');
   });
+  it('the same frame with another action is another fact, the verb known to the word list or not', () => {
+    expect(rel('I go swimming on Mondays.', 'I go running on Mondays.')).toMatchObject({ kind: 'distinct', rule: 'other-action' });
+    expect(rel('I walk the dog at 7am.', 'I feed the dog at 7am.')).toMatchObject({ kind: 'distinct', rule: 'other-action' });
+    // the same action in other words is not another
+    expect(rel('I live in Leeds.', 'I reside in Leeds.').kind).toBe('compatible');
+    expect(rel('I adore jazz.', 'I love jazz.').kind).toBe('compatible');
+  });
   it('keeps disagreeing values distinct when not topical', () => {
     expect(rel("My mother's birthday is on October 2.", 'Remind me on October 1 to buy my mother a present.', false)).toMatchObject({ kind: 'distinct' });
   });
