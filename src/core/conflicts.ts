@@ -271,7 +271,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const opp = oppositeSwap(lemmaSeq(oldS.text), lemmaSeq(newS.text));
     if (opp) {
       const single = !additive && [...slots(oldS.text, names)].some((s) => slots(newS.text, names).has(s));
-      if (topical && single) return { kind: 'corrects', rule: 'opposite', detail: opp };
+      // (opposites that may both hold are two facts, never a correction: "my flight to Rome" / "my flight from Rome")
+      if (topical && single && oppositeSwap(lemmaSeq(oldS.text), lemmaSeq(newS.text), true)) return { kind: 'corrects', rule: 'opposite', detail: opp };
       return { kind: 'distinct', rule: 'opposite', detail: opp };
     }
   }

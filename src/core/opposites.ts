@@ -13,12 +13,14 @@ import { lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
 
 /**
- * Spatial prepositions, a closed class WordNet does not hold: a goal and a source ("into" /
- * "out of", "onto" / "off"), and "with" / "without". Grammar, not vocabulary.
+ * Prepositions, a closed class WordNet does not hold: a goal and a source ("into" / "out of",
+ * "onto" / "off"), the two sides of a time ("before" / "after"), and "with" / "without". Grammar,
+ * not vocabulary.
  */
 const PREPOSITION_OPPOSITES: ReadonlyArray<[string[], string[]]> = [
-  [['into', 'onto', 'to', 'toward', 'towards'], ['out of', 'off', 'from', 'away from', 'off of']],
   [['with'], ['without']],
+  [['into', 'onto', 'to', 'toward', 'towards'], ['out of', 'off', 'from', 'away from', 'off of']],
+  [['before'], ['after']],
 ];
 const prepositionOpposites = (pairs: ReadonlyArray<[string[], string[]]>) => {
   const out = new Map<string, string[]>();
@@ -29,8 +31,11 @@ const prepositionOpposites = (pairs: ReadonlyArray<[string[], string[]]>) => {
   return out;
 };
 const PREP_OPP = prepositionOpposites(PREPOSITION_OPPOSITES);
-/** Only "with" / "without": a goal and a source are two ends of one way, not two exclusive states ("to" / "from London"). */
-const EXCLUSIVE_PREP_OPP = prepositionOpposites(PREPOSITION_OPPOSITES.slice(1));
+/**
+ * Only "with" / "without": a goal and a source are two ends of one way, not two exclusive states ("to" /
+ * "from London"), and a thing done before and after a time may be done at both ("before" / "after breakfast").
+ */
+const EXCLUSIVE_PREP_OPP = prepositionOpposites(PREPOSITION_OPPOSITES.slice(0, 1));
 
 /** Whether `phrase` occurs in `toks` (lemmas) at some position. */
 function occurs(phrase: string[], toks: string[]): boolean {
@@ -92,9 +97,9 @@ export function diffHunks(a: readonly string[], b: readonly string[]): Hunk[] {
  * kept: on/off and in/out are stop words): "turning on the microwave" /
  * "turning off the microwave" -> "on / off". Looks inside each replaced stretch.
  */
-export function oppositeSwap(a: readonly string[], b: readonly string[]): string | null {
+export function oppositeSwap(a: readonly string[], b: readonly string[], exclusive = false): string | null {
   for (const h of diffHunks(a, b)) {
-    const found = oppositeIn(h.a, h.b);
+    const found = oppositeIn(h.a, h.b, exclusive);
     if (found) return found;
   }
   return null;

@@ -271,6 +271,12 @@ describe('relate: distinct', () => {
     expect(rel('I live in Leeds.', 'I reside in Leeds.').kind).toBe('compatible');
     expect(rel('I adore jazz.', 'I love jazz.').kind).toBe('compatible');
   });
+  it('opposites that may both hold are two facts, never a correction: to / from, before / after', () => {
+    expect(rel('My flight to Rome is on Friday.', 'My flight from Rome is on Friday.')).toMatchObject({ kind: 'distinct', rule: 'opposite' });
+    expect(rel('I take my medication before breakfast.', 'I take my medication after breakfast.')).toMatchObject({ kind: 'distinct', rule: 'opposite' });
+    // those that cannot still correct
+    expect(rel('I take my coffee with milk.', 'I take my coffee without milk.')).toMatchObject({ kind: 'corrects', rule: 'opposite' });
+  });
   it('keeps disagreeing values distinct when not topical', () => {
     expect(rel("My mother's birthday is on October 2.", 'Remind me on October 1 to buy my mother a present.', false)).toMatchObject({ kind: 'distinct' });
   });
