@@ -24,6 +24,9 @@ export interface Cue {
   replaced?: string;
 }
 
+/** A sentence opening with "Not" and a name or a number, then a comma: read on the text as typed (its capitals). */
+const NOT_NAME_OPENING = /(?:^|[.!?]\s+)Not\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2}|\d[\d.,:]*[\p{L}%]*)\s*,/u;
+
 const NUM = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\\s](?:one|two|three|four|five|six|seven|eight|nine))?';
 
 /** What follows "up to" / "down to" when it names a level: a number, possibly after a currency sign or "about". */
@@ -58,6 +61,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b|\b(?:got|gotten) over\b|\bout(?:grew|grown)\b|\bgrew out of\b|\b(?:recovered|recovering) from\b|\b(?:been|was|were|got|gotten|is|are|am|'m|'s|'re) (?:now |finally |fully |completely )?cured of\b/, false],
   // "orange, not blue" / "Lyon - not Paris": a contrastive "not" naming the old value at the end of a clause
   ['not-x', /(?:[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],
+  // "Not Emma, it's Hannah." / "Not 5, 6.": opening a sentence, a name or a number only (read as typed: "Not bad at all, thanks" is no contrast)
+  ['not-x', NOT_NAME_OPENING, false],
   // The contrasted span is bounded (200 characters): unbounded, every "not" of a long text rescanned the rest of it.
   ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]{1,200}?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]{1,200}?)\s*,?\s*but\b/, false],
   ['contrast', /\binstead of\s+([^,.;!?]+)|\brather than\s+([^,.;!?]+)|\bin place of\s+([^,.;!?]+)|\binstead\b/, true],
@@ -83,11 +88,11 @@ function findCuesOnce(text: string): Cue[] {
     // and "New" inside a sentence is a name's word ("Papua New Guinea", "New Year"), not the news marker "new"
     const target = family === 'now' ? t.replace(/\bfrom now on\b|\bright now\b|\bfor now\b|\bjust now\b|\bnow and then\b|\bnow and again\b/g, ' ')
       : family === 'new' && /[^.!?\s]\s+New\b/.test(text) ? norm(text.replace(/([^.!?\s]\s+)New\b/g, '$1')) : t;
-    const m = target.match(re);
+    const m = (re === NOT_NAME_OPENING ? text : target).match(re);
     if (!m || seen.has(family)) continue;
     seen.add(family);
-    const replaced = m.slice(1).find((g) => g !== undefined)?.trim();
-    out.push({ family, phrase: m[0].trim().replace(/^[,;:(\u2014-]\s*/, '').replace(/[.!?,;)]$/, '').trim(), weak, ...(replaced ? { replaced } : {}) });
+    const replaced = m.slice(1).find((g) => g !== undefined)?.trim().toLowerCase();
+    out.push({ family, phrase: m[0].trim().toLowerCase().replace(/^[,;:(\u2014-]\s*/, '').replace(/[.!?,;)]$/, '').trim(), weak, ...(replaced ? { replaced } : {}) });
   }
   return out.sort((a, b) => Number(a.weak) - Number(b.weak));
 }

@@ -127,6 +127,10 @@ describe('relate: explicit-cue', () => {
     expect(rel('I live in Manchester.', 'I moved to Leeds last month.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('I take vitamin D.', 'I stopped taking vitamin D.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
+  it('a contrastive "not X" opening the sentence names the old value too', () => {
+    expect(rel('My sister is called Emma.', "Not Emma, my sister's name is Hannah.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("I'm fine.", "Not bad, I'm fine.").kind).toBe('compatible');
+  });
   it('a state said to be over corrects it: got over, outgrown, grew out of, recovered from, cured of', () => {
     expect(rel("I'm afraid of flying.", 'I got over my fear of flying.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm allergic to eggs.", "I've outgrown my egg allergy.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
