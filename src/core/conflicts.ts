@@ -297,6 +297,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   if (sub && attributive(oldS.text, newS.text, sub)) return { kind: 'distinct', rule: 'substitution', detail: sub };
   // 10. the same words held another way: "I want a dog" / "I have a dog", "My son is scared of dogs" / "... used to be"
   const mode = otherMode(oldS, newS) ?? otherTense(oldS.text, newS.text);
+  // the same state said, then said to be over ("I play the guitar." / "I used to play the guitar.", "I have a dog." /
+  // "I had a dog."): it ended, and the later word stands; the other way round, or a wish, stays two facts
+  // (the old statement said again whole, every content word of it: "It was fun to plant tomatoes" ends no "I love my garden")
+  if (mode === 'so / over' && topical && asserting && !additive && oldKeys.size > 0 && [...oldKeys].every((k) => newKeys.has(k))) {
+    return { kind: 'corrects', rule: 'state-over', detail: mode };
+  }
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
 }

@@ -59,7 +59,10 @@ const OVER = /\bused to\b/;
  * teacher"; not a passive event ("I was raised by my grandmother", "was built", "was born").
  */
 const WAS = /^(?:i|we|he|she|they|it|(?:my|our|the) \w+(?: \w+)?) (?:was|were) (\w+)/;
+/** The subject's "have" in the past, of a thing held: "I had a dog", "We had two cars" (not "had been", "had lunch" said of a time). */
+const HAD = /^(?:i|we|he|she|they|(?:my|our) \w+(?: \w+)?) had (?:a|an|two|three|four|five|several|some|my|our)\b(?!.*\b(?:yesterday|today|tonight|last|ago|this|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b)/;
 function stateOver(t: string): boolean {
+  if (HAD.test(t)) return true;
   const m = WAS.exec(t);
   if (!m) return false;
   const w = m[1]!;

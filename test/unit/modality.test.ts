@@ -44,12 +44,25 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
       // a past event and one now or to come, of the same verb: two events
       ['My uncle stayed with us at Easter.', 'My uncle is staying with us at Easter.'],
       ['We drove to Cornwall in August.', 'We will drive to Cornwall in August.'],
-      ['My dad is a postman.', 'My dad was a postman.'],
       ['I am lactose intolerant.', 'I thought I was lactose intolerant.'],
       ['If it snows, I work from home.', 'I work from home.'],
     ] as const) {
       expect(rel(a, b), `${a} / ${b}`).toMatchObject({ kind: 'distinct', rule: 'modality' });
     }
+  });
+
+  it('a state said so, then said to be over in the same words, ended: a correction (state-over); the other way round is not', () => {
+    for (const [a, b] of [
+      ['My dad is a postman.', 'My dad was a postman.'],
+      ['I play the guitar.', 'I used to play the guitar.'],
+      ['I have a dog.', 'I had a dog.'],
+      ['I live in Cardiff.', 'I used to live in Cardiff, now I live in Swansea.'],
+    ] as const) {
+      expect(rel(a, b), `${a} / ${b}`).toMatchObject({ kind: 'corrects', rule: 'state-over' });
+    }
+    // a past told about something else, with the old statement not said again whole, ends nothing
+    expect(rel('I love my garden, it keeps me calm.', 'It was actually kind of fun to plant the tomatoes with the kids.').kind).not.toBe('corrects');
+    expect(rel('I have lunch with Tom on Fridays.', 'I had lunch with Tom yesterday.').kind).not.toBe('corrects');
   });
 
   it('held the same way on both sides, or a want that is the memory itself: no reading of its own', () => {
