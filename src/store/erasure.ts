@@ -25,13 +25,21 @@ export interface ErasureReport {
   failed: { step: string; error: string }[];
   /** The connection was lost on both tries: the words stay on disk until an erasure goes through. */
   connectionLost?: boolean;
+  /**
+   * The tables were held by another session past the lock timeout (a long report, `pg_dump`, a
+   * migration): the words stay on disk until an erasure goes through, which the store runs again.
+   */
+  tablesHeld?: boolean;
 }
+
+/** 55P03 lock_not_available: `lock_timeout` passed waiting for a table another session holds. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 export async function eraseResidue(db: SqlClient, log?: Logger): Promise<ErasureReport> {
   const once = () => {
-    const lost = { connection: false };
+    const lost = { connection: false, held: false };
     const run = (q: Queryable) => eraseOn(q, db.driver, lost, log);
-    return (db.session ? db.session(run) : run(db)).then((report) => ({ report, lost: lost.connection }), (e: unknown) => {
+    return (db.session ? db.session(run) : run(db)).then((report) => ({ report: lost.held ? { ...report, tablesHeld: true } : report, lost: lost.connection }), (e: unknown) => {
       // No connection to erase on (the database went away after the forget committed): reported, not
       // thrown; the forget is done, and a throw here answered it "Unexpected error.".
       if (!unavailableIn(classify(e))) throw e;
@@ -50,7 +58,7 @@ export async function eraseResidue(db: SqlClient, log?: Logger): Promise<Erasure
   return { ...second.report, connectionLost: true };
 }
 
-async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean }, log?: Logger): Promise<ErasureReport> {
+async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { connection: boolean; held: boolean }, log?: Logger): Promise<ErasureReport> {
   const report: ErasureReport = { done: [], failed: [] };
   const step = async (name: string, sql: string) => {
     try {
@@ -58,6 +66,7 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { conne
       report.done.push(name);
     } catch (e) {
       if (unavailableIn(classify(e))) lost.connection = true;
+      else if ((e as { code?: unknown })?.code === LOCK_NOT_AVAILABLE) lost.held = true;
       report.failed.push({ step: name, error: e instanceof Error ? e.message : String(e) });
     }
   };
@@ -72,19 +81,21 @@ async function eraseOn(db: Queryable, driver: SqlClient['driver'], lost: { conne
   // but once the tables are held, finish: the rewrite takes as long as they are large (3.2 s at 90K
   // memories on the bench server), and the service's statement timeout (15 s) would cancel it, every
   // time, past a few hundred thousand, the words left on disk after the service waited for nothing.
-  await step('lock timeout', `set lock_timeout = '3s'`);
+  // (every statement of every instance on these tables queues behind a VACUUM FULL waiting for its lock:
+  // 1 s bounds that wait; held longer, the erasure runs again later: sql-store-base.ts)
+  await step('lock timeout', `set lock_timeout = '1s'`);
   await step('no statement timeout', `set statement_timeout = 0`);
   try {
     return await rewrite(db, step, report, lost, log);
   } finally {
     // A pooled connection keeps its session's settings: back to the pool's own (a lock timeout of
-    // 3 s left on it would fail a remember waiting longer for its space's lock).
+    // 1 s left on it would fail a remember waiting longer for its space's lock).
     for (const name of ['lock_timeout', 'statement_timeout']) await db.query(`reset ${name}`).catch(() => {});
   }
 }
 
 async function rewrite(
-  db: Queryable, step: (name: string, sql: string) => Promise<void>, report: ErasureReport, lost: { connection: boolean }, log?: Logger,
+  db: Queryable, step: (name: string, sql: string) => Promise<void>, report: ErasureReport, lost: { connection: boolean; held: boolean }, log?: Logger,
 ): Promise<ErasureReport> {
   // VACUUM skips, with a mere WARNING, a table its role may not vacuum (not the table's or the
   // database's owner, not a superuser): the rewrite would be reported done with the words still on
@@ -119,7 +130,9 @@ async function rewrite(
   await step('wal switch', `select pg_switch_wal()`);
   await step('checkpoint', `checkpoint`);
   // (steps failed on a lost connection are eraseResidue's to report: it tries again)
-  if (report.failed.length && !lost.connection) {
+  if (lost.held) {
+    log?.warn({ failed: report.failed }, 'erasure: another session held the tables past the lock timeout (a long report, a dump); the forgotten words stay on disk until it runs again');
+  } else if (report.failed.length && !lost.connection) {
     log?.warn({ failed: report.failed }, 'erasure: some steps could not run with this role (docs/erasure.md says what remains)');
   }
   return report;

@@ -34,7 +34,7 @@ export class SqlStoreBase {
    * (each rewrites the whole of the content tables: seconds on a large embedded store).
    */
   private queued: Promise<void> | null = null;
-  /** The erasure owed after a connection lost twice, and when it runs (`ERASURE_RETRY_MS`). */
+  /** The erasure owed after a connection lost twice or tables held past the lock timeout, and when it runs (`ERASURE_RETRY_MS`). */
   private retry: ReturnType<typeof setTimeout> | null = null;
   private erasureStopped = false;
 
@@ -43,9 +43,10 @@ export class SqlStoreBase {
   }
 
   /**
-   * An erasure whose connection was lost on both tries (docs/erasure.md) leaves the forgotten words
-   * on disk, though forget answered: it is run again later, in 30 s, 2 min and 10 min, until it
-   * goes through (a forget meanwhile erases for it, and starts the count again).
+   * An erasure whose connection was lost on both tries, or whose tables another session held past
+   * the lock timeout (docs/erasure.md), leaves the forgotten words on disk, though forget answered:
+   * it is run again later, in 30 s, 2 min, then every 10 min, until it goes through (a forget
+   * meanwhile erases for it, and starts the count again).
    */
   private erase(attempt: number): Promise<void> {
     if (this.queued) return this.queued;
@@ -55,8 +56,9 @@ export class SqlStoreBase {
       // (begun: what commits from now on waits for the next one)
       if (this.queued === run) this.queued = null;
       const report = await eraseResidue(this.maintenance, this.log);
-      if (!report.connectionLost || this.erasureStopped || attempt >= ERASURE_RETRY_MS.length) return;
-      const ms = ERASURE_RETRY_MS[attempt]!;
+      if (!(report.connectionLost || report.tablesHeld) || this.erasureStopped) return;
+      // (past the schedule, every last interval while the process lives: a dump may hold the tables for an hour)
+      const ms = ERASURE_RETRY_MS[Math.min(attempt, ERASURE_RETRY_MS.length - 1)]!;
       this.log?.warn({ inSeconds: ms / 1000 }, 'erasure: the forgotten words stay on disk until it runs again');
       this.retry = setTimeout(() => {
         this.retry = null;

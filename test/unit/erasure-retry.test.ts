@@ -139,6 +139,53 @@ describe('an erasure lost on both tries', () => {
   });
 });
 
+describe('an erasure whose tables another session holds', () => {
+  /** A server client whose first `heldSessions` sessions wait for `vacuum full` past the lock timeout (55P03). */
+  function held(heldSessions: number): { db: SqlClient; ran: string[][] } {
+    const ran: string[][] = [];
+    const db = {
+      driver: 'pg', statementCount: 0,
+      async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+        const statements: string[] = [];
+        ran.push(statements);
+        const waits = ran.length <= heldSessions;
+        return fn({
+          async query<R>(sql: string) {
+            statements.push(sql);
+            if (waits && sql.startsWith('vacuum full')) throw Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' });
+            return { rows: [] as R[], rowCount: 0 };
+          },
+        });
+      },
+    } as unknown as SqlClient;
+    return { db, ran };
+  }
+
+  it('says so (not that the role may not), and is run again, past the schedule every last interval, until it goes through', async () => {
+    vi.useFakeTimers();
+    try {
+      const { db, ran } = held(5);
+      const warn = vi.fn();
+      const log = { warn, info: vi.fn(), error: vi.fn(), debug: vi.fn(), child: () => log } as unknown as Logger;
+      const store = new SqlStore(db, db, log);
+      await store.eraseResidue();
+      expect(ran).toHaveLength(1);
+      const said = warn.mock.calls.map((c) => String(c[1]));
+      expect(said.some((m) => /held the tables past the lock timeout/.test(m))).toBe(true);
+      expect(said.some((m) => /could not run with this role/.test(m))).toBe(false);
+      // 30 s, 2 min, 10 min, 10 min: the fifth session still held, the sixth goes through
+      for (const ms of [...ERASURE_RETRY_MS, ERASURE_RETRY_MS.at(-1)!, ERASURE_RETRY_MS.at(-1)!]) await vi.advanceTimersByTimeAsync(ms);
+      expect(ran).toHaveLength(6);
+      // gone through: nothing more is owed
+      await vi.advanceTimersByTimeAsync(ERASURE_RETRY_MS.at(-1)! * 3);
+      await store.stopErasures();
+      expect(ran).toHaveLength(6);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('erasures asked for in a burst', () => {
   it('share the one that has not begun: each forget waits for an erasure begun after it, and a burst costs two', async () => {
     const { db, ran } = losing(0);
