@@ -100,9 +100,9 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
       useStaticAssets({ webDir: config.webDir }),
       // Unreadable variables, extensions or bytes: 400 naming them, not 500 (src/graphql/request-parsing.ts).
       strictRequestParsing(),
-      ...requestLimits(config, deps, rate),
+      ...requestLimits(config, deps, rate, metrics),
     ],
-    maskedErrors: { maskError: errorMasker(deps.log) },
+    maskedErrors: { maskError: errorMasker(deps.log, metrics) },
     context: async ({ request }) => ({
       deps,
       ...(await authAs(request.headers.get('authorization'))),
@@ -154,7 +154,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           // import of graphql, the copy Pothos built the schema with; passing this module's functions breaks under
           // a test runner that loads a second copy ("Cannot use GraphQLSchema from another module or realm").
           onSubscribe: wsOperations<WsContext<Record<string, unknown> | undefined, Extra>>({
-            gate: wsRateGate(rate, (socket) => callers.get(socket as object)),
+            gate: wsRateGate(rate, (socket) => callers.get(socket as object), metrics),
             schema,
             // (an admin's socket may introspect in production, as an admin's request may)
             validate: (schema, doc, ctx, variables) => wsRules.validate(schema, doc, callers.get(ctx.extra.socket)?.actor?.role === 'admin', variables),
@@ -170,7 +170,7 @@ export async function buildApp(config: AppConfig, opts: ContainerOptions = {}): 
           }),
           schema,
           // A result's errors masked and logged as over HTTP (src/graphql/ws-operations.ts).
-          ...wsErrorMasking(errorMasker(deps.log)),
+          ...wsErrorMasking(errorMasker(deps.log, metrics)),
         },
         wss,
         deps.log,

@@ -107,7 +107,10 @@ function guardField(field: GraphQLField<unknown, GraphQLContext> & { [WRAPPED]?:
 /** A store failure the client can act on, as its typed error; null for anything else. */
 function translate(e: unknown, ctx: GraphQLContext | undefined): DomainError | null {
   const unavailable = unavailableIn(e);
-  if (unavailable) return new UnavailableError(unavailable.message);
+  if (unavailable) {
+    ctx?.metrics?.refusals.inc({ code: 'UNAVAILABLE' });
+    return new UnavailableError(unavailable.message);
+  }
   const input = inputFault(e);
   if (input) {
     ctx?.deps.log.warn({ field: input.field, detail: input.message }, 'the database refused input that validation let through');

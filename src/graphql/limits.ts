@@ -7,6 +7,7 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import type { AppConfig } from '../config.js';
 import type { Actor, MemoryDeps } from '../memory/deps.js';
+import type { EngramMetrics } from '../ops/metrics.js';
 import { authenticate } from '../memory/tokens.js';
 import { unavailableIn } from '../store/sql-client.js';
 import { CallerRate } from './rate-limit.js';
@@ -34,18 +35,23 @@ export function actorOf(request: Request): Actor | null | undefined {
   return actors.get(request);
 }
 
-export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerRate): Plugin[] {
+export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerRate, metrics?: EngramMetrics): Plugin[] {
   const l = config.limits;
+  // (each refusal at the door counted by its code: a dashboard sees rate limiting and outages)
+  const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): Response => {
+    metrics?.refusals.inc({ code });
+    return failure(status, code, message, headers, extensions);
+  };
   const plugins: Plugin[] = [
     {
       async onRequest({ request, setRequest, endResponse, serverContext, url }) {
         if (!url.pathname.endsWith('/graphql')) return;
         const length = Number(request.headers.get('content-length') ?? NaN);
         if (request.method === 'POST') {
-          if (Number.isFinite(length) && length > l.bodyBytes) return endResponse(tooLarge(l.bodyBytes));
+          if (Number.isFinite(length) && length > l.bodyBytes) return endResponse(tooLarge(l.bodyBytes, refuse));
           if (!Number.isFinite(length) && request.body) {
             const body = await readBounded(request, l.bodyBytes);
-            if (body === null) return endResponse(tooLarge(l.bodyBytes));
+            if (body === null) return endResponse(tooLarge(l.bodyBytes, refuse));
             request = new Request(request.url, { method: request.method, headers: request.headers, body: body as unknown as BodyInit });
             setRequest(request);
           }
@@ -58,11 +64,11 @@ export function requestLimits(config: AppConfig, deps: MemoryDeps, rate: CallerR
           // cause, with its stack, is the operator's: logged); a 500 with the driver's stack was the answer.
           const unavailable = unavailableIn(e);
           if (!unavailable) deps.log.error({ err: e }, 'the bearer token could not be read');
-          return endResponse(failure(503, 'UNAVAILABLE', unavailable?.message ?? 'the token could not be checked now; retry', { 'retry-after': '1' }, { retryAfterSeconds: 1 }));
+          return endResponse(refuse(503, 'UNAVAILABLE', unavailable?.message ?? 'the token could not be checked now; retry', { 'retry-after': '1' }, { retryAfterSeconds: 1 }));
         }
         actors.set(request, actor);
         const wait = rate.take(actor, addressOf(serverContext));
-        if (wait > 0) return endResponse(failure(429, 'RATE_LIMITED', CallerRate.refusal(actor, wait), { 'retry-after': String(wait) }));
+        if (wait > 0) return endResponse(refuse(429, 'RATE_LIMITED', CallerRate.refusal(actor, wait), { 'retry-after': String(wait) }));
       },
     },
     // Each refused as its operation's error, not thrown (armor.ts).
@@ -101,8 +107,8 @@ function failure(status: number, code: string, message: string, headers: Record<
   });
 }
 
-function tooLarge(max: number): Response {
-  return failure(413, 'PAYLOAD_TOO_LARGE', `the request body is limited to ${max.toLocaleString('en')} bytes`, { connection: 'close' });
+function tooLarge(max: number, refuse: typeof failure): Response {
+  return refuse(413, 'PAYLOAD_TOO_LARGE', `the request body is limited to ${max.toLocaleString('en')} bytes`, { connection: 'close' });
 }
 
 /** The body, or null once it passes `max` bytes (reading stops there). */

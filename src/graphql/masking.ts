@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
 import type { Logger } from '../ports/logger.js';
+import type { EngramMetrics } from '../ops/metrics.js';
 import { DomainError, InvalidInputError } from '../memory/errors.js';
 import { unavailableIn } from '../store/sql-client.js';
 
@@ -12,13 +13,14 @@ import { unavailableIn } from '../store/sql-client.js';
  * - a client that closed its connection before its request's body was read: logged at info;
  * - anything else: a defect, logged at error with its stack, sent as "Unexpected error.".
  */
-export function errorMasker(log: Logger) {
+export function errorMasker(log: Logger, metrics?: EngramMetrics) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
     // (by name, not class: graphql-ws executes with graphql's CommonJS copy, Yoga with its ES module)
     const original = isGraphQLError(error) ? error.originalError : error;
     // Also when an adapter wrapped it (a vector engine's search failed because the store did).
     const unavailable = unavailableIn(original);
     if (unavailable) {
+      metrics?.refusals.inc({ code: 'UNAVAILABLE' });
       log.warn({ reason: unavailable.message, cause: (unavailable.cause as Error | undefined)?.message, via: unavailable === original ? undefined : (original as Error).message }, 'database unavailable');
       // (with the typed Unavailable's retryAfterSeconds: a client reads one shape wherever the outage met the request)
       return new GraphQLError(unavailable.message, { ...(isGraphQLError(error) ? pathOf(error) : {}), extensions: { code: 'UNAVAILABLE', retryAfterSeconds: 1 } });

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { EngramMetrics } from '../ops/metrics.js';
 import type { GraphQLError } from 'graphql';
 import type { Actor } from '../memory/deps.js';
 import { CallerRate } from './rate-limit.js';
@@ -21,12 +22,13 @@ export interface SocketCaller {
 }
 
 /** graphql-ws's `onSubscribe`: nothing when the operation may run, else its error. */
-export function wsRateGate(rate: CallerRate, callerOf: (socket: unknown) => SocketCaller | undefined) {
+export function wsRateGate(rate: CallerRate, callerOf: (socket: unknown) => SocketCaller | undefined, metrics?: EngramMetrics) {
   const { GraphQLError: WsGraphQLError } = require('graphql') as typeof import('graphql');
   return (ctx: { extra: { socket: unknown } }): readonly GraphQLError[] | void => {
     const caller = callerOf(ctx.extra.socket) ?? { actor: null, address: 'unknown' };
     const wait = rate.take(caller.actor, caller.address);
     if (wait === 0) return;
+    metrics?.refusals.inc({ code: 'RATE_LIMITED' });
     return [new WsGraphQLError(CallerRate.refusal(caller.actor, wait), { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait } })];
   };
 }

@@ -21,6 +21,7 @@ export class EngramMetrics {
   readonly embedSeconds: Histogram<'embedder'>;
   readonly embedFailures: Counter<'embedder'>;
   readonly jobRuns: Counter<'job' | 'result'>;
+  readonly refusals: Counter<'code'>;
   private readonly sources: (() => Promise<void>)[] = [];
 
   constructor(opts: { processMetrics?: boolean } = {}) {
@@ -32,6 +33,9 @@ export class EngramMetrics {
     this.embedSeconds = this.histogram('engram_embedder_duration_seconds', 'time to embed one batch of texts', ['embedder'],
       [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]);
     this.embedFailures = this.counter('engram_embedder_failures_total', 'embedder calls that threw', ['embedder']);
+    this.refusals = this.counter('engram_refused_total',
+      'requests and operations answered without running, by code: RATE_LIMITED (HTTP 429, or a socket operation refused), '
+      + 'UNAVAILABLE (HTTP 503 at the door, a typed Unavailable payload or an UNAVAILABLE error: the database did not answer), PAYLOAD_TOO_LARGE (HTTP 413)', ['code']);
     this.jobRuns = this.counter('engram_job_runs_total',
       'background jobs run by this instance (result: ran, skipped = another instance holds the job, failed)', ['job', 'result']);
   }

@@ -52,6 +52,8 @@ describe('the token cannot be read', () => {
       expect(JSON.parse(body).errors[0].extensions.code).toBe('UNAVAILABLE');
       expect(body).not.toMatch(/secret-path|\n\s+at |stack/);
     }
+    // each counted for the operator's dashboards
+    expect(await t.app.metrics.text()).toMatch(/^engram_refused_total\{code="UNAVAILABLE"\} 2$/m);
     // once the token can be read again, the same request answers
     expect((await (await post(s.operator)).json()).data.viewer.role).toBe('operator');
   });

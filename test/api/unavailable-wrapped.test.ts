@@ -30,6 +30,7 @@ describe('a store failure wrapped by the vector engine', () => {
       index.search = search;
     }
     expect(r).toMatchObject({ __typename: 'Unavailable', code: 'UNAVAILABLE', message: 'the database connection was lost or refused; retry' });
+    expect(await t.app.metrics.text()).toMatch(/^engram_refused_total\{code="UNAVAILABLE"\} 1$/m);
     // Nothing was written: the same remember, once the store answers, creates the memory.
     expect((await sp.remember({ conversationId: c, quote: 'My sister lives in Porto.' })).outcome).toBe('CREATED');
   });

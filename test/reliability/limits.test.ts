@@ -165,6 +165,8 @@ describe('rate limits', () => {
       const anon = [];
       for (let i = 0; i < 3; i++) anon.push((await post(q, null, limited)).status);
       expect(anon).toEqual([200, 200, 429]);
+      // each refusal counted for the operator's dashboards (none were, before: a probe's 24 refusals left no series)
+      expect(await limited.app.metrics.text()).toMatch(/^engram_refused_total\{code="RATE_LIMITED"\} 3$/m);
     } finally {
       await limited.close();
     }
