@@ -103,7 +103,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const r = new Set([...rolesOfOthers(text), ...qualifiedRoles(text)]);
     return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys;
   };
-  if (so.size > 0 && sn.size > 0 && disjoint(so, sn) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
+  // ("we" says "I" too: "I live in Manchester." / "We live in Manchester." is one fact, "We moved to Bristol." moves the person)
+  const withMe = (x: ReadonlySet<string>): ReadonlySet<string> => (x.has('we') ? new Set([...x, 'i']) : x);
+  if (so.size > 0 && sn.size > 0 && disjoint(withMe(so), withMe(sn)) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }
   // The person and someone else: "I can't eat sesame." / "He can't eat sesame."

@@ -250,6 +250,13 @@ describe('relate: distinct', () => {
     expect(rel('My brother Owen lives in Bristol.', 'My colleague Owen moved to Berlin.').kind).toBe('distinct');
     expect(rel("I'm vegetarian.", 'My husband is not vegetarian.').kind).toBe('distinct');
   });
+  it('"we" says "I" too: not another subject', () => {
+    expect(rel('I live in Manchester.', 'We live in Manchester.').kind).toBe('compatible');
+    expect(rel('I live in Manchester.', 'We moved to Bristol.')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I have two kids.', 'We have three kids now.')).toMatchObject({ kind: 'corrects' });
+    // someone else is still someone else
+    expect(rel('My husband is vegan.', 'We are vegan.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+  });
   it('a role with what makes it another person is another person: in-law, ex-, former, half-, step-', () => {
     expect(rel('My brother lives in London.', 'My brother-in-law lives in London.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     expect(rel('My father-in-law is a retired pilot.', 'My father is a retired pilot.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
