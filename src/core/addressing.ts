@@ -141,7 +141,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */
-export const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'changed', 'up-down-to', 'turned', 'state-change', 'update']);
+export const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'changed', 'up-down-to', 'turned', 'state-change', 'state-over', 'update']);
 
 /** Cues of the new text whose family the old text does not already use. */
 export function freshCues(oldText: string, newText: string): Cue[] {

@@ -8,7 +8,7 @@
 import { STOP_WORDS, NEGATIONS } from './words.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
-import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
+import { actionSwap, diffHunks, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import {
   contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, PERSON, stateParticiples, toks, verbsAfterSubject,
@@ -77,14 +77,17 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const weakCue = cues.find((c) => strength(c, oldKeys) === 'weak');
   const newContent = [...newKeys].filter((k) => !oldKeys.has(k));
   const hardDifference = values.disagree.length > 0 || (flip && samePredicate);
+  // what a weak cue ("now", "sorry") may also show: the same words, one stretch swapped ("I drive to work." / "I cycle to work now.")
+  let swappedOnce: boolean | undefined;
+  const weakDifference = () => hardDifference || (swappedOnce ??= swappedInFrame(oldS.text, newS.text) && !differentObject(oldS.text, newS.text));
 
   // 4. a correction in the very next sentence of the same message: "My anniversary is June 3. Actually, it is June 13."
   if (newS.previousSentence && sameSentence(newS.previousSentence, oldS.text)) {
     if (strongCue && (hardDifference || newContent.length > 0 || values.added.length > 0)) {
       return { kind: 'corrects', rule: 'next-sentence', detail: `"${strongCue.phrase}" right after the corrected sentence` };
     }
-    if (weakCue && hardDifference) {
-      return { kind: 'corrects', rule: 'next-sentence', detail: `"${weakCue.phrase}" right after the corrected sentence, ${values.detail || 'negation flipped'}` };
+    if (weakCue && weakDifference()) {
+      return { kind: 'corrects', rule: 'next-sentence', detail: `"${weakCue.phrase}" right after the corrected sentence, ${values.detail || (hardDifference ? 'negation flipped' : 'a word swapped')}` };
     }
   }
 
@@ -155,7 +158,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       const replacedKeys = new Set(cues.flatMap((c) => (c.replaced ? [...contentKeys(c.replaced)] : [])));
       for (const cue of cues.filter((c) => !hasQuestionOnly(newS.text, c.family))) {
         const strong = strength(cue, oldKeys) === 'strong';
-        if (!strong && !hardDifference) continue;
+        if (!strong && !weakDifference()) continue;
         const pair = addressedPair(oldS.text, newS.text, names, cue.family);
         if (!pair) continue;
         if (strong && !hardDifference) {
@@ -163,12 +166,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
           // a marker ("actually", "no", "scratch that") needs something said in place of something else
           const newOnly = [...pair.newKeys].filter((k) => !pair.oldKeys.has(k));
           const oldOnly = [...pair.oldKeys].filter((k) => !pair.newKeys.has(k) || replacedKeys.has(k));
-          const changes = CHANGE_FAMILIES.has(cue.family)
+          const changes = cue.family === 'state-over' || (CHANGE_FAMILIES.has(cue.family)
             ? newOnly.length > 0 || values.added.length > 0
-            : oldOnly.length > 0 && newOnly.length > 0;
+            : oldOnly.length > 0 && newOnly.length > 0);
           if (!changes) continue;
         }
-        return { kind: 'corrects', rule: 'explicit-cue', detail: strong ? `"${cue.phrase}"${values.detail ? `, ${values.detail}` : ''}` : `"${cue.phrase}" with ${values.detail || 'the negation flipped'}` };
+        return { kind: 'corrects', rule: 'explicit-cue', detail: strong ? `"${cue.phrase}"${values.detail ? `, ${values.detail}` : ''}` : `"${cue.phrase}" with ${values.detail || (hardDifference ? 'the negation flipped' : 'a word swapped')}` };
       }
     }
     // 1b. what the old statement set aside, said again in its place: "... is green, not blue." / "... is blue." (src/core/set-aside.ts)
@@ -307,6 +310,26 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   }
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
+}
+
+/** Words that date a statement to now, not part of what it says ("I cycle to work now"). */
+const NEWS_WORDS = new Set(['now', 'currently', 'nowadays']);
+
+/**
+ * The same words but one stretch of one or two swapped for another that is no synonym, the words
+ * dating it to now aside, in a frame of at least two words: "I drive to work." / "I cycle to work
+ * now.", "I live in a flat." / "… a house now.", "I take my tea with milk." / "… black now".
+ */
+function swappedInFrame(oldText: string, newText: string): boolean {
+  const a = toks(oldText).filter((w) => !NEWS_WORDS.has(w));
+  const b = toks(newText).filter((w) => !NEWS_WORDS.has(w));
+  const hunks = diffHunks(a, b);
+  if (hunks.length !== 1) return false;
+  const h = hunks[0]!;
+  if (h.a.length === 0 || h.b.length === 0 || h.a.length > 2 || h.b.length > 2 || a.length - h.a.length < 2) return false;
+  const ca = h.a.filter((w) => !STOP_WORDS.has(w));
+  const cb = h.b.filter((w) => !STOP_WORDS.has(w));
+  return ca.length > 0 && cb.length > 0 && !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!));
 }
 
 /** The numbers a value is written with, in digits or words: "7am" -> 7, "10 hours" -> 10, "Two" -> 2. */

@@ -127,6 +127,29 @@ describe('relate: explicit-cue', () => {
     expect(rel('I live in Manchester.', 'I moved to Leeds last month.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('I take vitamin D.', 'I stopped taking vitamin D.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
+  it('a weak cue with one stretch of the same words swapped is a change: "I drive to work." / "I cycle to work now."', () => {
+    expect(rel('I drive to work.', 'I cycle to work now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I live in a flat.', 'I live in a house now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I take my tea with milk.', 'I take my tea black now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // not a synonym, not another of a verb people have several of, not news about the same thing
+    expect(rel('I live in a flat.', 'I live in an apartment now.').kind).not.toBe('corrects');
+    expect(rel('I play tennis.', 'I play golf now.').kind).not.toBe('corrects');
+    expect(rel('I go to the gym.', 'I go to the gym now, the new one on Main Street.').kind).not.toBe('corrects');
+  });
+  it('a repair opening the next sentence ("Sorry,", "Oops,") corrects a value there, even elliptical', () => {
+    const next = (a: string, b: string) => relate(s(a), s(b, { previousSentence: a }), false);
+    expect(next('My mum is 68.', "Sorry, she's 69.")).toMatchObject({ kind: 'corrects', rule: 'next-sentence' });
+    expect(next('My mum is 68.', 'Oops, 69.')).toMatchObject({ kind: 'corrects', rule: 'next-sentence' });
+    expect(rel('My son is called Dan.', 'Sorry, my son is called Daniel.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // an apology is no correction without a value in place of another
+    expect(next('My mum is 68.', "Sorry, I'm rambling.").kind).not.toBe('corrects');
+  });
+  it('a state said to be over needs nothing else new: the cue is the change', () => {
+    expect(rel('I have a cold.', 'I got over my cold.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+  });
+  it('"X and I" makes the person a subject too', () => {
+    expect(rel('My partner and I live in Leeds.', 'We moved to York.')).toMatchObject({ kind: 'corrects' });
+  });
   it('a contrastive "not X" opening the sentence names the old value too', () => {
     expect(rel('My sister is called Emma.', "Not Emma, my sister's name is Hannah.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm fine.", "Not bad, I'm fine.").kind).toBe('compatible');
