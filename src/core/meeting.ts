@@ -10,12 +10,13 @@
  *   falling off the wave" / "A surfer is riding the wave"), but each side then says something
  *   the other does not.
  * - **The same value.** Both name one time, date, day, quantity, contact or ordinal, however written:
- *   "before 10am" / "before 10 in the morning" (src/core/values.ts).
+ *   "before 10am" / "before 10 in the morning" (src/core/values.ts), or one count, bare on one side
+ *   and with its unit on the other: "I'm 42." / "I'm 42 years old.".
  */
 import { contentWordsOf, key } from './conflict-words.js';
 import { lexicon } from './lexicon.js';
 import { stance } from './polarity.js';
-import { extractValues, sameValue, valueGroup, type Value } from './values.js';
+import { extractValues, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
@@ -35,6 +36,21 @@ export function elaborates(a: string, b: string): boolean {
   return wa.length <= wb.length ? saysAllOf(wb, wa) : saysAllOf(wa, wb);
 }
 
+/** Words pointing back at an earlier telling ("as I said", "like I told you", "as you know"): they add nothing to what is said. */
+const TOLD_BEFORE = /\b(?:as|like) (?:i|i've|i have|i had) (?:said|told you|mentioned|say)(?: (?:before|earlier|already))?\b|\bas you (?:already )?know\b|\bas (?:i )?mentioned(?: before| earlier)?\b/gi;
+
+/**
+ * The same content words in the same order once the words pointing back at an earlier telling
+ * are set aside, with the same stance: "I am married." / "I'm married, as I said." (one content
+ * word: no clause restatement reads it).
+ */
+export function sameButToldBefore(a: string, b: string): boolean {
+  const [ta, tb] = [a.replace(TOLD_BEFORE, ' '), b.replace(TOLD_BEFORE, ' ')];
+  if (ta === a && tb === b) return false;
+  const seq = (t: string) => contentWordsOf(t).map(key).join(' ');
+  return seq(ta) !== '' && seq(ta) === seq(tb) && stance(ta) === stance(tb);
+}
+
 /** Kinds of value that identify what a statement is about; a name is compared as an entity instead. */
 const MEETING_KINDS = new Set(['time', 'date', 'day', 'month', 'year', 'quantity', 'contact']);
 
@@ -45,6 +61,7 @@ const meets = (v: Value) => MEETING_KINDS.has(valueGroup(v.kind)) || (v.kind ===
 /** Both statements name the same time, date, day, quantity, contact or ordinal, however written. */
 export function sameValueSaid(a: string, b: string): boolean {
   const vb = extractValues(b);
-  return extractValues(a).some((x) => meets(x)
-    && vb.some((y) => valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm)));
+  // (or a count said bare on one side and with its unit on the other: "I'm 42." / "I'm 42 years old.")
+  return extractValues(a).some((x) => vb.some((y) => (meets(x) && valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm))
+    || sameCount(x, y)));
 }

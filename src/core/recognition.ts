@@ -8,7 +8,7 @@ import type { MemoryType, Tier } from './types.js';
 import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
-import { elaborates, sameValueSaid } from './meeting.js';
+import { elaborates, sameButToldBefore, sameValueSaid } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
@@ -249,6 +249,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // without a shared entity (no hints, no name), a clause restating the old memory needs a topical score and the same stance:
     // "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes."
     else if (score >= t.topic && stance(c.text) === stance(incoming.text) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
+    // the same words pointing back at their first telling: "I am married." / "I'm married, as I said."
+    else if (score >= t.recallFloor && sameButToldBefore(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved') {
       considered.pop();

@@ -36,6 +36,16 @@ describe('decide: tiers', () => {
     expect(decide(incoming(text, { entities: ['Oslo'] }), [otherType], T).action).toBe('create');
   });
 
+  it('RELATED without hints: the same words pointing back at their first telling, or one count with and without its unit', () => {
+    const married = cand('I am married.', 0.853);
+    expect(decide(incoming("I'm married, as I said."), [married], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: married.id });
+    expect(decide(incoming("I'm married, like I told you."), [married], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+    expect(decide(incoming("I'm not married, as I said."), [married], T).action).not.toBe('reinforce');
+    const age = cand("I'm 42 years old.", 0.867);
+    expect(decide(incoming("I'm 42."), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: age.id });
+    expect(decide(incoming("I'm 43."), [age], T).action).not.toBe('reinforce');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
