@@ -7,7 +7,8 @@
 import type { MemoryType, Tier } from './types.js';
 import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
-import { contentKeys } from './words.js';
+import { contentKeys, contentWords, lemma, wordKey } from './words.js';
+import { lexicon } from './lexicon.js';
 import { elaborates, sameButToldBefore, sameValueSaid } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
@@ -162,14 +163,17 @@ function partOfName(x: string, y: string): boolean {
  */
 export function clauseRestates(oldText: string, newText: string): boolean {
   const oldKeys = new Set(contentKeys(oldText));
-  const clauses = newText.split(/[,;:\u2014]|\s-\s/).map((c) => contentKeys(c));
+  const oldLemmas = contentWords(oldText).map((w) => lemma(w));
+  // a word of the old memory, or a WordNet synonym of one ("Keep your answers short." / "Keep your replies short.")
+  const said = (w: string) => oldKeys.has(wordKey(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
+  const clauses = newText.split(/[,;:\u2014]|\s-\s/).map((c) => contentWords(c));
   // Runs of consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one.
   for (let i = 0; i < clauses.length; i++) {
-    const keys: string[] = [];
+    const words: string[] = [];
     for (let j = i; j < clauses.length; j++) {
-      keys.push(...clauses[j]);
-      if (keys.length >= 2 && keys.every((k) => oldKeys.has(k))) return true;
-      if (!keys.every((k) => oldKeys.has(k))) break;
+      words.push(...clauses[j]);
+      if (!words.every(said)) break;
+      if (words.length >= 2) return true;
     }
   }
   return false;

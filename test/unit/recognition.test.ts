@@ -153,6 +153,9 @@ describe('helpers', () => {
   it('clauseRestates: one clause of the new statement says the old one again', () => {
     expect(clauseRestates('My brother Owen lives in Bristol.', 'My brother lives in Bristol, he works in a lab.')).toBe(true);
     expect(clauseRestates('My brother Owen lives in Bristol.', 'My sister works in a lab.')).toBe(false);
+    // a word said by its WordNet synonym is said
+    expect(clauseRestates('Keep your answers short.', 'Keep your replies short.')).toBe(true);
+    expect(clauseRestates('I like hiking.', 'I like swimming.')).toBe(false);
   });
 });
 
