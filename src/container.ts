@@ -161,6 +161,8 @@ export async function createEngram(config: AppConfig, opts: ContainerOptions = {
     ? ((await watchEngine(db, index, outbox, embedder.dimensions, log, (reason) => rebuilds?.inc({ engine: index.name, reason })))?.done ?? null)
     : null;
   if (background) outbox?.start();
+  // An erasure owed when the process stopped (a forget answered, the rewrite not done): run now, in the background.
+  if (background) store.resumeOwedErasure().catch((e: unknown) => log.warn({ cause: String(e) }, 'erasure: the owed one could not run now'));
   const consolidation = jobs.every('consolidate', background ? config.consolidateEvery * 1000 : 0, () => consolidateAll(deps));
   const statistics = background && db instanceof PgliteClient ? keepStatistics(db, log, jobs) : { stop: async () => {} };
   // The large spaces read into the vector mirror, then their postings into the store, shortly

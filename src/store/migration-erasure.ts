@@ -115,3 +115,16 @@ drop trigger if exists memories_erased on memories;
 create trigger memories_erased after delete on memories
   referencing old table as gone_memories for each statement execute function engram_notify_erasures();
 `;
+
+/**
+ * The erasure a forget owes, recorded in the forget's own transaction and cleared by the erasure
+ * that went through (src/store/sql-store-base.ts): a process stopped between the two (kill -9, a
+ * crash, an erasure still retrying) runs it at its next start, where the words stayed on disk until
+ * some later forget. One row at most: when it was last owed.
+ */
+export const ERASURE_OWED_SQL = `
+create table erasure_owed (
+  id integer primary key default 1 check (id = 1),
+  since timestamptz not null default clock_timestamp()
+);
+`;

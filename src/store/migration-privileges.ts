@@ -164,6 +164,7 @@ grant update (name, time_zone) on spaces to ${r};
 grant update (revoked_at) on tokens to ${r};
 grant update (undone_at) on memory_merges to ${r};
 grant delete on memory_vectors, memory_terms, lexicon_stats, lexicon_df, vector_outbox, memory_vector_bits to ${r};
+grant insert, update, delete on erasure_owed to ${r};
 grant execute on function engram_forget(text, text[], text[], text[], text[], text[]) to ${r};
 grant execute on function engram_drop_sealed_space(text) to ${r};
 `;

@@ -3,7 +3,7 @@ import { StoreError } from './sql-client.js';
 import { PRIVILEGES_SQL, serviceGrantsSql } from './migration-privileges.js';
 import { CORE_SQL, splitStatements } from './migration-core.js';
 import { LEXICON_DF_SQL, LEXICON_LENGTH_ONCE_SQL, LEXICON_VER_SQL } from './migration-lexicon-df.js';
-import { erasureNotifySql, EVENT_REASONS_WITHOUT_WORDS_SQL, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
+import { ERASURE_OWED_SQL, erasureNotifySql, EVENT_REASONS_WITHOUT_WORDS_SQL, FORGET_EVERY_COPY_SQL } from './migration-erasure.js';
 import { EVENTS_BY_MEMORY_HASH_SQL, LEAN_WRITE_INDEXES_SQL, leanEventsSql } from './migration-indexes.js';
 import { vectorBitsInSpaceOrderSql } from './migration-vectors.js';
 import { EVENT_NOTIFY_UNHEARD_SQL, NOTIFY_EVENTS_LOOP, spaceDroppedNotifySql } from './migration-live.js';
@@ -338,6 +338,8 @@ end $$;`,
   { version: 25, name: 'lexicon-length-once', sql: () => LEXICON_LENGTH_ONCE_SQL },
   // On a server, a space dropped is announced to every instance: its subscriptions end (src/store/migration-live.ts).
   { version: 26, name: 'space-dropped-notify', sql: ({ driver }) => spaceDroppedNotifySql(driver) },
+  // An erasure owed survives the process: a forget's transaction records it, the erasure clears it (src/store/erasure.ts).
+  { version: 27, name: 'erasure-owed', sql: () => ERASURE_OWED_SQL },
 ];
 
 /**

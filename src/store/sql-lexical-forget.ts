@@ -252,6 +252,8 @@ export class SqlLexicalForget extends SqlPostingsHeld {
       [spaceId, ids, rewrites.messages.map((m) => m.id), rewrites.messages.map((m) => m.text),
         rewrites.contexts.map((c) => c.id), rewrites.contexts.map((c) => c.context)],
     ));
+    // (in the forget's transaction: the erasure it owes outlives this process, src/store/sql-store-base.ts)
+    if (r.rows.length) await this.oweErasure(tx);
     return r.rows.map((x) => x.id);
   }
 }

@@ -55,7 +55,13 @@ export class SqlStoreBase {
     const run: Promise<void> = this.erasing.then(async () => {
       // (begun: what commits from now on waits for the next one)
       if (this.queued === run) this.queued = null;
+      // what is owed now: a forget committed from here on records a later time, and stays owed for its own erasure
+      const owed = await this.owedSince();
       const report = await eraseResidue(this.maintenance, this.log);
+      if (owed && !report.connectionLost && !report.tablesHeld && !report.failed.some((f) => f.step === 'vacuum full')) {
+        await this.db.query(`delete from erasure_owed where since = $1::timestamptz`, [owed])
+          .catch((e: unknown) => this.log?.warn({ cause: String(e) }, 'erasure: done, but could not record it (it runs again at the next start)'));
+      }
       if (!(report.connectionLost || report.tablesHeld) || this.erasureStopped) return;
       // (past the schedule, every last interval while the process lives: a dump may hold the tables for an hour)
       const ms = ERASURE_RETRY_MS[Math.min(attempt, ERASURE_RETRY_MS.length - 1)]!;
@@ -129,6 +135,32 @@ export class SqlStoreBase {
   /** Drops a sealed space with everything in it, through the database's function (it refuses a person's space). */
   async dropSpace(id: string, tx: Tx): Promise<void> {
     await this.q(tx).query(`select engram_drop_sealed_space($1)`, [id]);
+    await this.oweErasure(tx);
+  }
+
+  /** Records, in the deleting transaction, that an erasure is owed (cleared by the one that goes through). */
+  protected async oweErasure(tx: Tx): Promise<void> {
+    await this.q(tx).query(`insert into erasure_owed (id, since) values (1, clock_timestamp()) on conflict (id) do update set since = excluded.since`);
+  }
+
+  /**
+   * An erasure owed by a forget whose process stopped before the erasure went through (kill -9, a
+   * crash, a retry still pending): run now, in the background. Called once at start.
+   */
+  async resumeOwedErasure(): Promise<void> {
+    const since = await this.owedSince();
+    if (since === null) return;
+    this.log?.warn({ since }, 'erasure: one was owed when the process stopped; running it now');
+    await this.eraseResidue();
+  }
+
+  /** When the erasure owed was last recorded (exactly, as text), or null: none, or unreadable now. */
+  private async owedSince(): Promise<string | null> {
+    try {
+      return (await this.db.query<{ since: string }>(`select since::text as since from erasure_owed`)).rows[0]?.since ?? null;
+    } catch {
+      return null;
+    }
   }
 
   async countMemories(spaceId: string, kind: MemoryKind | null = null): Promise<number> {
