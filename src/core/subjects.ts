@@ -137,9 +137,10 @@ function subjectsOnce(text: string): Set<string> {
     // is not what the statement is about
     if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;
     const c = stripOpeners(c0);
-    // "My partner and I live in Leeds", "Tom and I are …": the person is a subject too
+    // "My partner and I live in Leeds": the person is a subject too, beside the role ("Jonas and I broke up"
+    // is left unread, as before: a name's clause names no subject here)
     const andI = c.indexOf('i');
-    if (andI > 1 && andI <= 6 && c[andI - 1] === 'and') out.add('i');
+    if ((c[0] === 'my' || c[0] === 'our') && andI > 1 && andI <= 6 && c[andI - 1] === 'and') out.add('i');
     if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
     else if (c[0] === 'my' || c[0] === 'our') {
       const r = roleAt(c, 1);

@@ -149,6 +149,8 @@ describe('relate: explicit-cue', () => {
   });
   it('"X and I" makes the person a subject too', () => {
     expect(rel('My partner and I live in Leeds.', 'We moved to York.')).toMatchObject({ kind: 'corrects' });
+    // a name's "X and I" names no subject here, as before: the name is the other's partner, not another person
+    expect(rel('My girlfriend is Mia.', 'Mia and I split up.')).toMatchObject({ kind: 'corrects' });
   });
   it('a contrastive "not X" opening the sentence names the old value too', () => {
     expect(rel('My sister is called Emma.', "Not Emma, my sister's name is Hannah.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
