@@ -13,8 +13,12 @@ import { SqlStore } from '../../src/store/sql-store.js';
 import { ERASURE_RETRY_MS } from '../../src/store/sql-store-base.js';
 import type { Logger } from '../../src/ports/logger.js';
 
-/** A server client whose first `losingSessions` sessions each lose their connection at `vacuum full`; `ran` lists each session's statements. */
-function losing(losingSessions: number): { db: SqlClient; ran: string[][] } {
+/**
+ * A server client of fakes: `ran` lists each session's statements; `fails(session, sql)` gives the
+ * error a statement meets (session counted from 1), or null. A connection lost (57P01) stays lost
+ * for the rest of its session.
+ */
+function fakeServer(fails: (session: number, sql: string) => Error | null): { db: SqlClient; ran: string[][] } {
   const ran: string[][] = [];
   const db = {
     driver: 'pg', statementCount: 0,
@@ -25,15 +29,16 @@ function losing(losingSessions: number): { db: SqlClient; ran: string[][] } {
     async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       const statements: string[] = [];
       ran.push(statements);
-      const loses = ran.length <= losingSessions;
+      const session = ran.length;
       let dead = false;
       return fn({
         async query<R>(sql: string) {
           statements.push(sql);
           if (dead) throw new Error('Client has encountered a connection error and is not queryable');
-          if (loses && sql.startsWith('vacuum full')) {
-            dead = true;
-            throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+          const e = fails(session, sql);
+          if (e) {
+            dead = (e as { code?: string }).code === '57P01';
+            throw e;
           }
           return { rows: [] as R[], rowCount: 0 };
         },
@@ -42,6 +47,14 @@ function losing(losingSessions: number): { db: SqlClient; ran: string[][] } {
   } as unknown as SqlClient;
   return { db, ran };
 }
+
+/** Its first `losingSessions` sessions each lose their connection at `vacuum full`. */
+const losing = (losingSessions: number) => fakeServer((session, sql) => (session <= losingSessions && sql.startsWith('vacuum full')
+  ? Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) : null));
+
+/** Its first `heldSessions` sessions wait for `vacuum full` past the lock timeout (55P03): another session holds the tables. */
+const held = (heldSessions: number) => fakeServer((session, sql) => (session <= heldSessions && sql.startsWith('vacuum full')
+  ? Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }) : null));
 
 describe('erasure on a connection lost half-way', () => {
   it('runs again on a fresh connection: every step done', async () => {
@@ -53,21 +66,8 @@ describe('erasure on a connection lost half-way', () => {
   });
 
   it('a step refused for another reason is reported, not retried', async () => {
-    const ran: string[][] = [];
-    const db = {
-      driver: 'pg', statementCount: 0,
-      async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-        const statements: string[] = [];
-        ran.push(statements);
-        return fn({
-          async query<R>(sql: string) {
-            statements.push(sql);
-            if (sql === 'checkpoint') throw Object.assign(new Error('permission denied to execute CHECKPOINT'), { code: '42501' });
-            return { rows: [] as R[], rowCount: 0 };
-          },
-        });
-      },
-    } as unknown as SqlClient;
+    const { db, ran } = fakeServer((_, sql) => (sql === 'checkpoint'
+      ? Object.assign(new Error('permission denied to execute CHECKPOINT'), { code: '42501' }) : null));
     const report = await eraseResidue(db);
     expect(ran).toHaveLength(1);
     expect(report.failed).toEqual([{ step: 'checkpoint', error: 'permission denied to execute CHECKPOINT' }]);
@@ -140,27 +140,6 @@ describe('an erasure lost on both tries', () => {
 });
 
 describe('an erasure whose tables another session holds', () => {
-  /** A server client whose first `heldSessions` sessions wait for `vacuum full` past the lock timeout (55P03). */
-  function held(heldSessions: number): { db: SqlClient; ran: string[][] } {
-    const ran: string[][] = [];
-    const db = {
-      driver: 'pg', statementCount: 0,
-      async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-        const statements: string[] = [];
-        ran.push(statements);
-        const waits = ran.length <= heldSessions;
-        return fn({
-          async query<R>(sql: string) {
-            statements.push(sql);
-            if (waits && sql.startsWith('vacuum full')) throw Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' });
-            return { rows: [] as R[], rowCount: 0 };
-          },
-        });
-      },
-    } as unknown as SqlClient;
-    return { db, ran };
-  }
-
   it('says so (not that the role may not), and is run again, past the schedule every last interval, until it goes through', async () => {
     vi.useFakeTimers();
     try {
