@@ -16,7 +16,9 @@ import { walledMemory } from './queries.js';
 import { tokenRevoked } from '../revocation.js';
 
 const RememberOutcomeRef = builder.objectRef<RememberResult>('RememberOutcome').implement({
-  description: 'What keeping a sentence did: created a memory, reinforced one (with tier and score), or corrected one.',
+  description: 'What keeping a sentence did: created a memory, reinforced one (with tier and score), or corrected one. '
+    + 'A retry (the same sentence of the same message, kept already) answers as the first call did and writes nothing. '
+    + 'A correction said before the memory it would correct (remembered late) is CREATED already SUPERSEDED by that later memory.',
   fields: (t) => ({
     outcome: t.field({ type: OutcomeEnum, resolve: (r) => r.outcome }),
     memory: t.field({ type: MemoryRef, resolve: (r) => r.memory }),
