@@ -41,6 +41,7 @@ export const KIN: Record<string, string> = {
   grandpa: 'grandfather', grandad: 'grandfather', granddad: 'grandfather', gramps: 'grandfather',
   boss: 'manager', coworker: 'colleague', 'co-worker': 'colleague', workmate: 'colleague',
   hubby: 'husband', neighbor: 'neighbour', bf: 'boyfriend', gf: 'girlfriend', fiance: 'fiance', fiancee: 'fiance', 'fiancé': 'fiance', 'fiancée': 'fiance',
+  stepdad: 'stepfather', stepmum: 'stepmother', stepmom: 'stepmother',
 };
 
 /** Comparable key of one word token. */
@@ -128,7 +129,7 @@ export const PERSON = new Set(
     'mother father parent brother sister sibling son daughter child baby husband wife partner boyfriend girlfriend fiance ' +
     'spouse grandmother grandfather grandparent aunt uncle cousin niece nephew grandson granddaughter grandchild friend ' +
     'colleague manager dentist doctor therapist neighbour roommate flatmate housemate landlord landlady teacher tutor ' +
-    'coach student boss assistant family stepmother stepfather stepson stepdaughter in-law'
+    'coach student boss assistant family stepmother stepfather stepson stepdaughter stepbrother stepsister stepchild in-law ex'
   ).split(' '),
 );
 /** Roles a person often has several of: "my brother" alone does not single one out. */

@@ -49,7 +49,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['after-all', /\bafter all\b(?!\s+(?:the|these|those|this|that|my|your|our|his|her|their|its|of|day|night|week|year|time)\b)/, false],
   // "update:", "I updated my address"; not "keep you updated" nor "updated infrastructure"
   ['update', /\bupdate\s*:|\b(?:i|we|i've|we've|have|has|just) updated\b/, false],
-  ['moved', /\b(?:moved|relocated)\s+(?:to|from|back|out|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b/, false],
+  ['moved', /\b(?:moved|relocated)\s+(?:to|from|back|out|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:my|our|the|his|her|their|it)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up)\b/, false],
   ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b/, false],
   // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",
   // "I'm down to join", "she came up to me" are not levels)

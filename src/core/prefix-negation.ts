@@ -41,7 +41,8 @@ export function prefixNegated(oldText: string, newText: string): [string, string
 function rewrite(text: string, other: string): string {
   if (!CANDIDATE.test(text)) return text;
   let otherKeys: Set<string> | undefined;
-  const says = (w: string) => (otherKeys ??= new Set(toks(other).map(key))).has(key(w.toLowerCase()));
+  // (the other's words said bare: its own "ex-husband" says no "husband", and is no denial of this one's)
+  const says = (w: string) => (otherKeys ??= new Set(toks(other.replace(HYPHENATED, ' ')).map(key))).has(key(w.toLowerCase()));
   const predicative = (t: string, at: number) => PREDICATIVE.test(t.slice(Math.max(0, at - 80), at));
   const hyphens = text.replace(HYPHENATED, (m: string, _prefix: string, word: string, at: number) =>
     (predicative(text, at) && says(word) ? `not ${word}` : m));

@@ -34,6 +34,8 @@ export function roleAt(c: readonly string[], from: number): { role: string; at: 
   let i = from;
   const said: string[] = [];
   while (i < c.length && (NP_ADJ.has(c[i]!) || FORMERLY.has(c[i]!) || REMOVED.has(c[i]!))) said.push(c[i++]!);
+  // "my ex" alone is a role of its own: "my ex's new partner", "my ex lives in Bristol"
+  if (said.at(-1) === 'ex' && !PERSON.has(c[i] ? key(c[i]!) : '')) { said.pop(); i--; }
   const k = c[i] ? key(c[i]!) : '';
   if (!PERSON.has(k)) return null;
   const inLaw = c[i + 1] === 'in' && c[i + 2] === 'law';
@@ -245,7 +247,10 @@ export function rolesOfOthers(text: string): Set<string> {
   const ts = toks(text);
   const out = new Set<string>();
   for (let i = 0; i + 2 < ts.length; i++) {
-    if (ts[i + 1] === "'s" && PERSON.has(key(ts[i]!)) && PERSON.has(key(ts[i + 2]!))) out.add(key(ts[i]!)).add(key(ts[i + 2]!));
+    if (ts[i + 1] !== "'s" || !PERSON.has(key(ts[i]!))) continue;
+    // (adjectives between: "my ex's new partner")
+    const j = afterAdjectives(ts, i + 2);
+    if (ts[j] !== undefined && PERSON.has(key(ts[j]!))) out.add(key(ts[i]!)).add(key(ts[j]!));
   }
   return out;
 }

@@ -137,6 +137,8 @@ for (const target of testDatabases()) {
       const first = await a.remember({ conversationId: c, quote });
       expect(first.__typename, JSON.stringify(first).slice(0, 300)).toBe('RememberOutcome');
       expect(first.outcome).toBe('CREATED');
+      // said again (a second message: the same message's sentence remembered again is a retry, answered CREATED)
+      await a.say(c, quote);
       const again = await a.remember({ conversationId: c, quote });
       expect(again.outcome).toBe('REINFORCED');
       expect(again.memory.id).toBe(first.memory.id);

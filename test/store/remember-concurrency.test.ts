@@ -130,14 +130,25 @@ for (const target of testDatabases()) {
     });
 
     it('eight concurrent restatements in one space make one memory with eight mentions', async () => {
-      const texts = ['I was born in Duluth.', 'i was born in Duluth', 'I was born in Duluth!', 'I WAS BORN IN DULUTH.'];
+      // eight messages, each its own telling (the same sentence of one message remembered again is a retry: counted once)
+      const texts = ['I was born in Duluth.', 'i was born in Duluth', 'I was born in Duluth!', 'I WAS BORN IN DULUTH.',
+        'I was born in DULUTH.', 'i was born in duluth.', 'I Was Born In Duluth.', 'I was born in Duluth!!'];
       const x = await said(...texts);
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        remember(deps(), x.assistant, { conversationId: x.conversationId, quote: texts[i % texts.length], type: 'FACT' })));
+      const results = await Promise.all(texts.map((quote) => remember(deps(), x.assistant, { conversationId: x.conversationId, quote, type: 'FACT' })));
       expect(new Set(results.map((r) => r.memory.id)).size).toBe(1);
       expect(results.filter((r) => r.outcome === 'CREATED')).toHaveLength(1);
       expect(await count(`select count(*)::int as n from memories where space_id = $1`, x.spaceId)).toBe(1);
       expect(await count(`select count(*)::int as n from mentions where space_id = $1`, x.spaceId)).toBe(8);
+    });
+
+    it('five concurrent retries of one sentence of one message make one memory with one mention', async () => {
+      const x = await said('My locker is number 212.');
+      const results = await Promise.all(Array.from({ length: 5 }, () =>
+        remember(deps(), x.assistant, { conversationId: x.conversationId, quote: 'My locker is number 212.', type: 'FACT' })));
+      expect(new Set(results.map((r) => r.memory.id)).size).toBe(1);
+      expect(results.every((r) => r.outcome === 'CREATED')).toBe(true);
+      expect(await count(`select count(*)::int as n from mentions where space_id = $1`, x.spaceId)).toBe(1);
+      expect(await count(`select count(*)::int as n from memory_events where space_id = $1`, x.spaceId)).toBe(1);
     });
 
     // On PGlite there is one connection: a transaction holds it, so only the recognition before

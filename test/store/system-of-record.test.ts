@@ -26,11 +26,11 @@ for (const target of testDatabases()) {
       operator: { role: 'operator', tokenId: null, spaceId } as Actor,
     });
     /** A new space and one USER message holding `text`, through the use cases. */
-    async function said(text: string) {
+    async function said(...texts: string[]) {
       const space = await createSpace(deps(), { name: 'store test' });
       const who = actorsOf(space.id);
       const c = await openConversation(deps(), space.id);
-      await recordMessage(deps(), who.chat, { conversationId: c.id, role: 'USER', text });
+      for (const text of texts) await recordMessage(deps(), who.chat, { conversationId: c.id, role: 'USER', text });
       return { spaceId: space.id, conversationId: c.id, who };
     }
 
@@ -112,11 +112,10 @@ for (const target of testDatabases()) {
     });
 
     it('five concurrent remembers of the same sentence in one space make one memory', async () => {
-      const text = 'My bike is a blue Brompton.';
-      const x = await said(text);
-      const results = await Promise.all(
-        Array.from({ length: 5 }, () => remember(deps(), x.who.assistant, { conversationId: x.conversationId, quote: text, type: 'FACT' })),
-      );
+      // five messages, each its own telling (the same sentence of one message remembered again is a retry: counted once)
+      const texts = ['My bike is a blue Brompton.', 'my bike is a blue Brompton', 'My bike is a blue Brompton!', 'MY BIKE IS A BLUE BROMPTON.', 'My Bike Is A Blue Brompton.'];
+      const x = await said(...texts);
+      const results = await Promise.all(texts.map((quote) => remember(deps(), x.who.assistant, { conversationId: x.conversationId, quote, type: 'FACT' })));
       const ids = new Set(results.map((r) => r.memory.id));
       expect(ids.size).toBe(1);
       expect(results.filter((r) => r.outcome === 'CREATED')).toHaveLength(1);

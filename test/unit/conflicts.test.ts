@@ -147,6 +147,19 @@ describe('relate: explicit-cue', () => {
   it('a state said to be over needs nothing else new: the cue is the change', () => {
     expect(rel('I have a cold.', 'I got over my cold.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
+  it('a prefix said on both sides denies nothing: "My ex-husband is called Darren." / "Darren is my ex-husband."', () => {
+    expect(rel('My ex-husband is called Darren.', 'Darren is my ex-husband.').kind).not.toBe('corrects');
+    expect(rel('John is my husband.', 'John is my ex-husband.')).toMatchObject({ kind: 'corrects', rule: 'polarity' });
+  });
+  it('step-relations and an ex are roles; a role\'s own person is another person', () => {
+    expect(rel('My stepbrother is a plumber.', "My stepbrother's son is a plumber.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My ex lives in Bristol.', "My ex's new partner lives in Bristol.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My stepbrother is a plumber.', 'My brother is a plumber.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+  });
+  it('a thing moved, pushed or brought to another time is a change: "I moved my Monday gym session to 7am."', () => {
+    expect(rel('I have a gym session every Monday at 6am.', 'I moved my Monday gym session to 7am.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('Our holiday to Crete is in June.', "We've pushed the Crete holiday back to September.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+  });
   it('"X and I" makes the person a subject too', () => {
     expect(rel('My partner and I live in Leeds.', 'We moved to York.')).toMatchObject({ kind: 'corrects' });
     // a name's "X and I" names no subject here, as before: the name is the other's partner, not another person
