@@ -145,9 +145,11 @@ export const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'chang
 
 /** Cues of the new text whose family the old text does not already use. */
 export function freshCues(oldText: string, newText: string): Cue[] {
-  const had = new Set(findCues(oldText).map((c) => c.family));
+  // (a change of state is told by its state: "got divorced" is fresh after "I'm married", "got married" is not)
+  const said = (c: Readonly<Cue>) => (c.family === 'state-change' ? `${c.family}:${c.phrase.split(' ').at(-1)}` : c.family);
+  const had = new Set(findCues(oldText).map(said));
   // "instead", "rather than" and "instead of" are one way of saying it
-  return findCues(newText).filter((c) => !had.has(c.family));
+  return findCues(newText).filter((c) => !had.has(said(c)));
 }
 
 /**

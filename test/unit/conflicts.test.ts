@@ -156,6 +156,10 @@ describe('relate: explicit-cue', () => {
     expect(rel('My ex lives in Bristol.', "My ex's new partner lives in Bristol.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     expect(rel('My stepbrother is a plumber.', 'My brother is a plumber.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
   });
+  it('a change of state is told by its state: "got divorced" after "I\'m married" is fresh, "got married" is not', () => {
+    expect(rel("I'm married to Chris.", 'Chris and I got divorced last year.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("I'm married to Chris.", 'We got married in 2010.').kind).not.toBe('corrects');
+  });
   it('a thing moved, pushed or brought to another time is a change: "I moved my Monday gym session to 7am."', () => {
     expect(rel('I have a gym session every Monday at 6am.', 'I moved my Monday gym session to 7am.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('Our holiday to Crete is in June.', "We've pushed the Crete holiday back to September.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
