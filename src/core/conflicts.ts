@@ -312,6 +312,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   return { kind: 'compatible' };
 }
 
+/** The longest statement read for a swapped stretch (words of each side). */
+const SWAP_MAX_WORDS = 60;
+
 /** Words that date a statement to now, not part of what it says ("I cycle to work now"). */
 const NEWS_WORDS = new Set(['now', 'currently', 'nowadays']);
 
@@ -323,6 +326,8 @@ const NEWS_WORDS = new Set(['now', 'currently', 'nowadays']);
 function swappedInFrame(oldText: string, newText: string): boolean {
   const a = toks(oldText).filter((w) => !NEWS_WORDS.has(w));
   const b = toks(newText).filter((w) => !NEWS_WORDS.has(w));
+  // (a statement's words, not a long message's: the diff is quadratic, and a swap says nothing of pages of text)
+  if (a.length > SWAP_MAX_WORDS || b.length > SWAP_MAX_WORDS) return false;
   const hunks = diffHunks(a, b);
   if (hunks.length !== 1) return false;
   const h = hunks[0]!;

@@ -69,11 +69,20 @@ export function oppositeIn(a: string[], b: string[], exclusive = false): string 
 export interface Hunk { a: string[]; b: string[] }
 
 /**
+ * The most cells of a diff's table (words of one side × words of the other): a statement against a
+ * statement, not pages against pages. Past it no stretch is read as replaced: the rules that read
+ * one (an opposite, another action, a swap) are about one sentence said two ways, and the table,
+ * quadratic, held the process 1.3 s for two quotes of 1,500 words.
+ */
+const DIFF_MAX_CELLS = 90_000;
+
+/**
  * The replaced stretches between two word lists (compared as given), from a
  * longest common subsequence. Pure insertions and deletions are left out.
  */
 export function diffHunks(a: readonly string[], b: readonly string[]): Hunk[] {
   const n = a.length, m = b.length;
+  if (n * m > DIFF_MAX_CELLS) return [];
   const L: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = a[i] === b[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
   const out: Hunk[] = [];

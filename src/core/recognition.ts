@@ -156,15 +156,21 @@ function partOfName(x: string, y: string): boolean {
   return false;
 }
 
+/** The longest old memory whose words are read with their synonyms by a clause restatement (content words). */
+const SYNONYMS_MAX_WORDS = 40;
+
 /**
  * One clause of the new statement restates the old memory outright: every content
  * word of the clause (at least two) is in the old memory ("Owen, that's my brother,
  * he works in a lab." restates "My brother Owen lives in Bristol." and adds a detail).
  */
+
 export function clauseRestates(oldText: string, newText: string): boolean {
   const oldKeys = new Set(contentKeys(oldText));
-  const oldLemmas = contentWords(oldText).map((w) => lemma(w));
-  // a word of the old memory, or a WordNet synonym of one ("Keep your answers short." / "Keep your replies short.")
+  // a word of the old memory, or a WordNet synonym of one ("Keep your answers short." / "Keep your replies short."):
+  // synonyms of a statement's words only (each word against each of a long text's would hold the process)
+  const words = contentWords(oldText);
+  const oldLemmas = words.length <= SYNONYMS_MAX_WORDS ? words.map((w) => lemma(w)) : [];
   const said = (w: string) => oldKeys.has(wordKey(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
   const clauses = newText.split(/[,;:\u2014]|\s-\s/).map((c) => contentWords(c));
   // Runs of consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one.

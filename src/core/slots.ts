@@ -4,7 +4,7 @@
  * "different-thing", "multi-valued".
  */
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
-import { extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
+import { comparableKey, extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
 import { lexicon } from './lexicon.js';
 import { memoByText, registerSentenceCache, shared } from './memo.js';
 import { deriveNouns } from './derive.js';
@@ -74,18 +74,48 @@ const wordsWithEntities = memoByStatement((text, entities): ReadonlySet<string> 
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 
+interface ValueIndex {
+  /** Whether one of the values is `v`, however written (`sameValue`, `sameCount`). */
+  has(v: Readonly<Value>): boolean;
+  /** The words of the names said whole ("New York" says no "York" on its own). */
+  wholeNameWords: ReadonlySet<string>;
+}
+
+/** Values indexed by their group and norm, and by `comparableKey` for those read two ways: no pair weighed twice. */
+function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
+  const exact = new Set<string>();
+  const byKey = new Map<string, Readonly<Value>[]>();
+  const wholeNameWords = new Set<string>();
+  for (const o of values) {
+    exact.add(`${valueGroup(o.kind)}\u0000${o.norm}`);
+    const k = comparableKey(o);
+    if (k !== null) {
+      const list = byKey.get(k);
+      if (list) list.push(o);
+      else byKey.set(k, [o]);
+    }
+    if (o.norm.includes(' ')) for (const w of o.norm.split(' ')) wholeNameWords.add(w);
+  }
+  return {
+    has: (v) => {
+      if (exact.has(`${valueGroup(v.kind)}\u0000${v.norm}`)) return true;
+      const k = comparableKey(v);
+      return k !== null && (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v));
+    },
+    wholeNameWords,
+  };
+}
+
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);
   const nv = valuesOf(newS);
   const ow = wordSet(oldS);
   const nw = wordSet(newS);
-  // (a word of a name said whole is not said on its own: "New York" says no "York")
-  const inWhole = (w: string, others: ReadonlyArray<Readonly<Value>>) => others.some((o) => o.norm.includes(' ') && o.norm.split(' ').includes(w));
-  const found = (v: Readonly<Value>, others: ReadonlyArray<Readonly<Value>>, otherWords: ReadonlySet<string>) =>
-    others.some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v)) ||
-    (valueGroup(v.kind) === 'name' && otherWords.has(v.norm) && !inWhole(v.norm, others));
-  const oldOnly = ov.filter((v) => !found(v, nv, nw));
-  const newOnly = nv.filter((v) => !found(v, ov, ow));
+  const [inOld, inNew] = [valueIndex(ov), valueIndex(nv)];
+  const found = (v: Readonly<Value>, others: ValueIndex, otherWords: ReadonlySet<string>) =>
+    others.has(v) || (valueGroup(v.kind) === 'name' && otherWords.has(v.norm) && !others.wholeNameWords.has(v.norm));
+  const oldOnly = ov.filter((v) => !found(v, inNew, nw));
+  const newOnly = nv.filter((v) => !found(v, inOld, ow));
   const disagree: string[] = [];
   let detail = '';
   for (const g of new Set(oldOnly.map((v) => valueGroup(v.kind)))) {

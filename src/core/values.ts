@@ -410,6 +410,21 @@ function withUnit(n: string, unit: string): string {
   return u ? `${n}|${u}` : n;
 }
 
+/**
+ * What `sameValue` and `sameCount` compare beyond equal norms, as one key: a time's minutes in
+ * half a day, a number's or quantity's count; null for the kinds compared by their norm alone.
+ * Two values that are the same by those rules share it (an index by it finds them without
+ * weighing every pair: a list of 1,400 numbers against another was 2 million pairs).
+ */
+export function comparableKey(v: Readonly<Value>): string | null {
+  if (v.kind === 'time') {
+    const m = v.norm.match(/^~?(\d+):(\d+)$/);
+    return m ? `t${(Number(m[1]) * 60 + Number(m[2])) % 720}` : null;
+  }
+  if (v.kind === 'quantity' || v.kind === 'number') return `n${count(v.norm)}`;
+  return null;
+}
+
 /** A bare number and a quantity of the same count ("My son is 6." / "... six years old."): one value said two ways. */
 export function sameCount(a: Value, b: Value): boolean {
   const kinds = new Set([a.kind, b.kind]);

@@ -335,6 +335,19 @@ describe('relate: distinct', () => {
   });
 });
 
+describe('compareValues on long lists', () => {
+  it('finds the one value changed among 1,400, by an index (no pair weighed twice), as pairwise would', () => {
+    const list = (swap: number | null) => `My numbers: ${Array.from({ length: 1400 }, (_, i) => String(i === swap ? 99_999 : 1000 + i)).join(', ')}.`;
+    const d = compareValues(s(list(null)), s(list(700)));
+    expect(d.dropped.map((v) => v.norm)).toEqual(['1700']);
+    expect(d.added.map((v) => v.norm)).toEqual(['99999']);
+    expect(d.disagree).toEqual(['number']);
+    // read two ways: a time by its half day, a count bare and with its unit
+    expect(compareValues(s('We meet at 7 every day.'), s('We meet at 7pm every day.')).disagree).toEqual([]);
+    expect(compareValues(s("I'm 42."), s("I'm 42 years old.")).disagree).toEqual([]);
+  });
+});
+
 describe('relate: values bound to their places', () => {
   it.each([
     ['Room 3 is on floor 7.', 'Room 7 is on floor 3.'],
