@@ -20,7 +20,7 @@ import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, has
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
 import { otherPerson, otherShare, owners, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
-import { otherMode, otherTense } from './modality.js';
+import { otherMode, otherTense, tenseOf } from './modality.js';
 import { saysSetAsideAgain } from './set-aside.js';
 
 export { extractValues, correctionCue, polarity };
@@ -60,7 +60,9 @@ function leadingName(text: string): string | null {
 }
 
 export function relate(oldS: StatementLike, newS: StatementLike, topical: boolean): Relation {
-  const cues = freshCues(oldS.text, newS.text);
+  // (a repair, "Sorry,", "Oops,", speaks to the sentence just before it only: the next-sentence rule's)
+  const nextSentence = !!newS.previousSentence && sameSentence(newS.previousSentence, oldS.text);
+  const cues = freshCues(oldS.text, newS.text).filter((c) => c.family !== 'repair' || nextSentence);
   const oldKeys = contentKeys(oldS.text);
   const newKeys = contentKeys(newS.text);
   const values = compareValues(oldS, newS);
@@ -82,7 +84,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const weakDifference = () => hardDifference || (swappedOnce ??= swappedInFrame(oldS.text, newS.text) && !differentObject(oldS.text, newS.text));
 
   // 4. a correction in the very next sentence of the same message: "My anniversary is June 3. Actually, it is June 13."
-  if (newS.previousSentence && sameSentence(newS.previousSentence, oldS.text)) {
+  if (nextSentence) {
     if (strongCue && (hardDifference || newContent.length > 0 || values.added.length > 0)) {
       return { kind: 'corrects', rule: 'next-sentence', detail: `"${strongCue.phrase}" right after the corrected sentence` };
     }
@@ -157,6 +159,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     if (!additive) {
       const replacedKeys = new Set(cues.flatMap((c) => (c.replaced ? [...contentKeys(c.replaced)] : [])));
       for (const cue of cues.filter((c) => !hasQuestionOnly(newS.text, c.family))) {
+        // a state said to be over ends a state, not a past event: "I had knee surgery in March." / "I recovered from my knee surgery."
+        if (cue.family === 'state-over' && (tenseOf(oldS.text)?.tense === 'past' || PAST_EVENT.test(norm(oldS.text)))) continue;
         const strong = strength(cue, oldKeys) === 'strong';
         if (!strong && !weakDifference()) continue;
         const pair = addressedPair(oldS.text, newS.text, names, cue.family);
@@ -311,6 +315,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
 }
+
+/** A statement told in the past ("I had knee surgery in March.", "We got the flu shot."): an event, not a state held now. */
+const PAST_EVENT = /^(?:i|we|he|she|they|(?:my|our) \w+) (?:had|got|was|were|did|\w{3,}ed)\b/;
 
 /** The longest statement read for a swapped stretch (words of each side). */
 const SWAP_MAX_WORDS = 60;

@@ -61,7 +61,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['state-change', /\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b/, false],
   // a state said to be over, the cue itself the change ("I have a cold." / "I got over my cold.": nothing else new)
   ['state-over', /\b(?:got|gotten) over\b|\bout(?:grew|grown)\b|\bgrew out of\b|\b(?:recovered|recovering) from\b|\b(?:been|was|were|got|gotten|is|are|am|'m|'s|'re) (?:now |finally |fully |completely )?cured of\b/, false],
-  // a repair opening the sentence ("Sorry, she's 69.", "Oops, Daniel.", "I mean Tuesday"): weak, a differing value needed
+  // a repair opening the sentence ("Sorry, she's 69.", "Oops, Daniel.", "I mean Tuesday"): weak, a differing value needed, and
+  // read in the sentence right after the one it repairs only (src/core/conflicts.ts): "Sorry, my daughter is sick today." repairs nothing
   ['repair', /^\s*(?:sorry|oops|whoops|my bad|i mean)\b\s*[,:;!.-]?/, true],
   // "orange, not blue" / "Lyon - not Paris": a contrastive "not" naming the old value at the end of a clause
   ['not-x', /(?:[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],

@@ -41,7 +41,8 @@ export function roleAt(c: readonly string[], from: number): { role: string; at: 
   const inLaw = c[i + 1] === 'in' && c[i + 2] === 'law';
   const former = said.some((w) => FORMERLY.has(w) && !(w === 'old' && k === 'friend'));
   const removed = said.filter((w) => REMOVED.has(w));
-  const role = [...(former ? ['former'] : []), ...removed, k].join('-') + (inLaw ? '-in-law' : '');
+  // (a kin once removed is one word however spelt: "step-dad", "stepdad" and "stepfather" are one role)
+  const role = [...(former ? ['former'] : []), `${removed.join('')}${k}`].join('-') + (inLaw ? '-in-law' : '');
   return { role, at: i, end: inLaw ? i + 3 : i + 1 };
 }
 

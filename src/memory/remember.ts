@@ -142,7 +142,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     clientVector ? { vector: clientVector } : embeddingNow && check.quote === input.quote ? embeddingNow : embedOrMissing(deps, check.quote),
     // (with a client's vector too: a search finding its copy behind would catch up and rank again)
     // and, while the embedder works, the quote read as the rules will read it (not with a client's vector: nothing to wait for)
-    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized).then(async (st) => {
+    deps.store.recognitionStart(spaceId, 'STATEMENT', normalized, { messageId: check.messageId, quote: check.quote }).then(async (st) => {
       // While the embedder works, also the statuses the search will not want (the engine may read
       // them ahead, then the search reads none); with a client's vector nothing is waited for.
       await prepareSearch(deps, spaceId, 'STATEMENT', clientVector ? undefined : ['ACTIVE'], true);
@@ -155,6 +155,15 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     }),
     timed ? deps.store.getSpaces([spaceId]).then(([space]) => space?.timeZone ?? 'UTC') : null,
   ]);
+  // A retry (the same sentence of the same message, kept already, whatever became of its memory since:
+  // corrected, muted, merged): the answer the first call gave, nothing written (docs/recognition.md).
+  if (start.kept) {
+    const [memory] = await deps.store.getMemories([start.kept.memoryId], spaceId);
+    if (memory) {
+      const { tier, score } = start.kept;
+      return tier === 'ORIGINAL' ? { outcome: 'CREATED', memory } : { outcome: 'REINFORCED', memory, tier, score: score ?? 1 };
+    }
+  }
   const vector = embedded.vector;
   const now = deps.clock.now();
   const saidAt = check.at;

@@ -275,8 +275,13 @@ export interface MemoryStore {
   putVector(tx: Tx, v: { memoryId: string; spaceId: string; kind: MemoryKind; embedder: string; vector: Float32Array }): Promise<void>;
   getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>>;
   findActiveByNormalized(tx: Tx | undefined, spaceId: string, kind: MemoryKind, normalized: string): Promise<MemoryHead[]>;
-  /** Where recognition starts: `findActiveByNormalized`'s answer, in one statement. */
-  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryHead[] }>;
+  /**
+   * Where recognition starts: `findActiveByNormalized`'s answer, and the wording `retryOf` (a sentence
+   * of one message) already kept in the space, whatever its memory's status (a retry), in one statement.
+   */
+  recognitionStart(spaceId: string, kind: MemoryKind, normalized: string, retryOf?: { messageId: string; quote: string }): Promise<{
+    exact: MemoryHead[]; kept?: { memoryId: string; tier: 'ORIGINAL' | Tier; score: number | null } | null;
+  }>;
   /** The active statements kept from one message, oldest first, without their message's words (a message of 100,000 characters is each one's context). */
   activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryHead[]>;
   getMemories(ids: readonly string[], spaceId?: string | null, tx?: Tx): Promise<(MemoryRecord | null)[]>;

@@ -340,6 +340,8 @@ end $$;`,
   { version: 26, name: 'space-dropped-notify', sql: ({ driver }) => spaceDroppedNotifySql(driver) },
   // An erasure owed survives the process: a forget's transaction records it, the erasure clears it (src/store/erasure.ts).
   { version: 27, name: 'erasure-owed', sql: () => ERASURE_OWED_SQL },
+  // A retried remember finds the wording it wrote: mentions by message (src/memory/remember.ts, "retry").
+  { version: 28, name: 'mentions-by-message', sql: () => `create index if not exists mentions_message on mentions(message_id);` },
 ];
 
 /**

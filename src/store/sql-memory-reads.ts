@@ -72,16 +72,25 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return r.rows.map(toMemoryHead);
   }
 
-  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string): Promise<{ exact: MemoryHead[] }> {
+  async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string, retryOf?: { messageId: string; quote: string }): Promise<{
+    exact: MemoryHead[]; kept?: { memoryId: string; tier: 'ORIGINAL' | Tier; score: number | null } | null;
+  }> {
     // The matches as one JSON text (jsonRows): PGlite's driver would parse 35 columns of a row even when all are null.
+    // The wording already kept from the same sentence of the same message (a retry), by the mentions' message index (migration 28).
     const r = await this.db.query<Row>(
       `select (select ${jsonRows('x', HEAD_COLUMN_NAMES, 'x.seq')} from (
            select ${HEAD_COLUMNS} ${FROM_MEMORY}
            where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
-         ) x) as rows`,
-      [spaceId, kind, normalized],
+         ) x) as rows,
+         (select json_build_array(mn.memory_id, mn.tier, mn.score)::text from mentions mn
+           where $4::text is not null and mn.message_id = $4 and mn.quote = $5 and mn.space_id = $1 order by mn.seq limit 1) as kept`,
+      [spaceId, kind, normalized, retryOf?.messageId ?? null, retryOf?.quote ?? null],
     );
-    return { exact: fromJsonRows(r.rows[0]?.rows, HEAD_COLUMN_NAMES).map(toMemoryHead) };
+    const kept = r.rows[0]?.kept ? JSON.parse(String(r.rows[0].kept)) as [string, 'ORIGINAL' | Tier, number | null] : null;
+    return {
+      exact: fromJsonRows(r.rows[0]?.rows, HEAD_COLUMN_NAMES).map(toMemoryHead),
+      kept: kept && { memoryId: kept[0], tier: kept[1], score: kept[2] },
+    };
   }
 
   async conversationTranscript(conversationId: string, last: number, bytes: number): Promise<ConversationTranscript | null> {

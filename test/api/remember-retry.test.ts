@@ -38,6 +38,30 @@ describe('a remember retried', () => {
     expect(await eventsOf(sp, first.memory.id)).toEqual(['CREATED', 'REINFORCED']);
   });
 
+  it('whatever became of the memory since (corrected, muted): the same answer, nothing written, nothing undone', async () => {
+    const space = await t.space({ name: 'retry-later' });
+    const sp = actors(t.gql, space);
+    const c = await sp.open();
+    await sp.say(c, 'I work at Acme Corp.');
+    const first = await sp.remember({ conversationId: c, quote: 'I work at Acme Corp.' });
+    const fix = await sp.state('Actually, I work at Globex now, not Acme.');
+    expect(fix).toMatchObject({ outcome: 'CORRECTED', superseded: { id: first.memory.id } });
+    const again = await sp.remember({ conversationId: c, quote: 'I work at Acme Corp.' });
+    expect(again).toMatchObject({ outcome: 'CREATED', memory: { id: first.memory.id, status: 'SUPERSEDED' } });
+    const globex = await sp.memory(fix.memory.id);
+    expect(globex.supersedes).toHaveLength(1);
+    expect(globex.events.map((e: { kind: string }) => e.kind)).toEqual(['CREATED', 'CORRECTED']);
+
+    const c2 = await sp.open();
+    await sp.say(c2, 'I drink oat milk in my coffee.');
+    const oat = await sp.remember({ conversationId: c2, quote: 'I drink oat milk in my coffee.' });
+    const mute = await t.gql(space.operator, `mutation($ids: [ID!]!) { muteMemories(ids: $ids) { __typename } }`, { ids: [oat.memory.id] });
+    expect(mute.data.muteMemories.__typename).not.toMatch(/Error|Forbidden/);
+    const retried = await sp.remember({ conversationId: c2, quote: 'I drink oat milk in my coffee.' });
+    expect(retried).toMatchObject({ outcome: 'CREATED', memory: { id: oat.memory.id, status: 'MUTED' } });
+    expect((await sp.list({ filter: { statuses: ['ACTIVE'] } })).nodes.map((n: { quote: string }) => n.quote)).not.toContain('I drink oat milk in my coffee.');
+  });
+
   it('the same words typed again, in another message, are counted: a restatement, not a retry', async () => {
     const sp = actors(t.gql, await t.space({ name: 'retry-not' }));
     const c = await sp.open();

@@ -140,12 +140,15 @@ describe('relate: explicit-cue', () => {
     const next = (a: string, b: string) => relate(s(a), s(b, { previousSentence: a }), false);
     expect(next('My mum is 68.', "Sorry, she's 69.")).toMatchObject({ kind: 'corrects', rule: 'next-sentence' });
     expect(next('My mum is 68.', 'Oops, 69.')).toMatchObject({ kind: 'corrects', rule: 'next-sentence' });
-    expect(rel('My son is called Dan.', 'Sorry, my son is called Daniel.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
-    // an apology is no correction without a value in place of another
+    // an apology is no correction without a value in place of another, nor, in another message, a repair at all
     expect(next('My mum is 68.', "Sorry, I'm rambling.").kind).not.toBe('corrects');
+    expect(rel('My daughter is seven.', 'Sorry, my daughter is sick today.').kind).not.toBe('corrects');
   });
   it('a state said to be over needs nothing else new: the cue is the change', () => {
     expect(rel('I have a cold.', 'I got over my cold.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // it ends a state held, not a past event
+    expect(rel('I had knee surgery in March.', 'I recovered from my knee surgery.').kind).not.toBe('corrects');
+    expect(rel('I got the flu shot last week.', 'I got over the flu last week.').kind).not.toBe('corrects');
   });
   it('a prefix said on both sides denies nothing: "My ex-husband is called Darren." / "Darren is my ex-husband."', () => {
     expect(rel('My ex-husband is called Darren.', 'Darren is my ex-husband.').kind).not.toBe('corrects');
