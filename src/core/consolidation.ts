@@ -58,7 +58,7 @@ export function chooseReference(members: readonly ClusterItem[]): ClusterItem {
 function asCandidate(m: ClusterItem, score: number | null): Candidate {
   return {
     id: m.id, text: m.text, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-    messageId: m.messageId, score, window: m.window,
+    messageId: m.messageId, score, window: m.window, saidAt: m.saidAt,
   };
 }
 

@@ -53,7 +53,7 @@ function sameTime(a: Date, b: Date, byDay: boolean, timeZone: string): boolean {
  * `old`. The times both sides give are compared (a time given on one side only is a detail added,
  * not a disagreement); with none in common, the instants the windows are about.
  */
-export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen): Occasion {
+export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen, oldSaidAt?: Date): Occasion {
   const next = said.window;
   if (!isTimedType(type) || !hasTime(old) || !hasTime(next)) return 'unsaid';
   const byDay = old.allDay || next.allDay;
@@ -62,8 +62,12 @@ export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen): Occ
     ? shared.some((f) => !sameTime(old[f]!, next[f]!, byDay, said.timeZone))
     : !sameTime(keyOf(old)!, keyOf(next)!, byDay, said.timeZone);
   if (!differs) return 'same';
-  const closes = windowClosesAt(old, said.timeZone);
-  return closes !== null && closes.getTime() <= said.saidAt.getTime() ? 'another' : 'moved';
+  // either window closed before the other statement was said (the new one may be remembered late: said first)
+  const closed = (w: TimeWindow, at: Date | undefined) => {
+    const closes = at ? windowClosesAt(w, said.timeZone) : null;
+    return closes !== null && closes.getTime() <= at!.getTime();
+  };
+  return closed(old, said.saidAt) || closed(next, oldSaidAt) ? 'another' : 'moved';
 }
 
 /** How a moved window reads in a correction's detail: the day or instant it was about, before and now. */

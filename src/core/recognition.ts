@@ -58,6 +58,8 @@ export interface Candidate {
   messageId: string | null;
   /** The memory's time window (src/core/occasions.ts): the same words at another time may be another occasion. */
   window?: TimeWindow;
+  /** When the memory was said (an occasion may be told late: src/core/occasions.ts). */
+  saidAt?: Date;
   /** Vector similarity with the incoming statement; null when only found another way. */
   score: number | null;
 }
@@ -209,7 +211,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
   for (const c of candidates) {
     // The caller's times, when both sides give one: another occasion is not this memory at all; a
     // moved one is the same thing said at another time, which corrects it where it would restate it.
-    const when = incoming.said && c.window && c.type === incoming.type ? occasion(c.type, c.window, incoming.said) : 'unsaid';
+    const when = incoming.said && c.window && c.type === incoming.type ? occasion(c.type, c.window, incoming.said, c.saidAt) : 'unsaid';
     if (when === 'another') {
       considered.push({ id: c.id, score: c.score, relation: 'distinct', rule: 'another-occasion' });
       continue;

@@ -103,7 +103,7 @@ export async function gatherCandidates(
     .map((m) => {
       const c: Candidate = {
         id: m.id, text: m.quote, normalized: m.normalized, type: m.type, entities: m.entities, themes: m.themes,
-        messageId: m.messageId, score: scores.get(m.id) ?? null, window: timeWindow(m),
+        messageId: m.messageId, score: scores.get(m.id) ?? null, window: timeWindow(m), saidAt: m.saidAt,
       };
       // A candidate out of the rules' reach is recorded, not read (src/core/recognition.ts): its entities are not derived.
       if (!withinReach({ normalized, previousSentence }, c, deps.thresholds)) return c;

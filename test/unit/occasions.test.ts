@@ -29,6 +29,14 @@ describe('occasion', () => {
     expect(occasion('REMINDER', win({ dueAt: d('2026-11-06T09:00:00Z') }), said({ dueAt: d('2026-11-07T09:00:00Z') }, '2026-11-02T09:00:00Z'))).toBe('moved');
   });
 
+  it('told late: the new statement\'s own window closed before the memory was said is another occasion too', () => {
+    const later = win({ startsAt: d('2025-03-18T15:00:00Z') });
+    // the memory said 03-10 of the 18th; the new one said 03-01 of the 4th (remembered after it)
+    expect(occasion('APPOINTMENT', later, said({ startsAt: d('2025-03-04T15:00:00Z') }, '2025-03-01T09:00:00Z'), d('2025-03-10T09:00:00Z'))).toBe('another');
+    // without the memory's time of saying, as before: moved
+    expect(occasion('APPOINTMENT', later, said({ startsAt: d('2025-03-04T15:00:00Z') }, '2025-03-01T09:00:00Z'))).toBe('moved');
+  });
+
   it('all-day windows are days in the space\'s time zone: another hour that day is the same day', () => {
     const allDay = win({ startsAt: d('2026-11-03T00:00:00Z'), allDay: true });
     expect(occasion('EVENT', allDay, said({ startsAt: d('2026-11-03T19:00:00Z') }, '2026-11-01T09:00:00Z', 'America/New_York'))).toBe('same');
