@@ -268,7 +268,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     // kept as what it replaced, superseded by it from the start (docs/corrections.md, "Said before").
     if (supersedes) {
       const target = (decision === early.decision ? early.records.get(supersedes.id) : undefined) ?? (await deps.store.getMemoryHeads([supersedes.id], spaceId, tx))[0];
-      if (target && target.saidAt.getTime() > saidAt.getTime()) {
+      if (target && await saidAfter(deps, tx, target, saidAt, check.messageId)) {
         const { memory, events: ev } = await storeNewStatement(deps, tx, {
           ...newStatement(decision, null), supersededBy: { ...supersedes, reason: `said before it, recognised by the ${supersedes.rule} rule` },
         });
@@ -352,6 +352,18 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
     return { id, memory: (await deps.store.getMemories([id], spaceId, tx))[0]!, events: events ?? [] };
   }
   return { id, memory, events: events ?? [] };
+}
+
+/**
+ * Whether `target` was said after the statement said at `saidAt` in `messageId`: by the messages'
+ * times, and at equal times by the order they were recorded in (a conversation imported with one
+ * time for all its messages still has an order).
+ */
+async function saidAfter(deps: MemoryDeps, tx: Tx, target: MemoryHead, saidAt: Date, messageId: string): Promise<boolean> {
+  const [a, b] = [target.saidAt.getTime(), saidAt.getTime()];
+  if (a !== b || !target.messageId || target.messageId === messageId) return a > b;
+  const order = await deps.store.messageOrder(tx, [target.messageId, messageId]);
+  return (order.get(target.messageId) ?? 0) > (order.get(messageId) ?? 0);
 }
 
 function logDecision(deps: MemoryDeps, r: RememberResult, embedded: { vector: Float32Array | null; error?: unknown }): void {

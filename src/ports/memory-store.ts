@@ -293,6 +293,8 @@ export interface MemoryStore {
    * undefined for one past `maxBytes` (its words not read).
    */
   memoryTexts(ids: readonly string[], maxBytes: number): Promise<({ context: string | null; basis: string | null } | null | undefined)[]>;
+  /** The order messages were recorded in (their `seq`), by id; messages gone are left out. */
+  messageOrder(tx: Tx | undefined, ids: readonly string[]): Promise<Map<string, number>>;
   /** The wording of a memory said in `messageId` as `quote` exactly (its first wording is `ORIGINAL`), or null. */
   mentionOf(tx: Tx | undefined, memoryId: string, messageId: string, quote: string): Promise<{ tier: 'ORIGINAL' | Tier; score: number | null } | null>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */

@@ -53,6 +53,11 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return r.rows.map(toMemoryHead);
   }
 
+  async messageOrder(tx: Tx | undefined, ids: readonly string[]): Promise<Map<string, number>> {
+    const r = await this.q(tx).query<{ id: string; seq: string | number }>(`select id, seq from messages where id = any($1::text[])`, [ids]);
+    return new Map(r.rows.map((x) => [x.id, Number(x.seq)]));
+  }
+
   async mentionOf(tx: Tx | undefined, memoryId: string, messageId: string, quote: string): Promise<{ tier: 'ORIGINAL' | Tier; score: number | null } | null> {
     const r = await this.q(tx).query<{ tier: 'ORIGINAL' | Tier; score: number | null }>(
       `select tier, score from mentions where memory_id = $1 and message_id = $2 and quote = $3 order by seq limit 1`,

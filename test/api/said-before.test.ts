@@ -32,6 +32,19 @@ describe('a correction said before the memory it would correct', () => {
     const l = await sp.memory(lisbon.memory.id);
     expect(l).toMatchObject({ supersededBy: { id: porto.memory.id }, currentVersion: { id: porto.memory.id } });
 
+    // at equal times, the order the messages were recorded in: the last one said stands
+    const sp3 = actors(t.gql, await t.space({ name: 'said-at-once' }));
+    const at = minutesAgo(60);
+    const conv = await sp3.open();
+    const said = ['My sister Ana lives in Lisbon.', 'Actually, my sister Ana lives in Porto now.', 'Actually, my sister Ana lives in Madrid now.'];
+    for (const text of said) await sp3.say(conv, text, { at });
+    const madrid = await sp3.remember({ conversationId: conv, quote: said[2] });
+    await sp3.remember({ conversationId: conv, quote: said[0] });
+    await sp3.remember({ conversationId: conv, quote: said[1] });
+    expect((await sp3.memory(madrid.memory.id)).status).toBe('ACTIVE');
+    const current = (await sp3.list({ filter: { statuses: ['ACTIVE'] } })).nodes.map((n: { quote: string }) => n.quote);
+    expect(current).toEqual([said[2]]);
+
     // said in the other order, the same two are a plain correction
     const sp2 = actors(t.gql, await t.space({ name: 'said-in-order' }));
     const first = await sp2.state('My sister Ana lives in Lisbon.');
