@@ -4,7 +4,8 @@
  * "different-thing", "multi-valued".
  */
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
-import { comparableKey, extractValues, foldMarks, numberWord, valueGroup, sameCount, sameValue, type Value } from './values.js';
+import { extractValues, foldMarks, numberWord, valueGroup, type Value } from './values.js';
+import { valueIndex, type ValueIndex } from './value-index.js';
 import { lexicon } from './lexicon.js';
 import { memoByText, registerSentenceCache, shared } from './memo.js';
 import { deriveNouns } from './derive.js';
@@ -73,38 +74,6 @@ const wordsWithEntities = memoByStatement((text, entities): ReadonlySet<string> 
 });
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
-
-interface ValueIndex {
-  /** Whether one of the values is `v`, however written (`sameValue`, `sameCount`). */
-  has(v: Readonly<Value>): boolean;
-  /** The words of the names said whole ("New York" says no "York" on its own). */
-  wholeNameWords: ReadonlySet<string>;
-}
-
-/** Values indexed by their group and norm, and by `comparableKey` for those read two ways: no pair weighed twice. */
-function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
-  const exact = new Set<string>();
-  const byKey = new Map<string, Readonly<Value>[]>();
-  const wholeNameWords = new Set<string>();
-  for (const o of values) {
-    exact.add(`${valueGroup(o.kind)}\u0000${o.norm}`);
-    const k = comparableKey(o);
-    if (k !== null) {
-      const list = byKey.get(k);
-      if (list) list.push(o);
-      else byKey.set(k, [o]);
-    }
-    if (o.norm.includes(' ')) for (const w of o.norm.split(' ')) wholeNameWords.add(w);
-  }
-  return {
-    has: (v) => {
-      if (exact.has(`${valueGroup(v.kind)}\u0000${v.norm}`)) return true;
-      const k = comparableKey(v);
-      return k !== null && (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v));
-    },
-    wholeNameWords,
-  };
-}
 
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);

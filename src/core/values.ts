@@ -390,7 +390,7 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
 }
 
 /** A quantity's count as compared: "5k" = "5000" (without its unit: "80|kg" -> "80"). */
-const count = (norm: string) => norm.split('|')[0]!.replace(/k$/, '000');
+export const count = (norm: string) => norm.split('|')[0]!.replace(/k$/, '000');
 /** A quantity's unit as compared ("80|kg" -> "kg"), or null when none was said or it could be read two ways. */
 const unitOf = (norm: string): string | null => norm.split('|')[1] ?? null;
 
@@ -408,21 +408,6 @@ const MEASURES: Array<[string, RegExp]> = [
 function withUnit(n: string, unit: string): string {
   const u = MEASURES.find(([, re]) => re.test(unit))?.[0];
   return u ? `${n}|${u}` : n;
-}
-
-/**
- * What `sameValue` and `sameCount` compare beyond equal norms, as one key: a time's minutes in
- * half a day, a number's or quantity's count; null for the kinds compared by their norm alone.
- * Two values that are the same by those rules share it (an index by it finds them without
- * weighing every pair: a list of 1,400 numbers against another was 2 million pairs).
- */
-export function comparableKey(v: Readonly<Value>): string | null {
-  if (v.kind === 'time') {
-    const m = v.norm.match(/^~?(\d+):(\d+)$/);
-    return m ? `t${(Number(m[1]) * 60 + Number(m[2])) % 720}` : null;
-  }
-  if (v.kind === 'quantity' || v.kind === 'number') return `n${count(v.norm)}`;
-  return null;
 }
 
 /** A bare number and a quantity of the same count ("My son is 6." / "... six years old."): one value said two ways. */

@@ -1,0 +1,55 @@
+/**
+ * Values found on the other side, by an index: their group and norm, and, for those read two ways
+ * (a time in either half of the day, a count bare or with its unit), a key those readings share.
+ * `compareValues` (src/core/slots.ts) asks it of each value of a statement: a list of 1,400 numbers
+ * against another was 2 million pairs weighed one by one. Pure.
+ */
+import { count, sameCount, sameValue, valueGroup, type Value } from './values.js';
+
+/**
+ * What `sameValue` and `sameCount` compare beyond equal norms, as one key: a time's minutes in
+ * half a day, a number's or quantity's count; null for the kinds compared by their norm alone.
+ * Two values that are the same by those rules share it (an index by it finds them without
+ * weighing every pair: a list of 1,400 numbers against another was 2 million pairs).
+ */
+export function comparableKey(v: Readonly<Value>): string | null {
+  if (v.kind === 'time') {
+    const m = v.norm.match(/^~?(\d+):(\d+)$/);
+    return m ? `t${(Number(m[1]) * 60 + Number(m[2])) % 720}` : null;
+  }
+  if (v.kind === 'quantity' || v.kind === 'number') return `n${count(v.norm)}`;
+  return null;
+}
+
+export interface ValueIndex {
+  /** Whether one of the values is `v`, however written (`sameValue`, `sameCount`). */
+  has(v: Readonly<Value>): boolean;
+  /** The words of the names said whole ("New York" says no "York" on its own). */
+  wholeNameWords: ReadonlySet<string>;
+}
+
+/** Values indexed by their group and norm, and by `comparableKey` for those read two ways: no pair weighed twice. */
+export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
+  const exact = new Set<string>();
+  const byKey = new Map<string, Readonly<Value>[]>();
+  const wholeNameWords = new Set<string>();
+  for (const o of values) {
+    exact.add(`${valueGroup(o.kind)}\u0000${o.norm}`);
+    const k = comparableKey(o);
+    if (k !== null) {
+      const list = byKey.get(k);
+      if (list) list.push(o);
+      else byKey.set(k, [o]);
+    }
+    if (o.norm.includes(' ')) for (const w of o.norm.split(' ')) wholeNameWords.add(w);
+  }
+  return {
+    has: (v) => {
+      if (exact.has(`${valueGroup(v.kind)}\u0000${v.norm}`)) return true;
+      const k = comparableKey(v);
+      return k !== null && (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v));
+    },
+    wholeNameWords,
+  };
+}
+
