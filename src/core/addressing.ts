@@ -144,9 +144,12 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
 export const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'changed', 'up-down-to', 'turned', 'state-change', 'state-over', 'update']);
 
 /** Cues of the new text whose family the old text does not already use. */
+const MARITAL = /\b(?:engaged|married|divorced|separated|remarried|widowed)$/;
+
 export function freshCues(oldText: string, newText: string): Cue[] {
   // (a change of state is told by its state: "got divorced" is fresh after "I'm married", "got married" is not)
-  const said = (c: Readonly<Cue>) => (c.family === 'state-change' ? `${c.family}:${c.phrase.split(' ').at(-1)}` : c.family);
+  // ("passed away" / "died" are one change, said two ways: a marital state only is told apart by its word)
+  const said = (c: Readonly<Cue>) => (c.family === 'state-change' && MARITAL.test(c.phrase) ? `${c.family}:${c.phrase.split(' ').at(-1)}` : c.family);
   const had = new Set(findCues(oldText).map(said));
   // "instead", "rather than" and "instead of" are one way of saying it
   return findCues(newText).filter((c) => !had.has(said(c)));
