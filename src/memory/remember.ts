@@ -9,7 +9,7 @@ import { isTimedType } from '../core/cleanup-selection.js';
 import { hasTime } from '../core/occasions.js';
 import { norm, normalize, parseVector, VectorFormatError } from '../core/vectors.js';
 import type { MemoryType, Tier } from '../core/types.js';
-import type { MemoryEvent, MemoryHead, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
+import type { KeptWording, MemoryEvent, MemoryHead, MemoryRecord, NewEvent, NewMemory, Reinforcement, Tx } from '../ports/memory-store.js';
 import { actorLabel, type Actor, type MemoryDeps } from './deps.js';
 import { assertStillSaid, checkQuoteIn, conversationWithTranscript, TRANSCRIPT_WINDOW } from './conversations.js';
 import { InvalidInputError, quoteRefusal } from './errors.js';
@@ -157,13 +157,8 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   ]);
   // A retry (the same sentence of the same message, kept already, whatever became of its memory since:
   // corrected, muted, merged): the answer the first call gave, nothing written (docs/recognition.md).
-  if (start.kept) {
-    const [memory] = await deps.store.getMemories([start.kept.memoryId], spaceId);
-    if (memory) {
-      const { tier, score } = start.kept;
-      return tier === 'ORIGINAL' ? { outcome: 'CREATED', memory } : { outcome: 'REINFORCED', memory, tier, score: score ?? 1 };
-    }
-  }
+  const retried = start.kept ? await answeredBefore(deps, undefined, spaceId, start.kept) : null;
+  if (retried) return retried;
   const vector = embedded.vector;
   const now = deps.clock.now();
   const saidAt = check.at;
@@ -211,20 +206,6 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     const { events: ev, ...memory } = written;
     return { result: { outcome: 'REINFORCED', memory, tier: decision.tier, score: decision.score } as RememberResult, events: ev ?? [] };
   };
-  // The sentence already kept from this message in the target (a client's retry: the first call was
-  // written, its answer lost): the answer that call gave, nothing written, not counted twice. A mention
-  // from this message can only be there if the target was last mentioned no earlier than the message.
-  const keptBefore = async (tx: Tx | undefined, target: MemoryHead): Promise<{ result: RememberResult; events: MemoryEvent[] } | null> => {
-    if (target.lastMentionedAt.getTime() < saidAt.getTime()) return null;
-    const kept = await deps.store.mentionOf(tx, target.id, check.messageId, check.quote);
-    if (!kept) return null;
-    const [memory] = await deps.store.getMemories([target.id], spaceId, tx);
-    if (!memory) return null;
-    return {
-      result: kept.tier === 'ORIGINAL' ? { outcome: 'CREATED', memory } : { outcome: 'REINFORCED', memory, tier: kept.tier, score: kept.score ?? 1 },
-      events: [],
-    };
-  };
   // Where the store runs one statement at a time (PGlite), a new fact or a reinforcement is written by
   // one statement that checks itself that nothing was written in the space since `seen`: the lock's
   // check and the write at once, without a transaction (docs/concurrency.md). If something was, it
@@ -237,9 +218,6 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
     }
     const target = d.action === 'reinforce' ? early.records.get(d.targetId) : undefined;
     if (d.action === 'reinforce' && target && deps.store.reinforceIfUnchanged) {
-      // (a write between this check and the statement moves the last event id: the lock's way checks again)
-      const again = await keptBefore(undefined, target);
-      if (again) return again;
       const w = await deps.store.reinforceIfUnchanged(seen, reinforcement(d, target), spaceId);
       return w && reinforced(d, w);
     }
@@ -250,6 +228,10 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   const { result, events } = unlocked ?? await deps.store.withSpaceLock(spaceId, async (tx) => {
     const moved = (await deps.store.lastEventId(spaceId, tx)) !== seen;
     if (moved) await assertStillSaid(deps, tx, conversation.id, input.quote, check);
+    // (a retry racing this one may have kept the sentence since the first read: its answer, nothing written)
+    const kept = moved ? await deps.store.keptWording(tx, spaceId, check.messageId, check.quote) : null;
+    const raced = kept ? await answeredBefore(deps, tx, spaceId, kept) : null;
+    if (raced) return { result: raced, events: [] };
     const { decision } = moved ? await recognise(tx) : early;
 
     if (decision.action === 'reinforce') {
@@ -257,7 +239,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       // counters change only under this lock, with an event); read again otherwise.
       const old = decision === early.decision ? early.records.get(decision.targetId) ?? null : null;
       const target = old ?? (await deps.store.getMemories([decision.targetId], spaceId, tx))[0]!;
-      return await keptBefore(tx, target) ?? reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
+      return reinforced(decision, await deps.store.reinforce(tx, reinforcement(decision, target), spaceId));
     }
 
     // The event's reason names the rule, never the rules' detail: it quotes the values, and the event log holds no words.
@@ -352,6 +334,16 @@ export async function storeNewStatement(deps: MemoryDeps, tx: Tx | null, a: NewS
     return { id, memory: (await deps.store.getMemories([id], spaceId, tx))[0]!, events: events ?? [] };
   }
   return { id, memory, events: events ?? [] };
+}
+
+/**
+ * What a remember that kept this sentence answered: `CREATED` with the memory when the wording was
+ * its first, else `REINFORCED` with the wording's tier and score; null when the memory is gone.
+ */
+async function answeredBefore(deps: MemoryDeps, tx: Tx | undefined, spaceId: string, kept: KeptWording): Promise<RememberResult | null> {
+  const [memory] = await deps.store.getMemories([kept.memoryId], spaceId, tx);
+  if (!memory) return null;
+  return kept.tier === 'ORIGINAL' ? { outcome: 'CREATED', memory } : { outcome: 'REINFORCED', memory, tier: kept.tier, score: kept.score ?? 1 };
 }
 
 /**

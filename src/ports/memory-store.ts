@@ -79,6 +79,9 @@ export interface MemoryRecord {
  */
 export type MemoryHead = Omit<MemoryRecord, 'context' | 'basis'>;
 
+/** A sentence of one message as it was kept: the memory holding that wording (any status), the wording's tier (`ORIGINAL`: the memory's first) and score. */
+export interface KeptWording { memoryId: string; tier: 'ORIGINAL' | Tier; score: number | null }
+
 /** Whether a memory was read whole (with `context` and `basis`). */
 export const isWhole = (m: MemoryHead): m is MemoryRecord => 'context' in m;
 
@@ -280,7 +283,7 @@ export interface MemoryStore {
    * of one message) already kept in the space, whatever its memory's status (a retry), in one statement.
    */
   recognitionStart(spaceId: string, kind: MemoryKind, normalized: string, retryOf?: { messageId: string; quote: string }): Promise<{
-    exact: MemoryHead[]; kept?: { memoryId: string; tier: 'ORIGINAL' | Tier; score: number | null } | null;
+    exact: MemoryHead[]; kept?: KeptWording | null;
   }>;
   /** The active statements kept from one message, oldest first, without their message's words (a message of 100,000 characters is each one's context). */
   activeOfMessage(tx: Tx | undefined, spaceId: string, messageId: string): Promise<MemoryHead[]>;
@@ -295,8 +298,8 @@ export interface MemoryStore {
   memoryTexts(ids: readonly string[], maxBytes: number): Promise<({ context: string | null; basis: string | null } | null | undefined)[]>;
   /** The order messages were recorded in (their `seq`), by id; messages gone are left out. */
   messageOrder(tx: Tx | undefined, ids: readonly string[]): Promise<Map<string, number>>;
-  /** The wording of a memory said in `messageId` as `quote` exactly (its first wording is `ORIGINAL`), or null. */
-  mentionOf(tx: Tx | undefined, memoryId: string, messageId: string, quote: string): Promise<{ tier: 'ORIGINAL' | Tier; score: number | null } | null>;
+  /** The wording a sentence of one message was kept as in the space (`recognitionStart`'s `kept`), or null. */
+  keptWording(tx: Tx | undefined, spaceId: string, messageId: string, quote: string): Promise<KeptWording | null>;
   /** Adds a mention to a memory (counters, lists, lexicon) and returns it as updated. */
   reinforce(tx: Tx, r: Reinforcement, spaceId: string): Promise<MemoryRecord & { events?: MemoryEvent[] }>;
   setStatus(

@@ -1,5 +1,5 @@
-import type { Conversation, ConversationTranscript, ListFilter, ListOrder, MemoryEvent, Message, MemoryHead, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
-import type { MemoryKind, Tier } from '../core/types.js';
+import type { Conversation, ConversationTranscript, KeptWording, ListFilter, ListOrder, MemoryEvent, Message, MemoryHead, MemoryRecord, Mention, Tx } from '../ports/memory-store.js';
+import type { MemoryKind } from '../core/types.js';
 import { parseVector } from '../core/vectors.js';
 import { FROM_MEMORY, HEAD_COLUMNS, HEAD_COLUMN_NAMES, MEMORY_COLUMNS, MEMORY_COLUMN_NAMES, date, fromJsonRows, groupInOrder, jsonRows, toEvent, toMemory, toMemoryHead, toMention, toMessage, type Row } from './sql-rows.js';
 import { SqlMemoryWrites } from './sql-memory-writes.js';
@@ -34,6 +34,21 @@ function listWhere(order: ListOrder): string {
 }
 
 /** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
+/**
+ * The wording a sentence of one message was kept as in a space (`keptWording`), as one JSON text
+ * `[memory id, tier, score]`, whatever its memory's status: by the mentions' message index
+ * (migration 28). Its parameters name the space, the message (null: none) and the quote.
+ */
+const KEPT_WORDING = (space: string, message: string, quote: string) =>
+  `(select json_build_array(mn.memory_id, mn.tier, mn.score)::text from mentions mn
+    where ${message}::text is not null and mn.message_id = ${message} and mn.quote = ${quote} and mn.space_id = ${space} order by mn.seq limit 1)`;
+
+const keptOf = (json: unknown): KeptWording | null => {
+  if (!json) return null;
+  const [memoryId, tier, score] = JSON.parse(String(json)) as [string, KeptWording['tier'], number | null];
+  return { memoryId, tier, score };
+};
+
 export class SqlMemoryReads extends SqlMemoryWrites {
   async getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>> {
     const r = await this.q(tx).query<Row>(
@@ -58,12 +73,9 @@ export class SqlMemoryReads extends SqlMemoryWrites {
     return new Map(r.rows.map((x) => [x.id, Number(x.seq)]));
   }
 
-  async mentionOf(tx: Tx | undefined, memoryId: string, messageId: string, quote: string): Promise<{ tier: 'ORIGINAL' | Tier; score: number | null } | null> {
-    const r = await this.q(tx).query<{ tier: 'ORIGINAL' | Tier; score: number | null }>(
-      `select tier, score from mentions where memory_id = $1 and message_id = $2 and quote = $3 order by seq limit 1`,
-      [memoryId, messageId, quote],
-    );
-    return r.rows[0] ?? null;
+  async keptWording(tx: Tx | undefined, spaceId: string, messageId: string, quote: string): Promise<KeptWording | null> {
+    const r = await this.q(tx).query<Row>(`select ${KEPT_WORDING('$1', '$2', '$3')} as kept`, [spaceId, messageId, quote]);
+    return keptOf(r.rows[0]?.kept);
   }
 
   /** Active memories of a space and kind whose normalised text is exactly `normalized`. */
@@ -78,7 +90,7 @@ export class SqlMemoryReads extends SqlMemoryWrites {
   }
 
   async recognitionStart(spaceId: string, kind: MemoryKind, normalized: string, retryOf?: { messageId: string; quote: string }): Promise<{
-    exact: MemoryHead[]; kept?: { memoryId: string; tier: 'ORIGINAL' | Tier; score: number | null } | null;
+    exact: MemoryHead[]; kept?: KeptWording | null;
   }> {
     // The matches as one JSON text (jsonRows): PGlite's driver would parse 35 columns of a row even when all are null.
     // The wording already kept from the same sentence of the same message (a retry), by the mentions' message index (migration 28).
@@ -87,15 +99,10 @@ export class SqlMemoryReads extends SqlMemoryWrites {
            select ${HEAD_COLUMNS} ${FROM_MEMORY}
            where m.space_id = $1 and md5(m.normalized) = md5($3) and m.normalized = $3 and m.kind = $2 and s.status = 'ACTIVE'
          ) x) as rows,
-         (select json_build_array(mn.memory_id, mn.tier, mn.score)::text from mentions mn
-           where $4::text is not null and mn.message_id = $4 and mn.quote = $5 and mn.space_id = $1 order by mn.seq limit 1) as kept`,
+         ${KEPT_WORDING('$1', '$4', '$5')} as kept`,
       [spaceId, kind, normalized, retryOf?.messageId ?? null, retryOf?.quote ?? null],
     );
-    const kept = r.rows[0]?.kept ? JSON.parse(String(r.rows[0].kept)) as [string, 'ORIGINAL' | Tier, number | null] : null;
-    return {
-      exact: fromJsonRows(r.rows[0]?.rows, HEAD_COLUMN_NAMES).map(toMemoryHead),
-      kept: kept && { memoryId: kept[0], tier: kept[1], score: kept[2] },
-    };
+    return { exact: fromJsonRows(r.rows[0]?.rows, HEAD_COLUMN_NAMES).map(toMemoryHead), kept: keptOf(r.rows[0]?.kept) };
   }
 
   async conversationTranscript(conversationId: string, last: number, bytes: number): Promise<ConversationTranscript | null> {
