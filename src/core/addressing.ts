@@ -143,9 +143,10 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */
 export const CHANGE_FAMILIES = new Set(['no-longer', 'any-more', 'moved', 'changed', 'up-down-to', 'turned', 'state-change', 'state-over', 'update']);
 
-/** Cues of the new text whose family the old text does not already use. */
+/** A marital state's cue phrase ("got divorced", "'m married"): the one change of state told apart by its word. */
 const MARITAL = /\b(?:engaged|married|divorced|separated|remarried|widowed)$/;
 
+/** Cues of the new text whose family the old text does not already use. */
 export function freshCues(oldText: string, newText: string): Cue[] {
   // (a change of state is told by its state: "got divorced" is fresh after "I'm married", "got married" is not)
   // ("passed away" / "died" are one change, said two ways: a marital state only is told apart by its word)

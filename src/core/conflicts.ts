@@ -277,11 +277,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // 7. the same statement with a word swapped for its opposite: "turning on" / "turning off", "near" / "far from"
   const sharedKeys = [...oldKeys].filter((k) => newKeys.has(k)).length;
   if (sharedKeys >= 1 && 2 * sharedKeys >= Math.max(oldKeys.size, newKeys.size)) {
-    const opp = oppositeSwap(lemmaSeq(oldS.text), lemmaSeq(newS.text));
+    const [oldLemmas, newLemmas] = [lemmaSeq(oldS.text), lemmaSeq(newS.text)];
+    const opp = oppositeSwap(oldLemmas, newLemmas);
     if (opp) {
       const single = !additive && [...slots(oldS.text, names)].some((s) => slots(newS.text, names).has(s));
       // (opposites that may both hold are two facts, never a correction: "my flight to Rome" / "my flight from Rome")
-      if (topical && single && oppositeSwap(lemmaSeq(oldS.text), lemmaSeq(newS.text), true)) return { kind: 'corrects', rule: 'opposite', detail: opp };
+      if (topical && single && oppositeSwap(oldLemmas, newLemmas, true)) return { kind: 'corrects', rule: 'opposite', detail: opp };
       return { kind: 'distinct', rule: 'opposite', detail: opp };
     }
   }
