@@ -6,7 +6,11 @@
  *   occasion** ("I have a dentist appointment on Tuesday." said in two weeks): a new memory, the
  *   first left as it was;
  * - when it had not, the person **moved** it (a reschedule): a correction, the new memory
- *   superseding the old, which stays stored and linked.
+ *   superseding the old, which stays stored and linked;
+ * - the same day told **with its time of day** (an all-day window, then a time that day, none of
+ *   its times left out) supersedes it the same way: a memory's times never change, so the new
+ *   memory is the one that holds the whole of it. Told less precisely, it is the same time: a
+ *   restatement.
  * A window given on one side only, or on neither, says nothing: the words decide, as for any
  * statement. Pure: no I/O. See docs/recognition.md, "Times".
  */
@@ -27,7 +31,7 @@ export interface SaidWhen {
   timeZone: string;
 }
 
-export type Occasion = 'unsaid' | 'same' | 'another' | 'moved';
+export type Occasion = 'unsaid' | 'same' | 'another' | 'moved' | 'precise';
 
 const FIELDS = ['startsAt', 'endsAt', 'dueAt'] as const;
 
@@ -61,7 +65,9 @@ export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen, oldS
   const differs = shared.length > 0
     ? shared.some((f) => !sameTime(old[f]!, next[f]!, byDay, said.timeZone))
     : !sameTime(keyOf(old)!, keyOf(next)!, byDay, said.timeZone);
-  if (!differs) return 'same';
+  // the same day told with its time of day, none of the old times left out: the new memory holds the whole of it
+  // (the old row's times never change); an end or due time added to a time of day is a detail, as above
+  if (!differs) return old.allDay && !next.allDay && FIELDS.every((f) => old[f] === null || next[f] !== null) ? 'precise' : 'same';
   // either window closed before the other statement was said (the new one may be remembered late: said first)
   const closed = (w: TimeWindow, at: Date | undefined) => {
     const closes = at ? windowClosesAt(w, said.timeZone) : null;
@@ -70,13 +76,13 @@ export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen, oldS
   return closed(old, said.saidAt) || closed(next, oldSaidAt) ? 'another' : 'moved';
 }
 
-/** How a moved window reads in a correction's detail: the day or instant it was about, before and now. */
-export function movedDetail(old: TimeWindow, said: SaidWhen): string {
+/** How a moved (or more precise) window reads in a correction's detail: the day or instant it was about, before and now. */
+export function movedDetail(old: TimeWindow, said: SaidWhen, precise = false): string {
   const at = (w: TimeWindow) => {
     const k = keyOf(w)!;
     if (!w.allDay) return k.toISOString();
     const d = allDayDate(k, said.timeZone);
     return `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
   };
-  return `the same words, another time: ${at(old)} before, ${at(said.window)} now`;
+  return `${precise ? 'the same time, told more precisely' : 'the same words, another time'}: ${at(old)} before, ${at(said.window)} now`;
 }

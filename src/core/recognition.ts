@@ -217,14 +217,15 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
       continue;
     }
     const moved = (): void => {
-      considered.push({ id: c.id, score: c.score, relation: 'corrects', rule: 'new-time' });
+      const rule = when === 'precise' ? 'precise-time' : 'new-time';
+      considered.push({ id: c.id, score: c.score, relation: 'corrects', rule });
       if (!correction || (c.score ?? 1) > (correction.c.score ?? 0)) {
-        correction = { c, rel: { kind: 'corrects', rule: 'new-time', detail: movedDetail(c.window!, incoming.said!) } };
+        correction = { c, rel: { kind: 'corrects', rule, detail: movedDetail(c.window!, incoming.said!, when === 'precise') } };
       }
     };
     const exact = c.normalized === incoming.normalized;
     if (exact) {
-      if (when === 'moved') { moved(); continue; }
+      if (when === 'moved' || when === 'precise') { moved(); continue; }
       considered.push({ id: c.id, score: 1, relation: 'compatible', rule: 'exact' });
       if (!best || tierRank[best.tier] < 3) best = { c, tier: 'EXACT', score: 1 };
       continue;
@@ -264,7 +265,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // the same words pointing back at their first telling: "I am married." / "I'm married, as I said."
     else if (score >= t.recallFloor && sameButToldBefore(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
-    if (when === 'moved') {
+    if (when === 'moved' || when === 'precise') {
       considered.pop();
       moved();
       continue;

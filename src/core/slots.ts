@@ -109,7 +109,8 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
  */
 export function possessedWords(text: string, names: Set<string>): Set<string> {
   const out = new Set<string>();
-  const nouns = new Set(deriveNouns(text));
+  // (the tagger reads "e-mail" as one noun, the clauses as two words: each part is the noun's)
+  const nouns = new Set(deriveNouns(text).flatMap((n) => (n.includes('-') ? [n, ...n.split('-')] : [n])));
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
       if (c[i] !== 'my' && c[i] !== 'our' && c[i] !== 'your') continue;
@@ -119,6 +120,8 @@ export function possessedWords(text: string, names: Set<string>): Set<string> {
         if (w === "'s" || NP_ADJ.has(w) || names.has(w)) continue;
         if (STOP_WORDS.has(w) || NEGATIONS.has(w) || (j > i + 1 && isVerb(w)) || PREPS.has(w) || /^\d/.test(w)) break;
         if (head && !nouns.has(w)) break;
+        // a compound is one thing however it is written: "step-dad" (read as two words) is also the closed "stepdad"
+        if (head && out.has(c[j - 1])) out.add(c[j - 1] + w);
         head = true;
         if (w !== 'name') out.add(w);
         // the rules compare these pairwise by synonym: a long quote full of "my ..." reads only its first things

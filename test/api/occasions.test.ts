@@ -57,6 +57,17 @@ describe('the same words at another time', () => {
     expect(await statusOf(s, first.memory.id)).toMatchObject({ status: 'SUPERSEDED', supersededBy: { id: moved.memory.id } });
   });
 
+  it('an all-day one told again with its time that day: the new memory holds the time and supersedes it', async () => {
+    const s = await t.space({ name: 'occasions-precise', timeZone: 'UTC' });
+    clock.t = new Date('2026-11-02T09:00:00Z');
+    const first = await say(s, 'I have a dentist appointment on Tuesday.', 'APPOINTMENT', { startsAt: '2026-11-03T00:00:00Z', allDay: true });
+    const precise = await say(s, 'I have a dentist appointment on Tuesday.', 'APPOINTMENT', { startsAt: '2026-11-03T15:00:00Z' });
+    expect(precise).toMatchObject({ outcome: 'CORRECTED', rule: 'precise-time', memory: { startsAt: '2026-11-03T15:00:00.000Z', supersedes: [{ id: first.memory.id }] } });
+    // said again as the whole day: the same appointment, its time of day kept
+    const again = await say(s, 'I have a dentist appointment on Tuesday.', 'APPOINTMENT', { startsAt: '2026-11-03T00:00:00Z', allDay: true });
+    expect(again).toMatchObject({ outcome: 'REINFORCED', memory: { id: precise.memory.id, mentionCount: 2, startsAt: '2026-11-03T15:00:00.000Z' } });
+  });
+
   it('at the same time, or with no time given again: a restatement', async () => {
     const s = await t.space({ name: 'occasions-same', timeZone: 'UTC' });
     clock.t = new Date('2026-11-02T09:00:00Z');

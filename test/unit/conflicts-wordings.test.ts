@@ -51,6 +51,12 @@ describe('who the fact is about', () => {
     expect(rel('My study faces the garden.', 'My garage faces the garden.', false)).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
     expect(rel('My favourite film is Heat.', 'My favorite movie is Heat.', false)).toEqual({ kind: 'compatible' });
   });
+  it('a compound is one thing written closed, hyphenated or open; its parts alone are not', () => {
+    expect(rel('My stepdad is a plumber.', 'My step-dad is a plumber.', false)).toEqual({ kind: 'compatible' });
+    expect(rel('My e-mail is on file.', 'My email is on file.', false)).toEqual({ kind: 'compatible' });
+    expect(rel('My step dad is a plumber.', 'My stepdad is a plumber.', false)).toEqual({ kind: 'compatible' });
+    expect(rel('My dad is a plumber.', 'My stepdad is a plumber.', false).kind).toBe('distinct');
+  });
   it('one relation from its other end is another fact: who manages, teaches or coaches whom', () => {
     expect(rel("I'm Priya's tutor.", 'Priya is my tutor.')).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     expect(rel('Dev is my coach.', "I'm Dev's coach.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });

@@ -39,11 +39,21 @@ describe('occasion', () => {
 
   it('all-day windows are days in the space\'s time zone: another hour that day is the same day', () => {
     const allDay = win({ startsAt: d('2026-11-03T00:00:00Z'), allDay: true });
-    expect(occasion('EVENT', allDay, said({ startsAt: d('2026-11-03T19:00:00Z') }, '2026-11-01T09:00:00Z', 'America/New_York'))).toBe('same');
+    expect(occasion('EVENT', allDay, said({ startsAt: d('2026-11-03T19:00:00Z'), allDay: true }, '2026-11-01T09:00:00Z', 'America/New_York'))).toBe('same');
     expect(occasion('EVENT', allDay, said({ startsAt: d('2026-11-04T19:00:00Z') }, '2026-11-01T09:00:00Z', 'America/New_York'))).toBe('moved');
     // the day ends at local midnight: said that evening in New York, the day is not over yet
     expect(occasion('EVENT', allDay, said({ startsAt: d('2026-11-20T00:00:00Z'), allDay: true }, '2026-11-04T02:00:00Z', 'America/New_York'))).toBe('moved');
     expect(occasion('EVENT', allDay, said({ startsAt: d('2026-11-20T00:00:00Z'), allDay: true }, '2026-11-04T06:00:00Z', 'America/New_York'))).toBe('another');
+  });
+
+  it('the same day told with its time of day is made precise; told without it, the same', () => {
+    const allDay = win({ startsAt: d('2026-11-03T00:00:00Z'), allDay: true });
+    const at3 = { startsAt: d('2026-11-03T15:00:00Z') };
+    expect(occasion('APPOINTMENT', allDay, said(at3, '2026-11-01T09:00:00Z'))).toBe('precise');
+    expect(occasion('APPOINTMENT', win(at3), said({ startsAt: d('2026-11-03T00:00:00Z'), allDay: true }, '2026-11-01T09:00:00Z'))).toBe('same');
+    // a due time the memory had is not left out
+    expect(occasion('TASK', win({ startsAt: d('2026-11-03T00:00:00Z'), dueAt: d('2026-11-03T00:00:00Z'), allDay: true }), said(at3, '2026-11-01T09:00:00Z'))).toBe('same');
+    expect(movedDetail(allDay, said(at3, '2026-11-01T09:00:00Z'), true)).toBe('the same time, told more precisely: 2026-11-03 before, 2026-11-03T15:00:00.000Z now');
   });
 
   it('names both times in a moved window\'s detail', () => {
@@ -85,6 +95,13 @@ describe('decide with the caller\'s times', () => {
     expect(decide(incoming({ startsAt: d('2026-11-05T15:00:00Z') }, '2026-11-02T09:00:00Z'), [close], T)).toMatchObject({ action: 'correct', rule: 'new-time' });
     const other = cand({ text: 'The boiler is serviced next month.', normalized: normalizeText('The boiler is serviced next month.'), score: 0.3 });
     expect(decide(incoming({ startsAt: d('2026-11-05T15:00:00Z') }, '2026-11-02T09:00:00Z'), [other], T).action).toBe('create');
+  });
+
+  it('an all-day appointment told again with its time that day: a correction (precise-time) that holds the time', () => {
+    const allDay = cand({ window: win({ startsAt: d('2026-11-03T00:00:00Z'), allDay: true }) });
+    expect(decide(incoming({ startsAt: d('2026-11-03T15:00:00Z') }, '2026-11-02T09:00:00Z'), [allDay], T)).toMatchObject({ action: 'correct', targetId: 'old', rule: 'precise-time' });
+    // the other way round, the time of day kept: a restatement
+    expect(decide(incoming({ startsAt: d('2026-11-03T00:00:00Z'), allDay: true }, '2026-11-02T09:00:00Z'), [cand()], T)).toMatchObject({ action: 'reinforce', tier: 'EXACT' });
   });
 
   it('another type, or a fact, is not weighed by its times', () => {
