@@ -149,6 +149,10 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
   }
 
+  // One more of the same kind: the same words, one stretch swapped, said "too" / "also" / "as well": "I drink
+  // coffee in the morning." / "I drink coffee in the evening too." is a second fact, neither a restatement nor a change.
+  if (additive && swappedInFrame(oldS.text, newS.text, true)) return { kind: 'distinct', rule: 'additive', detail: 'one stretch swapped, said as one more' };
+
   // a question asserts nothing: it neither corrects nor is corrected
   const asserting = assertions(oldS.text).length > 0 && assertions(newS.text).length > 0;
   const oldDecl = declarative(oldS.text);
@@ -331,9 +335,13 @@ const NEWS_WORDS = new Set(['now', 'currently', 'nowadays']);
  * dating it to now aside, in a frame of at least two words: "I drive to work." / "I cycle to work
  * now.", "I live in a flat." / "… a house now.", "I take my tea with milk." / "… black now".
  */
-function swappedInFrame(oldText: string, newText: string): boolean {
-  const a = toks(oldText).filter((w) => !NEWS_WORDS.has(w));
-  const b = toks(newText).filter((w) => !NEWS_WORDS.has(w));
+function swappedInFrame(oldText: string, newText: string, withoutAdditive = false): boolean {
+  const words = (text: string) => {
+    const t = toks(text).filter((w) => !NEWS_WORDS.has(w));
+    return withoutAdditive ? withoutAdditiveWords(t) : t;
+  };
+  const a = words(oldText);
+  const b = words(newText);
   // (a statement's words, not a long message's: the diff is quadratic, and a swap says nothing of pages of text)
   if (a.length > SWAP_MAX_WORDS || b.length > SWAP_MAX_WORDS) return false;
   const hunks = diffHunks(a, b);
@@ -343,6 +351,11 @@ function swappedInFrame(oldText: string, newText: string): boolean {
   const ca = h.a.filter((w) => !STOP_WORDS.has(w));
   const cb = h.b.filter((w) => !STOP_WORDS.has(w));
   return ca.length > 0 && cb.length > 0 && !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!));
+}
+
+/** A statement's words without those that say it is one more ("also", "too", "as well"). */
+function withoutAdditiveWords(t: readonly string[]): string[] {
+  return t.filter((w, i) => !(w === 'also' || w === 'too' || w === 'additionally' || (w === 'as' && t[i + 1] === 'well') || (w === 'well' && t[i - 1] === 'as')));
 }
 
 /** The numbers a value is written with, in digits or words: "7am" -> 7, "10 hours" -> 10, "Two" -> 2. */

@@ -51,6 +51,14 @@ describe('who the fact is about', () => {
     expect(rel('My study faces the garden.', 'My garage faces the garden.', false)).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
     expect(rel('My favourite film is Heat.', 'My favorite movie is Heat.', false)).toEqual({ kind: 'compatible' });
   });
+  it('one stretch swapped and said as one more ("too", "also", "as well") is a second fact (additive)', () => {
+    expect(rel('I drink coffee in the morning.', 'I drink coffee in the evening too.')).toMatchObject({ kind: 'distinct', rule: 'additive' });
+    expect(rel('I walk the dog in the morning.', 'I also walk the dog in the evening.')).toMatchObject({ kind: 'distinct', rule: 'additive' });
+    // nothing swapped: not this rule
+    expect(rel('I love jazz.', 'I love jazz too.')).toEqual({ kind: 'compatible' });
+    // swapped without saying "too": not this rule (another rule may decide)
+    expect(rel('I drink coffee in the morning.', 'I drink coffee in the evening.')).not.toMatchObject({ rule: 'additive' });
+  });
   it('a compound is one thing written closed, hyphenated or open; its parts alone are not', () => {
     expect(rel('My stepdad is a plumber.', 'My step-dad is a plumber.', false)).toEqual({ kind: 'compatible' });
     expect(rel('My e-mail is on file.', 'My email is on file.', false)).toEqual({ kind: 'compatible' });
