@@ -153,6 +153,13 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // coffee in the morning." / "I drink coffee in the evening too." is a second fact, neither a restatement nor a change.
   if (additive && swappedInFrame(oldS.text, newS.text, true)) return { kind: 'distinct', rule: 'additive', detail: 'one stretch swapped, said as one more' };
 
+  // what each side counts ("two kids" -> count:child): counts of different things are two facts
+  const counted = (text: string) => [...slots(text, names)].filter((x) => x.startsWith('count:'));
+  const countsOfOtherThings = () => {
+    const [co, cn] = [counted(oldS.text), counted(newS.text)];
+    return co.length > 0 && cn.length > 0 && disjoint(new Set(co), new Set(cn));
+  };
+
   // a question asserts nothing: it neither corrects nor is corrected
   const asserting = assertions(oldS.text).length > 0 && assertions(newS.text).length > 0;
   const oldDecl = declarative(oldS.text);
@@ -198,7 +205,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     let verbs: [Map<string, Set<string>>, Map<string, Set<string>>] | undefined;
     const onePredicate = (s: string) => samePredicateOf(s, ...(verbs ??= [subjectVerbs(oldDecl, names), subjectVerbs(newDecl, names)]));
     const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => newSlots.has(s) && onePredicate(s));
-    if (values.disagree.length > 0 && shared.length > 0) {
+    // (unless each side counts another thing: "Our house has three bedrooms." / "… two bathrooms.", step 5)
+    if (values.disagree.length > 0 && shared.length > 0 && !countsOfOtherThings()) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }
     // a favourite or a job is one thing: "My favourite colour is green" / "... is purple" (colours are not values)
@@ -236,10 +244,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // 5. different objects of a multi-valued predicate, counts of different things, or values that disagree
   const obj = differentObject(oldS.text, newS.text);
   if (obj) return { kind: 'distinct', rule: 'multi-valued', detail: obj };
-  const co = [...slots(oldS.text, names)].filter((s) => s.startsWith('count:'));
-  const cn = [...slots(newS.text, names)].filter((s) => s.startsWith('count:'));
-  if (co.length > 0 && cn.length > 0 && disjoint(new Set(co), new Set(cn))) {
-    return { kind: 'distinct', rule: 'different-thing', detail: `${co.join(',')} / ${cn.join(',')}` };
+  if (countsOfOtherThings()) {
+    return { kind: 'distinct', rule: 'different-thing', detail: `${counted(oldS.text).join(',')} / ${counted(newS.text).join(',')}` };
   }
   if (values.disagree.length > 0) return { kind: 'distinct', rule: 'value-mismatch', detail: values.detail };
   // each side says a value the other does not, of different kinds, with no number in common: the same frame with

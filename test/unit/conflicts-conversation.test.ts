@@ -23,6 +23,12 @@ describe('cues that are not corrections in chat', () => {
     'We need updated maps for the trip.',
     'When I turned twelve, my uncle took me fishing.',
     "Since I quit my job at the bakery, it's been hard.",
+    // a state, a wish, an order: no change told
+    'My parents are retired.',
+    "She's retired.",
+    'I want to quit my job.',
+    "Don't quit.",
+    'When he retired, we moved.',
   ])('no strong cue in %s', (text) => {
     const cue = correctionCue(text);
     expect(cue === null || ['now', 'new'].includes(cue)).toBe(true);
@@ -35,6 +41,11 @@ describe('cues that are not corrections in chat', () => {
     ['I turned 35 today.', 'turned 35'],
     ["I'm not allergic after all, the test came back negative.", 'after all'],
     ['I quit my job at the bakery.', 'i quit'],
+    // someone else's change, and a move into a place
+    ['Tom has left Google and joined Microsoft.', 'has left'],
+    ['My partner quit teaching.', 'quit'],
+    ['Dad retired in May.', 'retired'],
+    ['My mum moved into a care home in March.', 'moved into'],
   ])('still finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });

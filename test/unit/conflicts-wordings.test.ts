@@ -59,6 +59,10 @@ describe('who the fact is about', () => {
     // swapped without saying "too": not this rule (another rule may decide)
     expect(rel('I drink coffee in the morning.', 'I drink coffee in the evening.')).not.toMatchObject({ rule: 'additive' });
   });
+  it('a count of another thing of one holder is no new value: "three bedrooms" / "two bathrooms"', () => {
+    expect(rel('Our house has three bedrooms.', 'Our house has two bathrooms.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
+    expect(rel('Our house has three bedrooms.', 'Our house has four bedrooms.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+  });
   it('a compound is one thing written closed, hyphenated or open; its parts alone are not', () => {
     expect(rel('My stepdad is a plumber.', 'My step-dad is a plumber.', false)).toEqual({ kind: 'compatible' });
     expect(rel('My e-mail is on file.', 'My email is on file.', false)).toEqual({ kind: 'compatible' });
