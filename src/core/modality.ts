@@ -114,6 +114,9 @@ export function otherMode(oldS: StatementLike, newS: StatementLike): string | nu
   const b = modeOf(newS.text);
   if (b === null || a === b) return null;
   if ((a === 'wished' || b === 'wished') && (a === 'so' || b === 'so') && (WANTS.has(oldS.type) || WANTS.has(newS.type))) return null;
+  // a past event told, then told with "was" ("We got married in June 2015." / "Our wedding was in June 2015."): both tell the past
+  const past = (t: string) => tenseOf(t)?.tense === 'past';
+  if ((a === 'so' && b === 'over' && past(oldS.text)) || (a === 'over' && b === 'so' && past(newS.text))) return null;
   return `${a} / ${b}`;
 }
 

@@ -70,6 +70,9 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
     expect(rel('I want to visit Japan.', "I'd love to visit Japan.")).not.toMatchObject({ rule: 'modality' });
     expect(rel('I used to smoke.', 'I used to be a smoker.').kind).not.toBe('distinct');
     expect(rel('I was raised by my aunt.', 'My aunt raised me.')).toEqual({ kind: 'compatible' });
+    // a past event, then told with "was": both tell the past, neither is a state that ended
+    expect(rel('We got married in June 2015.', 'Our wedding was in June 2015.')).toEqual({ kind: 'compatible' });
+    expect(rel('My office is in Leeds.', 'My office was in Leeds.')).toMatchObject({ kind: 'corrects', rule: 'state-over' });
     // the same tense, or a plural that is no verb ("the dogs"): no reading of its own
     expect(rel('I commute by train.', 'I commute by train every day.')).not.toMatchObject({ rule: 'modality' });
     expect(rel('The puppies chewed my slippers.', 'The puppies chewed my new slippers.')).not.toMatchObject({ rule: 'modality' });
