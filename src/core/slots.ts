@@ -203,6 +203,11 @@ function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
   for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of |\b(?:my|our|your|his|her|their) )\b([a-z]+)'s (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) {
     if (!STOP_WORDS.has(m[1]!) && !isVerb(m[1]!)) out.add(`favorite:${key(m[1]!)}:${key(m[2]!)}`);
   }
+  // a trade at a place of work: "I'm a software engineer at Monzo", "I'm a nurse at St Mary's" (the head a person's noun in WordNet)
+  if (!out.has('employer')) {
+    const m = /\bi(?:'m| am) (?:now |still |currently )?an? ((?:[a-z-]+ ){0,2}?)([a-z]+) (?:at|for|with) /.exec(t);
+    if (m && lexicon().nounThemes(lemma(m[2]!))[0] === 'person') out.add('employer');
+  }
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
   for (const c of clauses(text).map(stripOpeners)) {

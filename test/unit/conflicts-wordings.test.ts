@@ -59,6 +59,10 @@ describe('who the fact is about', () => {
     // swapped without saying "too": not this rule (another rule may decide)
     expect(rel('I drink coffee in the morning.', 'I drink coffee in the evening.')).not.toMatchObject({ rule: 'additive' });
   });
+  it('a trade at a place names an employer: a new job elsewhere corrects it', () => {
+    expect(rel("I'm a software engineer at Monzo.", 'I started a new job at Revolut in January.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("I'm a big fan of Monzo.", 'I started a new job at Revolut in January.').kind).not.toBe('corrects');
+  });
   it('a count of another thing of one holder is no new value: "three bedrooms" / "two bathrooms"', () => {
     expect(rel('Our house has three bedrooms.', 'Our house has two bathrooms.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
     expect(rel('Our house has three bedrooms.', 'Our house has four bedrooms.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
