@@ -104,14 +104,15 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
   for (const u of units) {
     const nk = factKeys(u, vn);
     const ns = slots(u, names);
-    const obj = family && ENDING_FAMILIES.has(family) ? cueObject(u, family, vn) : null;
+    const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : [];
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
       const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
       const shared = [...o.k].filter((k) => nk.has(k)).length + swapped;
       const slot = [...o.s].find((x) => ns.has(x)) ?? null;
-      // a change cue names what changed ("I lost my job ...", "I sold the Civic"): that thing said in the old sentence will do
-      const says = shared > 0 && 2 * shared >= o.k.size && (3 * shared >= nk.size || (obj !== null && o.k.has(obj)));
+      // a change cue names what changed ("I lost my job ...", "I sold the Fiesta", "switched to soy milk"): that thing said
+      // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
+      const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || obj.some((k) => o.k.has(k)));
       if (!says && !slot) continue;
       const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
       if (score > bestScore) {
@@ -126,18 +127,27 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
 /** Cues that end something ("I lost my job", "I sold the Civic", "no longer"): the thing they end is what they correct. */
 export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);
 
-/** The first content word after a cue in a text: what the change is about ("I lost my job at X" -> job). */
-export function cueObject(text: string, family: string, voc: ReadonlySet<string>): string | null {
+/** Cues whose object is what they change: a thing ended ("I sold the Fiesta"), or one taken in place of another ("switched to soy milk"). */
+const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed']);
+
+/**
+ * The content words right after a cue in a text, up to the next stop word: what the change is about ("I lost my job
+ * at X" -> job, "I've switched to soy milk" -> soy, milk).
+ */
+export function cueObject(text: string, family: string, voc: ReadonlySet<string>): string[] {
   const t = norm(text);
   const cue = findCues(t).find((c) => c.family === family);
   const at = cue ? t.indexOf(cue.phrase) : -1;
-  if (!cue || at < 0) return null;
+  if (!cue || at < 0) return [];
+  const out: string[] = [];
   for (const w of toks(t.slice(at + cue.phrase.length))) {
-    if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s") continue;
+    const stop = STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s";
+    if (stop && out.length === 0) continue;
     const k = key(w);
-    return PHATIC.has(k) || voc.has(k) ? null : k;
+    if (stop || PHATIC.has(k) || voc.has(k) || out.length === 3) break;
+    out.push(k);
   }
-  return null;
+  return out;
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

@@ -59,6 +59,12 @@ describe('who the fact is about', () => {
     // swapped without saying "too": not this rule (another rule may decide)
     expect(rel('I drink coffee in the morning.', 'I drink coffee in the evening.')).not.toMatchObject({ rule: 'additive' });
   });
+  it('a change cue speaks to the old sentence that names what it changes: "I sold the Fiesta", "switched to soy milk"', () => {
+    expect(rel('My car is a red Fiesta.', 'I sold the Fiesta and bought a blue Corsa.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I drink oat milk.', "I've switched to soy milk.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // the thing changed not said in the old sentence: not this way
+    expect(rel('I drink oat milk.', "I've switched to a standing desk.").kind).not.toBe('corrects');
+  });
   it('a trade at a place names an employer: a new job elsewhere corrects it', () => {
     expect(rel("I'm a software engineer at Monzo.", 'I started a new job at Revolut in January.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm a big fan of Monzo.", 'I started a new job at Revolut in January.').kind).not.toBe('corrects');
