@@ -36,9 +36,19 @@ export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
 /**
  * Every session of the embedded store. Its events are published in process
  * (src/graphql/live-events.ts) and it has no notification trigger (migration 20).
+ *
+ * `wal_recycle = off` from the start, not only in the erasure (src/store/erasure.ts): every
+ * checkpoint before the erasure's (crash recovery's end-of-recovery one, the shutdown one, one
+ * forced by max_wal_size) would otherwise rename an older WAL segment to a future name for reuse,
+ * its bytes intact, and the erasure's WAL switch later moved into it: after a kill -9 between the
+ * erasure's switch and its checkpoint, the restart's recovery recycled the segment that held the
+ * forgotten words, the owed erasure switched into it, and the words stayed in the current segment
+ * (pages past the first still the old one's: every one of 12 kills aimed between the
+ * switch and the checkpoint, 3 of 17 at random delays). A segment is now removed and
+ * a new one made instead (zero-filled: `wal_init_zero`).
  */
 function startParams(sharedBuffers = DEFAULT_PGLITE_SHARED_BUFFERS, durable = false): string[] {
-  return [...(durable ? durableStartParams() : PGlite.defaultStartParams), '-c', `shared_buffers=${sharedBuffers}`];
+  return [...(durable ? durableStartParams() : PGlite.defaultStartParams), '-c', `shared_buffers=${sharedBuffers}`, '-c', 'wal_recycle=off'];
 }
 
 /** Files created from here on are the owner's alone (0600 / 0700). Not settable in worker threads. */
