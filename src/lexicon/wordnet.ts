@@ -6,9 +6,7 @@
  *   adjectives, to the satellites similar to each head (`&`: "huge", "giant" are similar to
  *   "large", whose antonym is "small"), and to the derivationally related forms (`+`) of the two
  *   linked synsets' words ("emptiness" / "fullness" from "empty" / "full");
- * - **synonyms**: the synsets each lemma belongs to (two lemmas are synonymous when they share one),
- *   and an adjective satellite with the head it is similar to ("brief" / "short"; not two satellites
- *   of one head: "green" / "purple");
+ * - **synonyms**: the synsets each lemma belongs to (two lemmas are synonymous when they share one).
  *
  * Built once (at `npm ci`): the files (22 MB) are read with async I/O and parsed in slices that
  * yield to the event loop, and the result is cached as sorted lines; a process reads the cache
@@ -153,7 +151,7 @@ export interface LexiconData {
 }
 
 /** Bump when what is built from WordNet changes: an old cache file is then rebuilt. */
-const DATA_VERSION = 8;
+const DATA_VERSION = 6;
 
 /** noun.Tops, the file of WordNet's unique beginners. */
 const TOPS = 3;
@@ -221,20 +219,6 @@ export async function buildWordNetData(dir = wordnetDir(), opts: WordNetOptions 
     const list = [...v].filter((o) => !synonymous(k, o));
     if (list.length) opposites[k] = list;
     if ((++n & 255) === 0) await tick();
-  }
-  // An adjective satellite is a near-synonym of the head it is similar to ("brief" / "short", "big" / "large"), not
-  // of the head's other satellites ("green" and "purple" are both similar to "chromatic"): each satellite and its
-  // head share a pair id of their own (negative: no synset, never read as a noun's). Added after the opposites,
-  // which are filtered by the synsets alone.
-  let pair = 0;
-  for (const [k, s] of synsets) {
-    if (k[0] !== 'a' || s.type !== 's') continue;
-    for (const p of s.ptrs) {
-      const head = p[0] === '&' ? synsets.get(p[1]) : undefined;
-      if (!head) continue;
-      const shared = -(++pair);
-      for (const w of new Set([...s.words, ...head.words])) (syn[w] ??= []).push(shared);
-    }
   }
   const nounFiles = await readNounFiles(dir, synsets);
   return { version: DATA_VERSION, opposites, synsets: syn, verbs, hypernyms, firstNoun, nounFiles };
