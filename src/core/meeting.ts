@@ -11,13 +11,15 @@
  *   the other does not.
  * - **The same value.** Both name one time, date, day, quantity, contact or ordinal, however written:
  *   "before 10am" / "before 10 in the morning" (src/core/values.ts), or one count, bare on one side
- *   and with its unit on the other: "I'm 42." / "I'm 42 years old.".
+ *   and with its unit on the other: "I'm 42." / "I'm 42 years old.", or give one single-valued thing
+ *   of the person's the same value: "I'm 42." / "I'm forty-two.".
  */
 import { contentWordsOf, key } from './conflict-words.js';
 import { lexicon } from './lexicon.js';
 import { stance } from './polarity.js';
 import { extractValues, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
+import { sharedSlot, SINGLE_FRAMES } from './slots.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
 function saysAllOf(big: string[], small: string[]): boolean {
@@ -57,6 +59,20 @@ const MEETING_KINDS = new Set(['time', 'date', 'day', 'month', 'year', 'quantity
 /** An ordinal ("fourth", "4th") names one of a series (a floor, a year at school, a place in a race); a bare number counts anything. */
 const ORDINAL = /^\d+(?:st|nd|rd|th)$/;
 const meets = (v: Value) => MEETING_KINDS.has(valueGroup(v.kind)) || (v.kind === 'number' && ORDINAL.test(v.norm));
+
+/** The single-valued things a person has one of (src/core/slots.ts: home, employer, job, age, weight, ...). */
+const FRAME_SLOTS = new Set(SINGLE_FRAMES.map(([slot]) => slot));
+
+/**
+ * Both statements give one single-valued thing of the person's (an age, a weight) the same value, however written,
+ * a bare number counting there: "I'm 42." / "I'm forty-two." (src/core/slots.ts reads the thing).
+ */
+export function sameFrameValue(a: string, b: string): boolean {
+  const slot = sharedSlot(a, b);
+  if (slot === null || !FRAME_SLOTS.has(slot)) return false;
+  const vb = extractValues(b);
+  return extractValues(a).some((x) => vb.some((y) => valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm)));
+}
 
 /** Both statements name the same time, date, day, quantity, contact or ordinal, however written. */
 export function sameValueSaid(a: string, b: string): boolean {

@@ -9,7 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameValueSaid } from './meeting.js';
+import { elaborates, sameButToldBefore, sameFrameValue, sameValueSaid } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
@@ -264,6 +264,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     else if (score >= t.topic && stance(c.text) === stance(incoming.text) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     // the same words pointing back at their first telling: "I am married." / "I'm married, as I said."
     else if (score >= t.recallFloor && sameButToldBefore(c.text, incoming.text)) tier = 'RELATED';
+    // one single-valued thing of the person's given the same value, however written: "I'm 42." / "I'm forty-two."
+    else if (score >= t.recallFloor && sameFrameValue(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved' || when === 'precise') {
       considered.pop();

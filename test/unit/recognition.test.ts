@@ -46,6 +46,15 @@ describe('decide: tiers', () => {
     expect(decide(incoming("I'm 43."), [age], T).action).not.toBe('reinforce');
   });
 
+  it('RELATED without hints: one single-valued thing of the person given the same value in digits and in words', () => {
+    // (USE-lite scores this pair 0.57: below the middle band, above the recall floor)
+    const age = cand("I'm 42.", 0.57);
+    expect(decide(incoming("I'm forty-two."), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: age.id });
+    expect(decide(incoming("I'm forty-three."), [age], T).action).not.toBe('reinforce');
+    // a bare number said of no such thing meets nothing
+    expect(decide(incoming('Room forty-two.'), [cand('Room 42.', 0.57)], T).action).toBe('create');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
