@@ -104,7 +104,7 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
   for (const u of units) {
     const nk = factKeys(u, vn);
     const ns = slots(u, names);
-    const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : [];
+    const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : { words: [], cue: [] };
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
       const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
@@ -112,7 +112,9 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       const slot = [...o.s].find((x) => ns.has(x)) ?? null;
       // a change cue names what changed ("I lost my job ...", "I sold the Fiesta", "switched to soy milk"): that thing said
       // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
-      const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || obj.some((k) => o.k.has(k)));
+      // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
+      const names = obj.words.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || names);
       if (!says && !slot) continue;
       const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
       if (score > bestScore) {
@@ -132,13 +134,13 @@ const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed']);
 
 /**
  * The content words right after a cue in a text, up to the next stop word: what the change is about ("I lost my job
- * at X" -> job, "I've switched to soy milk" -> soy, milk).
+ * at X" -> job, "I've switched to soy milk" -> soy, milk); and the cue's own content words ("lost").
  */
-export function cueObject(text: string, family: string, voc: ReadonlySet<string>): string[] {
+export function cueObject(text: string, family: string, voc: ReadonlySet<string>): { words: string[]; cue: string[] } {
   const t = norm(text);
   const cue = findCues(t).find((c) => c.family === family);
   const at = cue ? t.indexOf(cue.phrase) : -1;
-  if (!cue || at < 0) return [];
+  if (!cue || at < 0) return { words: [], cue: [] };
   const out: string[] = [];
   for (const w of toks(t.slice(at + cue.phrase.length))) {
     const stop = STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s";
@@ -147,7 +149,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
     if (stop || PHATIC.has(k) || voc.has(k) || out.length === 3) break;
     out.push(k);
   }
-  return out;
+  return { words: out, cue: [...contentKeys(cue.phrase)] };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

@@ -68,7 +68,9 @@ describe('explicit-cue: the cue must speak to the old statement', () => {
     ["I'll definitely check them out.", "Actually, I haven't read them yet but I'll definitely check them out."],
     // an answer that opens with "No"
     ['That race looks fun, did everyone get to try?', "No, I haven't tried it yet. It sounds like a great way to push yourself."],
-  ])('%s / %s is no correction', (a, b) => {
+      // the same ending told on both sides: one event, told twice (LoCoMo conv-30)
+    ['Sorry about your job Jon, but starting your own business sounds awesome! Unfortunately, I also lost my job at Door Dash this month.', "Ha, yeah, Jon. I've been one 'cause I lost my job. I opened an online clothing store."],
+])('%s / %s is no correction', (a, b) => {
     expect(rel(a, b).kind).not.toBe('corrects');
   });
   it('greeting names are not values: "Thanks, Mel!" / "Thanks, Melanie!" with a weak cue', () => {
