@@ -108,7 +108,11 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
       const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
-      const shared = [...o.k].filter((k) => nk.has(k)).length + swapped;
+      const both = [...o.k].filter((k) => nk.has(k));
+      const shared = both.length + swapped;
+      // (a time or date said on both sides, and nothing else, speaks to nothing: "We got married in June 2015." /
+      // "We moved into this house in June 2015.")
+      if (swapped === 0 && both.length > 0 && both.every((k) => timeKeys(o.t).has(k))) continue;
       const slot = [...o.s].find((x) => ns.has(x)) ?? null;
       // a change cue names what changed ("I lost my job ...", "I sold the Fiesta", "switched to soy milk"): that thing said
       // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
@@ -125,6 +129,10 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
   }
   return best;
 }
+
+/** The keys of a sentence's times, dates, days, months and years ("June 2015" -> june, 2015). */
+const timeKeys: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(extractValues(text)
+  .filter((v) => ['time', 'date', 'day', 'month', 'year'].includes(valueGroup(v.kind))).flatMap((v) => toks(v.raw).map(key))), shared);
 
 /** Cues that end something ("I lost my job", "I sold the Civic", "no longer"): the thing they end is what they correct. */
 export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);

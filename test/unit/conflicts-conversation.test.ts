@@ -70,6 +70,8 @@ describe('explicit-cue: the cue must speak to the old statement', () => {
     ['That race looks fun, did everyone get to try?', "No, I haven't tried it yet. It sounds like a great way to push yourself."],
       // the same ending told on both sides: one event, told twice (LoCoMo conv-30)
     ['Sorry about your job Jon, but starting your own business sounds awesome! Unfortunately, I also lost my job at Door Dash this month.', "Ha, yeah, Jon. I've been one 'cause I lost my job. I opened an online clothing store."],
+    // a date said on both sides, and nothing else in common
+    ['We got married in June 2015.', 'We moved into this house in June 2015.'],
 ])('%s / %s is no correction', (a, b) => {
     expect(rel(a, b).kind).not.toBe('corrects');
   });
