@@ -142,7 +142,8 @@ const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed']);
 
 /**
  * The content words right after a cue in a text, up to the next stop word: what the change is about ("I lost my job
- * at X" -> job, "I've switched to soy milk" -> soy, milk); and the cue's own content words ("lost").
+ * at X" -> job, "I've switched to soy milk" -> soy, milk), and for a cue that ends something, those right before it
+ * ("Luna passed away" -> luna); and the cue's own content words ("lost").
  */
 export function cueObject(text: string, family: string, voc: ReadonlySet<string>): { words: string[]; cue: string[] } {
   const t = norm(text);
@@ -150,11 +151,21 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   const at = cue ? t.indexOf(cue.phrase) : -1;
   if (!cue || at < 0) return { words: [], cue: [] };
   const out: string[] = [];
+  // a thing ended may be said before its cue too, as the clause's subject: "Luna passed away", "my dad died"
+  if (ENDING_FAMILIES.has(family)) {
+    const before = toks(t.slice(0, at).split(/[,.;:!?]/).at(-1) ?? '');
+    for (let i = before.length - 1; i >= 0 && out.length < 3; i--) {
+      const w = before[i]!;
+      if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s" || PHATIC.has(key(w)) || voc.has(key(w))) break;
+      out.push(key(w));
+    }
+  }
+  const after = out.length;
   for (const w of toks(t.slice(at + cue.phrase.length))) {
     const stop = STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s";
-    if (stop && out.length === 0) continue;
+    if (stop && out.length === after) continue;
     const k = key(w);
-    if (stop || PHATIC.has(k) || voc.has(k) || out.length === 3) break;
+    if (stop || PHATIC.has(k) || voc.has(k) || out.length === after + 3) break;
     out.push(k);
   }
   return { words: out, cue: [...contentKeys(cue.phrase)] };

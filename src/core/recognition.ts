@@ -158,6 +158,15 @@ function partOfName(x: string, y: string): boolean {
   return false;
 }
 
+/** A capitalised name read in both texts (src/core/values.ts), one the other or part of it, word for word ("Ford Focus" / "Focus"). */
+export function sharesName(a: string, b: string): boolean {
+  const names = (t: string) => extractValues(t).filter((v) => v.kind === 'name').map((v) => v.raw);
+  const na = names(a);
+  if (na.length === 0) return false;
+  const nb = names(b);
+  return na.some((x) => nb.some((y) => partOfName(x, y)));
+}
+
 /** The longest old memory whose words are read with their synonyms by a clause restatement (content words). */
 const SYNONYMS_MAX_WORDS = 40;
 
@@ -246,7 +255,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
       || (sharesEntity(c, incoming) && elaborates(c.text, incoming.text)));
     // About the same thing: close enough on its own, or sharing an entity (derived ones included), a
     // theme or a single-valued slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
-    const about = () => shared() || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null;
+    // (or a name said in both texts, whole or in part, which the tagger may not read as an entity: "I drive a Ford Focus." / "I sold the Focus.")
+    const about = () => shared() || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null || sharesName(c.text, incoming.text);
     const topical = sameType && (score >= t.topic || (score >= t.recallFloor && about()));
     const rel = relate(toStatement(c), next(), topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });

@@ -62,6 +62,8 @@ describe('who the fact is about', () => {
   it('a change cue speaks to the old sentence that names what it changes: "I sold the Fiesta", "switched to soy milk"', () => {
     expect(rel('My car is a red Fiesta.', 'I sold the Fiesta and bought a blue Corsa.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('I drink oat milk.', "I've switched to soy milk.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // a thing ended may be the cue's subject: "Luna passed away"
+    expect(rel('My cat Luna is shy.', 'Luna passed away last week.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     // the thing changed not said in the old sentence: not this way
     expect(rel('I drink oat milk.', "I've switched to a standing desk.").kind).not.toBe('corrects');
   });

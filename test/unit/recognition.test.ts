@@ -1,6 +1,6 @@
 /** src/core/recognition.ts decide(): tiers, precedence, and what is never merged. */
 import { describe, expect, it } from 'vitest';
-import { clauseRestates, decide, sharesEntityOrTheme, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
+import { clauseRestates, decide, sharesEntityOrTheme, sharesName, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { MemoryType } from '../../src/core/types.js';
 
@@ -13,6 +13,14 @@ let n = 0;
 function cand(text: string, score: number | null, o: Partial<Candidate> & { type?: MemoryType } = {}): Candidate {
   return { id: `c${n++}`, text, normalized: normalizeText(text), type: 'FACT', entities: [], themes: [], messageId: `m${n}`, score, ...o };
 }
+
+describe('sharesName', () => {
+  it('a capitalised name read in both texts, whole or in part, even where the tagger reads no entity', () => {
+    expect(sharesName('I drive a Ford Focus.', 'I sold the Focus.')).toBe(true);
+    expect(sharesName('I drive a Ford Focus.', 'I sold the car.')).toBe(false);
+    expect(sharesName('My sister Ana lives in Porto.', 'I met Ana Silva today.')).toBe(true);
+  });
+});
 
 describe('decide: tiers', () => {
   it('EXACT: the same text after normalisation, whatever the score', () => {
