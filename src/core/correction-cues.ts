@@ -58,13 +58,13 @@ const CUES: Array<[string, RegExp, boolean]> = [
     `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
   ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
-  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
+  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
     // someone else's change, said the same way: "Tom has left Google", "my partner quit teaching", "she retired in May"
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b` +
     // (a state, a wish or an order is no change: "my parents are retired", "I want to quit", "don't quit")
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|to) \S+ )(?<!(?:\b(?:is|are|was|were|be|been|being|am|not|to|never|will|would|could|should|can|might|must|may)|'m|'re|'s|n't) )\b(?:just |recently |finally )?(?:quit|resigned|retired)\b`), false],
   // a state said to be over, the cue itself the change ("I have a cold." / "I got over my cold.": nothing else new)
-  ['state-over', /\b(?:got|gotten) over\b|\bout(?:grew|grown)\b|\bgrew out of\b|\b(?:recovered|recovering) from\b|\b(?:been|was|were|got|gotten|is|are|am|'m|'s|'re) (?:now |finally |fully |completely )?cured of\b/, false],
+  ['state-over', /\b(?:is|are|am|'m|'s|'re) (?:now |finally |all )?back to normal\b|\b(?:got|gotten) over\b|\bout(?:grew|grown)\b|\bgrew out of\b|\b(?:recovered|recovering) from\b|\b(?:been|was|were|got|gotten|is|are|am|'m|'s|'re) (?:now |finally |fully |completely )?cured of\b/, false],
   // a repair opening the sentence ("Sorry, she's 69.", "Oops, Daniel.", "I mean Tuesday"): weak, a differing value needed, and
   // read in the sentence right after the one it repairs only (src/core/conflicts.ts): "Sorry, my daughter is sick today." repairs nothing
   ['repair', /^\s*(?:sorry|oops|whoops|my bad|i mean)\b\s*[,:;!.-]?/, true],

@@ -155,6 +155,8 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`
     + `|\\b(?:my|our) (?:${[...PERSON].join('|')})(?: is|'s) (?:now |just |only )?${NUMW}(?=\\s*[,.!?;]|\\s*$| today| now)`)],
   ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
+  // what the person earns, in money: "I earn £35,000 a year", "I'm on £40,000 now", "my salary is ..."
+  ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?[£$€]\s?\d/],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],
   ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b/],

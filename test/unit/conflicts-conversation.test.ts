@@ -46,6 +46,8 @@ describe('cues that are not corrections in chat', () => {
     ['My partner quit teaching.', 'quit'],
     ['Dad retired in May.', 'retired'],
     ['My mum moved into a care home in March.', 'moved into'],
+    ['My blood pressure is back to normal now.', 'is back to normal'],
+    ['We had to rehome Rex.', 'had to rehome'],
   ])('still finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });

@@ -67,6 +67,11 @@ describe('who the fact is about', () => {
     // the thing changed not said in the old sentence: not this way
     expect(rel('I drink oat milk.', "I've switched to a standing desk.").kind).not.toBe('corrects');
   });
+  it('what the person earns is one value: "I earn £35,000 a year." / "I\'m on £40,000 now."', () => {
+    expect(rel('I earn £35,000 a year.', "I got a raise, I'm on £40,000 now.")).toMatchObject({ kind: 'corrects' });
+    // a dose is not an income
+    expect(rel("I'm on 20mg of citalopram.", "I'm on £40,000 now.").kind).not.toBe('corrects');
+  });
   it('a trade at a place names an employer: a new job elsewhere corrects it', () => {
     expect(rel("I'm a software engineer at Monzo.", 'I started a new job at Revolut in January.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm a big fan of Monzo.", 'I started a new job at Revolut in January.').kind).not.toBe('corrects');
