@@ -209,8 +209,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     if (values.disagree.length > 0 && shared.length > 0 && !countsOfOtherThings()) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }
-    // a favourite or a job is one thing: "My favourite colour is green" / "... is purple" (colours are not values)
-    const named = shared.find((s) => s.startsWith('favorite:') || s === 'job');
+    // a favourite, a job or a relationship status is one thing: "My favourite colour is green" / "... is purple" (colours
+    // are not values), "I'm single." / "I've got a girlfriend now."
+    const named = shared.find((s) => s.startsWith('favorite:') || s === 'job' || s === 'relationship');
     if (named) {
       const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && !FRAME_WORDS.has(k));
       const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && !FRAME_WORDS.has(k));

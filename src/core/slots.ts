@@ -159,7 +159,7 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?[£$€]\s?\d/],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],
-  ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b/],
+  ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b|\bi(?:'ve| have)? (?:got|have|found) (?:a|my) (?:new )?(?:girlfriend|boyfriend|partner|fianc[eé]e?)\b/],
 ];
 
 /** `slots` with no names given, read once per sentence (recognition asks it of every candidate). */

@@ -67,6 +67,10 @@ describe('who the fact is about', () => {
     // the thing changed not said in the old sentence: not this way
     expect(rel('I drink oat milk.', "I've switched to a standing desk.").kind).not.toBe('corrects');
   });
+  it('a relationship status is one thing: "I\'m single." / "I\'ve got a girlfriend now."', () => {
+    expect(rel("I'm single.", "I've got a girlfriend now.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel("I'm married.", "I'm married with two kids.")).toEqual({ kind: 'compatible' });
+  });
   it('what the person earns is one value: "I earn £35,000 a year." / "I\'m on £40,000 now."', () => {
     expect(rel('I earn £35,000 a year.', "I got a raise, I'm on £40,000 now.")).toMatchObject({ kind: 'corrects' });
     // a dose is not an income
