@@ -213,8 +213,11 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     // are not values), "I'm single." / "I've got a girlfriend now."
     const named = shared.find((s) => s.startsWith('favorite:') || s === 'job' || s === 'relationship');
     if (named) {
-      const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && !FRAME_WORDS.has(k));
-      const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && !FRAME_WORDS.has(k));
+      // (a status is its words, not whom or when: "I'm married to Chris." / "We got married in 2010." say one status)
+      const said = named === 'relationship' ? new Set([...valuesOf(oldS), ...valuesOf(newS)].flatMap((v) => toks(v.raw).map(key))) : null;
+      const own = (k: string) => !FRAME_WORDS.has(k) && !said?.has(k);
+      const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && own(k));
+      const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && own(k));
       if (oldOnly.length > 0 && newOnly.length > 0) {
         return { kind: 'corrects', rule: 'new-value', detail: `${named}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
       }
