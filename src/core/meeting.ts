@@ -19,7 +19,7 @@ import { lexicon } from './lexicon.js';
 import { stance } from './polarity.js';
 import { extractValues, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
-import { sharedSlot, SINGLE_FRAMES } from './slots.js';
+import { SINGLE_FRAMES, slots } from './slots.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
 function saysAllOf(big: string[], small: string[]): boolean {
@@ -62,14 +62,16 @@ const meets = (v: Value) => MEETING_KINDS.has(valueGroup(v.kind)) || (v.kind ===
 
 /** The single-valued things a person has one of (src/core/slots.ts: home, employer, job, age, weight, ...). */
 const FRAME_SLOTS = new Set(SINGLE_FRAMES.map(([slot]) => slot));
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
  * Both statements give one single-valued thing of the person's (an age, a weight) the same value, however written,
  * a bare number counting there: "I'm 42." / "I'm forty-two." (src/core/slots.ts reads the thing).
  */
 export function sameFrameValue(a: string, b: string): boolean {
-  const slot = sharedSlot(a, b);
-  if (slot === null || !FRAME_SLOTS.has(slot)) return false;
+  const sa = slots(a, NO_NAMES);
+  const sb = slots(b, NO_NAMES);
+  if (![...sa].some((x) => FRAME_SLOTS.has(x) && sb.has(x))) return false;
   const vb = extractValues(b);
   return extractValues(a).some((x) => vb.some((y) => valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm)));
 }
