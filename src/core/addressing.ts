@@ -6,7 +6,7 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { findCues, type Cue } from './correction-cues.js';
 import { extractValues, valueGroup } from './values.js';
 import { splitSentences } from './sentences.js';
-import { contentKeys, FILLER, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
+import { contentKeys, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
 import { compareValues, slots } from './slots.js';
 import { memoByText, shared } from './memo.js';
 
@@ -104,7 +104,7 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
   for (const u of units) {
     const nk = factKeys(u, vn);
     const ns = slots(u, names);
-    const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : { words: [], cue: [] };
+    const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : NO_OBJECT;
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
       const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
@@ -117,7 +117,10 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // a change cue names what changed ("I lost my job ...", "I sold the Fiesta", "switched to soy milk"): that thing said
       // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
       // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
-      const names = obj.words.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      // (a change to what the old sentence says already is its result told, not a change of it: "I drink oat milk." /
+      // "I switched to oat milk years ago.")
+      if (family === 'changed' && obj.after.length > 0 && thingsOf(o.k).every((k) => obj.after.includes(k))) continue;
+      const names = obj.named.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
       const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || names);
       if (!says && !slot) continue;
       const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
@@ -140,35 +143,58 @@ export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']
 /** Cues whose object is what they change: a thing ended ("I sold the Fiesta"), or one taken in place of another ("switched to soy milk"). */
 const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed']);
 
-/**
- * The content words right after a cue in a text, up to the next stop word: what the change is about ("I lost my job
- * at X" -> job, "I've switched to soy milk" -> soy, milk), and for a cue that ends something, those right before it
- * ("Luna passed away" -> luna); and the cue's own content words ("lost").
- */
-export function cueObject(text: string, family: string, voc: ReadonlySet<string>): { words: string[]; cue: string[] } {
+/** What a cue says it changes (`cueObject`). */
+export interface CueObject {
+  /** the content words right after the cue, up to the next stop word ("switched to soy milk" -> soy, milk) */
+  after: string[];
+  /**
+   * the thing it names: the head of those words (the last: "I sold my Apple shares" names shares, not Apple), and for a
+   * cue that ends something, the words right before it ("Luna passed away" -> luna); for a change to something, only
+   * when the person changed it ("The café switched to oat milk" names nothing of the person's)
+   */
+  named: string[];
+  /** the cue's own content words ("lost") */
+  cue: string[];
+}
+
+const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
+
+/** A sentence's keys but its verbs ("I drink oat milk." -> oat, milk): what it says of a thing (none: it names no thing). */
+function thingsOf(keys: ReadonlySet<string>): string[] {
+  const out = [...keys].filter((k) => !isVerb(k));
+  return out.length > 0 ? out : ['\u0000'];
+}
+
+/** The person as a clause's subject, right before a cue: "I", "we", "I've just", "we have finally". */
+const PERSON_BEFORE = /\b(?:i|we)(?:'ve| have|'d| had)?(?: (?:just|recently|finally|already|now|since))*\s*$/;
+
+export function cueObject(text: string, family: string, voc: ReadonlySet<string>): CueObject {
   const t = norm(text);
   const cue = findCues(t).find((c) => c.family === family);
   const at = cue ? t.indexOf(cue.phrase) : -1;
-  if (!cue || at < 0) return { words: [], cue: [] };
-  const out: string[] = [];
+  if (!cue || at < 0) return NO_OBJECT;
+  const own = (w: string) => !(STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s");
+  const clause = t.slice(0, at).split(/[,.;:!?]/).at(-1) ?? '';
+  const before: string[] = [];
   // a thing ended may be said before its cue too, as the clause's subject: "Luna passed away", "my dad died"
   if (ENDING_FAMILIES.has(family)) {
-    const before = toks(t.slice(0, at).split(/[,.;:!?]/).at(-1) ?? '');
-    for (let i = before.length - 1; i >= 0 && out.length < 3; i--) {
-      const w = before[i]!;
-      if (STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s" || PHATIC.has(key(w)) || voc.has(key(w))) break;
-      out.push(key(w));
+    const ws = toks(clause);
+    for (let i = ws.length - 1; i >= 0 && before.length < 3; i--) {
+      const w = ws[i]!;
+      if (!own(w) || PHATIC.has(key(w)) || voc.has(key(w))) break;
+      before.push(key(w));
     }
   }
-  const after = out.length;
+  const after: string[] = [];
   for (const w of toks(t.slice(at + cue.phrase.length))) {
-    const stop = STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s";
-    if (stop && out.length === after) continue;
+    if (!own(w) && after.length === 0) continue;
     const k = key(w);
-    if (stop || PHATIC.has(k) || voc.has(k) || out.length === after + 3) break;
-    out.push(k);
+    if (!own(w) || PHATIC.has(k) || voc.has(k) || after.length === 3) break;
+    after.push(k);
   }
-  return { words: out, cue: [...contentKeys(cue.phrase)] };
+  const head = after.length > 0 ? [after[after.length - 1]!] : [];
+  const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase);
+  return { after, named: byPerson ? [...before, ...head] : [], cue: [...contentKeys(cue.phrase)] };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

@@ -18,7 +18,7 @@ import { norm, toks, type StatementLike } from './conflict-words.js';
 import { memoByText, shared } from './memo.js';
 import type { MemoryType } from './types.js';
 
-export type Mode = 'so' | 'wished' | 'over' | 'given-up' | 'if';
+export type Mode = 'so' | 'wished' | 'over' | 'then' | 'given-up' | 'if';
 
 /** Frames that hold their predicate as wished, planned, needed or possible, not as so. */
 const WISHED = new RegExp([
@@ -61,6 +61,8 @@ const OVER = /\bused to\b/;
 const WAS = /^(?:i|we|he|she|they|it|(?:my|our|the) \w+(?: \w+)?) (?:was|were) (\w+)/;
 /** The subject's "have" in the past, of a thing held: "I had a dog", "We had two cars" (not "had been", "had lunch" said of a time). */
 const HAD = /^(?:i|we|he|she|they|(?:my|our) \w+(?: \w+)?) had (?:a|an|two|three|four|five|several|some|my|our)\b(?!.*\b(?:yesterday|today|tonight|last|ago|this|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b)/;
+/** A time a past is told at ("I was 42 when I moved here", "I was shy as a child"): what held then, not a state that ended. */
+const AT_A_TIME = /\b(?:when|while)\b|\bas an? (?:child|kid|teenager|teen|student|baby|boy|girl)\b/;
 function stateOver(t: string): boolean {
   if (HAD.test(t)) return true;
   const m = WAS.exec(t);
@@ -96,7 +98,7 @@ function readMode(text: string): Mode | null {
   // held under a condition: "If it rains, I drive to work" is not "I drive to work"
   if (/^(?:if|unless|whenever) /.test(t)) return 'if';
   if (WISHED.test(t) || plans(t)) return 'wished';
-  if (OVER.test(t) || stateOver(t) || heldUntil(t)) return 'over';
+  if (OVER.test(t) || stateOver(t) || heldUntil(t)) return AT_A_TIME.test(t) && !OVER.test(t) ? 'then' : 'over';
   return 'so';
 }
 

@@ -52,6 +52,13 @@ function sameTime(a: Date, b: Date, byDay: boolean, timeZone: string): boolean {
   return x.year === y.year && x.month === y.month && x.day === y.day;
 }
 
+/** An instant within a span: to the millisecond, or by calendar day when either window is all-day. */
+function within(at: Date, from: Date, to: Date, byDay: boolean, timeZone: string): boolean {
+  if (!byDay) return at.getTime() >= from.getTime() && at.getTime() <= to.getTime();
+  const day = (d: Date) => { const x = allDayDate(d, timeZone); return x.year * 10_000 + x.month * 100 + x.day; };
+  return day(at) >= day(from) && day(at) <= day(to);
+}
+
 /**
  * The occasion a new statement of `type` names against a memory of the same type with the window
  * `old`. The times both sides give are compared (a time given on one side only is a detail added,
@@ -61,6 +68,9 @@ export function occasion(type: MemoryType, old: TimeWindow, said: SaidWhen, oldS
   const next = said.window;
   if (!isTimedType(type) || !hasTime(old) || !hasTime(next)) return 'unsaid';
   const byDay = old.allDay || next.allDay;
+  // a time within the memory's span, given as a point ("We are in Spain from the 20th to the 27th." told again at 07:00
+  // on the 23rd): a moment of it, not a move
+  if (old.startsAt && old.endsAt && next.endsAt === null && keyOf(next) && within(keyOf(next)!, old.startsAt, old.endsAt, byDay, said.timeZone)) return 'same';
   const shared = FIELDS.filter((f) => old[f] !== null && next[f] !== null);
   const differs = shared.length > 0
     ? shared.some((f) => !sameTime(old[f]!, next[f]!, byDay, said.timeZone))

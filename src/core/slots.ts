@@ -144,7 +144,7 @@ export function disjointInSense(a: Set<string>, b: Set<string>): boolean {
 
 // ---------------------------------------------------------------- single-valued slots
 
-export const NUMW = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?';
+export const NUMW = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\\s](?:one|two|three|four|five|six|seven|eight|nine))?';
 
 /** Frames whose value a person has one of at a time. */
 export const SINGLE_FRAMES: Array<[string, RegExp]> = [
@@ -156,7 +156,7 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
     + `|\\b(?:my|our) (?:${[...PERSON].join('|')})(?: is|'s) (?:now |just |only )?${NUMW}(?=\\s*[,.!?;]|\\s*$| today| now)`)],
   ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
   // what the person earns, in money: "I earn £35,000 a year", "I'm on £40,000 now", "my salary is ..."
-  ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?[£$€]\s?\d/],
+  ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?[£$€]\s?\d|\b(?:pay ?rise|raise|salary|pay) (?:to|of) [£$€]\s?\d/],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],
   ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\b(?:got|just) (?:engaged|married|divorced)\b|\bi(?:'ve| have)? (?:got|have|found) (?:a|my) (?:new )?(?:girlfriend|boyfriend|partner|fianc[eé]e?)\b/],

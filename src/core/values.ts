@@ -99,7 +99,15 @@ function toks(text: string): Tok[] {
   for (const m of t.matchAll(/[£$€]?\d+(?:[.,:]\d+)*(?:am|pm|a\.m\.|p\.m\.|st|nd|rd|th|k|%)?|[\p{L}]+(?:['\-][\p{L}]+)*'?/gu)) {
     const between = t.slice(last, m.index);
     const sentenceStart = out.length === 0 || /[.!?:]\s*$/.test(between) || /[.!?:]["')\]]*\s+$/.test(between);
-    out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index ?? 0, sentenceStart, before: between.replace(/\s+/g, '') });
+    const lower = m[0].toLowerCase();
+    const prev = out[out.length - 1];
+    // "forty two" is "forty-two": a tens word and a unit word apart by a space are one number
+    if (prev && /^\s+$/.test(between) && prev.lower in TENS && lower in UNITS && UNITS[lower]! > 0 && UNITS[lower]! < 10) {
+      prev.text = `${prev.text} ${m[0]}`;
+      prev.lower = `${prev.lower} ${lower}`;
+    } else {
+      out.push({ text: m[0], lower, start: m.index ?? 0, sentenceStart, before: between.replace(/\s+/g, '') });
+    }
     last = (m.index ?? 0) + m[0].length;
   }
   return out;
@@ -264,7 +272,10 @@ function extractValuesOnce(text: string): Value[] {
 
     // money with a currency sign
     if (/^[£$€]\d/.test(t.text)) {
-      push('quantity', i, i, String(parseNumber(t.text)));
+      // ("£35k" is £35,000)
+      const thousands = /k$/i.test(t.text);
+      const n = parseNumber(thousands ? t.text.slice(0, -1) : t.text);
+      push('quantity', i, i, String(n !== null && thousands ? n * 1000 : n));
       continue;
     }
     // numbers with a unit stuck on: 5k, 20%

@@ -64,6 +64,12 @@ describe('who the fact is about', () => {
     expect(rel('I drink oat milk.', "I've switched to soy milk.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     // a thing ended may be the cue's subject: "Luna passed away"
     expect(rel('My cat Luna is shy.', 'Luna passed away last week.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // the head of what a cue names is the thing: "my Apple Watch" is a watch; a change to what the old sentence says
+    // already is its result told; someone else's change to it is not the person's
+    expect(rel('I work at Apple.', 'I sold my old Apple Watch.').kind).not.toBe('corrects');
+    expect(rel('My phone is an iPhone 12.', 'I changed my phone case.').kind).not.toBe('corrects');
+    expect(rel('I drink oat milk.', 'I switched to oat milk years ago.').kind).not.toBe('corrects');
+    expect(rel('I drink oat milk.', 'The café near work switched to oat milk.').kind).not.toBe('corrects');
     // the thing changed not said in the old sentence: not this way
     expect(rel('I drink oat milk.', "I've switched to a standing desk.").kind).not.toBe('corrects');
   });
@@ -73,6 +79,8 @@ describe('who the fact is about', () => {
   });
   it('what the person earns is one value: "I earn £35,000 a year." / "I\'m on £40,000 now."', () => {
     expect(rel('I earn £35,000 a year.', "I got a raise, I'm on £40,000 now.")).toMatchObject({ kind: 'corrects' });
+    expect(rel('I earn £35,000 a year.', 'I got a pay rise to £38,000.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('I earn £35,000 a year.', 'My salary is £35k.')).toEqual({ kind: 'compatible' });
     // a dose is not an income
     expect(rel("I'm on 20mg of citalopram.", "I'm on £40,000 now.").kind).not.toBe('corrects');
   });

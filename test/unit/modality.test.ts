@@ -73,6 +73,8 @@ describe('modality: a wish and its fulfilment, a state and its end, are two fact
     // a past event, then told with "was": both tell the past, neither is a state that ended
     expect(rel('We got married in June 2015.', 'Our wedding was in June 2015.')).toEqual({ kind: 'compatible' });
     expect(rel('My office is in Leeds.', 'My office was in Leeds.')).toMatchObject({ kind: 'corrects', rule: 'state-over' });
+    // what held at a time told ("when", "as a child") is no state that ended: two facts
+    expect(rel("I'm 42.", 'I was 42 when I moved here.')).toMatchObject({ kind: 'distinct', rule: 'modality' });
     // the same tense, or a plural that is no verb ("the dogs"): no reading of its own
     expect(rel('I commute by train.', 'I commute by train every day.')).not.toMatchObject({ rule: 'modality' });
     expect(rel('The puppies chewed my slippers.', 'The puppies chewed my new slippers.')).not.toMatchObject({ rule: 'modality' });

@@ -56,6 +56,12 @@ describe('occasion', () => {
     expect(movedDetail(allDay, said(at3, '2026-11-01T09:00:00Z'), true)).toBe('the same time, told more precisely: 2026-11-03 before, 2026-11-03T15:00:00.000Z now');
   });
 
+  it('a point within the memory\'s span is a moment of it, not a move', () => {
+    const trip = win({ startsAt: d('2026-11-20T00:00:00Z'), endsAt: d('2026-11-27T00:00:00Z'), allDay: true });
+    expect(occasion('EVENT', trip, said({ startsAt: d('2026-11-23T07:00:00Z') }, '2026-11-01T09:00:00Z'))).toBe('same');
+    expect(occasion('EVENT', trip, said({ startsAt: d('2026-11-29T07:00:00Z') }, '2026-11-01T09:00:00Z'))).toBe('moved');
+  });
+
   it('names both times in a moved window\'s detail', () => {
     expect(movedDetail(tuesday, said({ startsAt: d('2026-11-05T15:00:00Z') }, '2026-11-02T09:00:00Z')))
       .toBe('the same words, another time: 2026-11-03T15:00:00.000Z before, 2026-11-05T15:00:00.000Z now');

@@ -59,6 +59,7 @@ describe('decide: tiers', () => {
     const age = cand("I'm 42.", 0.57);
     expect(decide(incoming("I'm forty-two."), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: age.id });
     expect(decide(incoming("I'm forty-three."), [age], T).action).not.toBe('reinforce');
+    expect(decide(incoming('I am forty two.'), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
     // a bare number said of no such thing meets nothing
     expect(decide(incoming('Room forty-two.'), [cand('Room 42.', 0.57)], T).action).toBe('create');
   });
