@@ -9,6 +9,7 @@ import { splitSentences } from './sentences.js';
 import { contentKeys, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
 import { compareValues, slots } from './slots.js';
 import { memoByText, shared } from './memo.js';
+import { deriveTimes } from './derive.js';
 
 // ---------------------------------------------------------------- sentences a correction can address
 
@@ -159,6 +160,9 @@ export interface CueObject {
 
 const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
 
+/** Words that date what is said ("last weekend", "two years ago"), as keys. */
+const RELATIVE_TIME = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'last', 'next', 'ago', 'weekend', 'week', 'month', 'year', 'night', 'morning', 'afternoon', 'evening'].map(key));
+
 /** A sentence's keys but its verbs ("I drink oat milk." -> oat, milk): what it says of a thing (none: it names no thing). */
 function thingsOf(keys: ReadonlySet<string>): string[] {
   const out = [...keys].filter((k) => !isVerb(k));
@@ -186,10 +190,12 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
     }
   }
   const after: string[] = [];
+  // (the phrase ends at a time said after it: "I finished Dune last night" names Dune, not the night)
+  const when = new Set([...timeKeys(text), ...deriveTimes(text).flatMap((x) => toks(norm(x)).map(key)), ...RELATIVE_TIME]);
   for (const w of toks(t.slice(at + cue.phrase.length))) {
     if (!own(w) && after.length === 0) continue;
     const k = key(w);
-    if (!own(w) || PHATIC.has(k) || voc.has(k) || after.length === 3) break;
+    if (!own(w) || PHATIC.has(k) || voc.has(k) || when.has(k) || after.length === 3) break;
     after.push(k);
   }
   const head = after.length > 0 ? [after[after.length - 1]!] : [];

@@ -64,6 +64,9 @@ describe('who the fact is about', () => {
     expect(rel('I drink oat milk.', "I've switched to soy milk.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     // a thing ended may be the cue's subject: "Luna passed away"
     expect(rel('My cat Luna is shy.', 'Luna passed away last week.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // the words after a cue end at a time said after them: "I finished Dune last night" names Dune
+    expect(rel("I'm reading Dune at the moment.", 'I finished Dune last night.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I drive a Ford Focus.', 'I sold the Focus last weekend.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     // the head of what a cue names is the thing: "my Apple Watch" is a watch; a change to what the old sentence says
     // already is its result told; someone else's change to it is not the person's
     expect(rel('I work at Apple.', 'I sold my old Apple Watch.').kind).not.toBe('corrects');
