@@ -341,9 +341,10 @@ const SWAP_MAX_WORDS = 60;
 const NEWS_WORDS = new Set(['now', 'currently', 'nowadays']);
 
 /**
- * The same words but one stretch of one or two swapped for another that is no synonym, the words
+ * The same words but one stretch of one to three swapped for another that is no synonym, the words
  * dating it to now aside, in a frame of at least two words: "I drive to work." / "I cycle to work
- * now.", "I live in a flat." / "… a house now.", "I take my tea with milk." / "… black now".
+ * now.", "I live in a flat." / "… a house now.", "I take my tea with milk." / "… black now", "I
+ * drive to work." / "I take the bus to work now.".
  */
 function swappedInFrame(oldText: string, newText: string, withoutAdditive = false): boolean {
   const words = (text: string) => {
@@ -357,7 +358,7 @@ function swappedInFrame(oldText: string, newText: string, withoutAdditive = fals
   const hunks = diffHunks(a, b);
   if (hunks.length !== 1) return false;
   const h = hunks[0]!;
-  if (h.a.length === 0 || h.b.length === 0 || h.a.length > 2 || h.b.length > 2 || a.length - h.a.length < 2) return false;
+  if (h.a.length === 0 || h.b.length === 0 || h.a.length > 3 || h.b.length > 3 || a.length - h.a.length < 2) return false;
   const ca = h.a.filter((w) => !STOP_WORDS.has(w));
   const cb = h.b.filter((w) => !STOP_WORDS.has(w));
   return ca.length > 0 && cb.length > 0 && !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!));

@@ -95,6 +95,11 @@ describe('who the fact is about', () => {
     expect(rel('Our house has three bedrooms.', 'Our house has two bathrooms.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
     expect(rel('Our house has three bedrooms.', 'Our house has four bedrooms.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
   });
+  it('"now" with a stretch of up to three words swapped is a change: "I drive to work." / "I take the bus to work now."', () => {
+    expect(rel('I drive to work.', 'I take the bus to work now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // four words swapped: not read as one stretch
+    expect(rel('I drive to work.', 'I take the number 12 bus to work now.').kind).not.toBe('corrects');
+  });
   it('a compound is one thing written closed, hyphenated or open; its parts alone are not', () => {
     expect(rel('My stepdad is a plumber.', 'My step-dad is a plumber.', false)).toEqual({ kind: 'compatible' });
     expect(rel('My e-mail is on file.', 'My email is on file.', false)).toEqual({ kind: 'compatible' });
