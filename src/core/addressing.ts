@@ -115,12 +115,15 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // "We moved into this house in June 2015.")
       if (swapped === 0 && both.length > 0 && both.every((k) => timeKeys(o.t).has(k))) continue;
       const slot = [...o.s].find((x) => ns.has(x)) ?? null;
+      // a change to what the old sentence says of a thing, its verbs aside, is its result told, not a change of it:
+      // "I drink oat milk." / "I switched to oat milk years ago."
+      if (family === 'changed' && obj.after.length > 0) {
+        const things = [...o.k].filter((k) => !isVerb(k));
+        if (things.length > 0 && things.every((k) => obj.after.includes(k))) continue;
+      }
       // a change cue names what changed ("I lost my job ...", "I sold the Fiesta", "switched to soy milk"): that thing said
       // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
       // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
-      // (a change to what the old sentence says already is its result told, not a change of it: "I drink oat milk." /
-      // "I switched to oat milk years ago.")
-      if (family === 'changed' && obj.after.length > 0 && thingsOf(o.k).every((k) => obj.after.includes(k))) continue;
       const names = obj.named.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
       const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || names);
       if (!says && !slot) continue;
@@ -162,12 +165,6 @@ const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
 
 /** Words that date what is said ("last weekend", "two years ago"), as keys. */
 const RELATIVE_TIME = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'last', 'next', 'ago', 'weekend', 'week', 'month', 'year', 'night', 'morning', 'afternoon', 'evening'].map(key));
-
-/** A sentence's keys but its verbs ("I drink oat milk." -> oat, milk): what it says of a thing (none: it names no thing). */
-function thingsOf(keys: ReadonlySet<string>): string[] {
-  const out = [...keys].filter((k) => !isVerb(k));
-  return out.length > 0 ? out : ['\u0000'];
-}
 
 /** The person as a clause's subject, right before a cue: "I", "we", "I've just", "we have finally". */
 const PERSON_BEFORE = /\b(?:i|we)(?:'ve| have|'d| had)?(?: (?:just|recently|finally|already|now|since))*\s*$/;

@@ -9,8 +9,7 @@ import { count, sameCount, sameValue, valueGroup, type Value } from './values.js
 /**
  * What `sameValue` and `sameCount` compare beyond equal norms, as one key: a time's minutes in
  * half a day, a number's or quantity's count; null for the kinds compared by their norm alone.
- * Two values that are the same by those rules share it (an index by it finds them without
- * weighing every pair: a list of 1,400 numbers against another was 2 million pairs).
+ * Two values that are the same by those rules share it.
  */
 export function comparableKey(v: Readonly<Value>): string | null {
   if (v.kind === 'time') {
@@ -52,4 +51,3 @@ export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
     wholeNameWords,
   };
 }
-

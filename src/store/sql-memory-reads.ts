@@ -33,7 +33,6 @@ function listWhere(order: ListOrder): string {
        order by ${orderSql} limit $5 offset $6`;
 }
 
-/** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
 /**
  * The wording a sentence of one message was kept as in a space (`keptWording`), as one JSON text
  * `[memory id, tier, score]`, whatever its memory's status: by the mentions' message index
@@ -49,6 +48,7 @@ const keptOf = (json: unknown): KeptWording | null => {
   return { memoryId, tier, score };
 };
 
+/** The SqlStore's reads of memories: by id, by text, lists, correction chains, mentions, events. */
 export class SqlMemoryReads extends SqlMemoryWrites {
   async getVectors(ids: readonly string[], tx?: Tx): Promise<Map<string, Float32Array>> {
     const r = await this.q(tx).query<Row>(
