@@ -125,6 +125,9 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
       // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
       const names = obj.named.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      // a thing sold or given away that the old sentence does not say, the words in common only saying which one, is
+      // another thing: "I work at Apple." / "I sold my Apple shares." ("I sold my Leeds flat" ends "I have a flat in Leeds")
+      if (obj.handedOver && !o.k.has(obj.handedOver) && swapped === 0 && both.length > 0 && both.every((k) => obj.after.includes(k))) continue;
       const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || names);
       if (!says && !slot) continue;
       const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
@@ -159,9 +162,14 @@ export interface CueObject {
   named: string[];
   /** the cue's own content words ("lost") */
   cue: string[];
+  /** the thing a sale or a gift names, when the cue is one ("I sold my Apple shares" -> shares): what changed hands */
+  handedOver?: string;
 }
 
 const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
+
+/** Cues of a thing that changed hands: what they name is the thing, and the words before it only say which. */
+const HANDED_OVER = /\b(?:sold|gave away|got rid of)$/;
 
 /** Words that date what is said ("last weekend", "two years ago"), as keys. */
 const RELATIVE_TIME = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'last', 'next', 'ago', 'weekend', 'week', 'month', 'year', 'night', 'morning', 'afternoon', 'evening'].map(key));
@@ -197,7 +205,8 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   }
   const head = after.length > 0 ? [after[after.length - 1]!] : [];
   const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase);
-  return { after, named: byPerson ? [...before, ...head] : [], cue: [...contentKeys(cue.phrase)] };
+  const handedOver = HANDED_OVER.test(cue.phrase) && head.length > 0 ? { handedOver: head[0]! } : {};
+  return { after, named: byPerson ? [...before, ...head] : [], cue: [...contentKeys(cue.phrase)], ...handedOver };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

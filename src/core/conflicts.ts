@@ -18,9 +18,9 @@ import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
 import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
-import { otherPerson, otherShare, owners, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
+import { otherPerson, otherShare, owners, possessorSwap, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
-import { otherMode, otherTense, tenseOf } from './modality.js';
+import { otherMode, otherTense, tenseOf, usedToDo } from './modality.js';
 import { saysSetAsideAgain } from './set-aside.js';
 
 export { extractValues, correctionCue, polarity };
@@ -110,7 +110,10 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   };
   // ("we" says "I" too: "I live in Manchester." / "We live in Manchester." is one fact, "We moved to Bristol." moves the person)
   const withMe = (x: ReadonlySet<string>): ReadonlySet<string> => (x.has('we') ? new Set([...x, 'i']) : x);
-  if (so.size > 0 && sn.size > 0 && disjoint(withMe(so), withMe(sn)) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
+  // (someone who changed the person's own thing changed the person's fact: "I take 50mg of sertraline." / "My doctor upped
+  // my sertraline to 100mg.")
+  const toMine = cues.some((c) => CHANGE_FAMILIES.has(c.family) && /\b(?:my|our)\b/.test(c.phrase));
+  if (so.size > 0 && sn.size > 0 && !toMine && disjoint(withMe(so), withMe(sn)) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
   }
   // The person and someone else: "I can't eat sesame." / "He can't eat sesame."
@@ -122,6 +125,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   if (lo && ln && lo !== ln && !newKeys.has(lo) && !oldKeys.has(ln)) {
     return { kind: 'distinct', rule: 'different-subject', detail: `${lo} / ${ln}` };
   }
+  // Someone, and someone of theirs: "Tom works at Google." / "Tom's wife has left Google."
+  const theirs = possessorSwap(oldS.text, newS.text);
+  if (theirs) return { kind: 'distinct', rule: 'different-subject', detail: theirs };
   // One relation from its other end: "I'm Owen's manager." / "Owen is my manager."
   const reversed = reversedRole(oldS.text, newS.text);
   if (reversed) return { kind: 'distinct', rule: 'different-subject', detail: reversed };
@@ -324,7 +330,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   // the same state said, then said to be over ("I play the guitar." / "I used to play the guitar.", "I have a dog." /
   // "I had a dog."): it ended, and the later word stands; the other way round, or a wish, stays two facts
   // (the old statement said again whole, every content word of it: "It was fun to plant tomatoes" ends no "I love my garden")
-  if (mode === 'so / over' && topical && asserting && !additive && oldKeys.size > 0 && [...oldKeys].every((k) => newKeys.has(k))) {
+  // (or what it did said to be over, its details aside: "I smoke about ten cigarettes a day." / "I used to smoke, but I quit.")
+  if (mode === 'so / over' && topical && asserting && !additive && oldKeys.size > 0 && ([...oldKeys].every((k) => newKeys.has(k)) || usedToDo(oldS.text, newS.text))) {
     return { kind: 'corrects', rule: 'state-over', detail: mode };
   }
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };

@@ -50,7 +50,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
   // "update:", "I updated my address"; not "keep you updated" nor "updated infrastructure"
   ['update', /\bupdate\s*:|\b(?:i|we|i've|we've|have|has|just) updated\b/, false],
   ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:my|our|the|his|her|their|it)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up)\b/, false],
-  ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b/, false],
+  // (a return is a change too, said as done: "I've gone back to working five days a week"; not "I went back to Leeds for Christmas")
+  ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|our|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b|\b(?:i've|we've|i have|we have) (?:now |just |since )?(?:gone|moved|switched) back to\b/, false],
   // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",
   // "I'm down to join", "she came up to me" are not levels)
   ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})` +

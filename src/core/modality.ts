@@ -14,7 +14,7 @@
 import { lexicon } from './lexicon.js';
 import { lemma } from './words.js';
 import { assertions } from './addressing.js';
-import { norm, toks, type StatementLike } from './conflict-words.js';
+import { contentKeys, key, norm, toks, verbsAfterSubject, type StatementLike } from './conflict-words.js';
 import { memoByText, shared } from './memo.js';
 import type { MemoryType } from './types.js';
 
@@ -63,12 +63,17 @@ const WAS = /^(?:i|we|he|she|they|it|(?:my|our|the) \w+(?: \w+)?) (?:was|were) (
 const HAD = /^(?:i|we|he|she|they|(?:my|our) \w+(?: \w+)?) had (?:a|an|two|three|four|five|several|some|my|our)\b(?!.*\b(?:yesterday|today|tonight|last|ago|this|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b)/;
 /** A time a past is told at ("I was 42 when I moved here", "I was shy as a child"): what held then, not a state that ended. */
 const AT_A_TIME = /\b(?:when|while)\b|\bas an? (?:child|kid|teenager|teen|student|baby|boy|girl)\b/;
+/** Verbs whose past participle is their base form: "was hurt", "was put on hold" (an event done to the subject). */
+const SAME_PARTICIPLE = /^(?:put|hurt|hit|cut|set|shut|let|cast|spread|beat|bet|burst|cost|split|upset)$/;
 function stateOver(t: string): boolean {
   if (HAD.test(t)) return true;
   const m = WAS.exec(t);
   if (!m) return false;
+  // (a participle is an event, "was raised", "was built"; an adjective that is also a verb is a state: "was blue", "was empty")
   const w = m[1]!;
-  return w !== 'born' && !isVerbWord(w);
+  const base = lemma(w);
+  const participle = (base !== w && isVerbWord(base)) || SAME_PARTICIPLE.test(w) || (/(?:ed|en|ing)$/.test(w) && isVerbWord(w));
+  return w !== 'born' && !participle;
 }
 
 /**
@@ -120,6 +125,20 @@ export function otherMode(oldS: StatementLike, newS: StatementLike): string | nu
   const past = (t: string) => tenseOf(t)?.tense === 'past';
   if ((a === 'so' && b === 'over' && past(oldS.text)) || (a === 'over' && b === 'so' && past(newS.text))) return null;
   return `${a} / ${b}`;
+}
+
+/**
+ * Whether the new statement says the old one's doing is over, in fewer words: its "used to" clause says the old
+ * statement's verb and nothing the old one does not ("I smoke about ten cigarettes a day." / "I used to smoke, but I
+ * quit last year."; not "I used to smoke cigars").
+ */
+export function usedToDo(oldText: string, newText: string): boolean {
+  const m = /\bused to ([^,.;:!?]+)/.exec(norm(newText));
+  if (!m) return false;
+  const said = contentKeys(m[1]!.replace(/\b(?:but|and|so|until|before)\b.*$/, ''));
+  const old = contentKeys(oldText);
+  const verbs = [...verbsAfterSubject(oldText)].map(key);
+  return said.size > 0 && [...said].every((k) => old.has(k)) && verbs.some((v) => said.has(v));
 }
 
 type Tense = 'past' | 'present' | 'future';

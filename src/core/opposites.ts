@@ -11,6 +11,7 @@
  */
 import { lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
+import { PERSON } from './conflict-words.js';
 
 /**
  * Prepositions, a closed class WordNet does not hold: a goal and a source ("into" / "out of",
@@ -56,6 +57,8 @@ export function oppositeIn(a: string[], b: string[], exclusive = false): string 
   for (let i = 0; i < a.length; i++) {
     for (let n = 1; n <= 3 && i + n <= a.length; n++) {
       const phrase = a.slice(i, i + n).join(' ');
+      // (people are not values: "I have a brother." / "I have a sister." are two people, not one changed)
+      if (PERSON.has(phrase)) continue;
       const q = [...lex.opposites(phrase), ...(preps.get(phrase) ?? [])].find((o) => occurs(o.split(' '), b));
       if (q) return `${phrase} / ${q}`;
     }

@@ -75,6 +75,9 @@ const wordsWithEntities = memoByStatement((text, entities): ReadonlySet<string> 
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 
+/** A position, as values write it ("3rd", "21st"). */
+const ORDINAL = /^\d+(?:st|nd|rd|th)$/;
+
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);
   const nv = valuesOf(newS);
@@ -88,7 +91,9 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
   const disagree: string[] = [];
   let detail = '';
   for (const g of new Set(oldOnly.map((v) => valueGroup(v.kind)))) {
-    const n = newOnly.filter((v) => valueGroup(v.kind) === g);
+    const o = oldOnly.filter((v) => valueGroup(v.kind) === g);
+    // (a count and a position measure two things: "two bedrooms" / "the third floor")
+    const n = newOnly.filter((v) => valueGroup(v.kind) === g && o.some((x) => ORDINAL.test(x.norm) === ORDINAL.test(v.norm)));
     if (n.length === 0) continue;
     disagree.push(g);
     if (!detail) detail = `${g}: "${oldOnly.find((v) => valueGroup(v.kind) === g)!.raw}" -> "${n[0].raw}"`;
@@ -194,6 +199,12 @@ const namesMatter = (text: string, names: ReadonlySet<string>): boolean => {
 const slotsOfPair = new Map<string, { names: ReadonlySet<string>; slots: ReadonlySet<string> }>();
 registerSentenceCache(slotsOfPair);
 
+/**
+ * People at a place who are not employed there: who gives time, belongs, learns, is treated, buys, stays or
+ * cheers ("I'm a volunteer at the food bank", "I'm a member at the golf club"): no employer.
+ */
+const NOT_EMPLOYED = new Set(['volunteer', 'member', 'student', 'pupil', 'patient', 'customer', 'client', 'guest', 'visitor', 'regular', 'fan', 'supporter', 'subscriber', 'resident', 'tenant', 'trustee', 'parishioner', 'alumnus', 'donor']);
+
 function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
   const t = norm(text);
   const out = new Set<string>();
@@ -208,7 +219,7 @@ function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
   // a trade at a place of work: "I'm a software engineer at Monzo", "I'm a nurse at St Mary's" (the head a person's noun in WordNet)
   if (!out.has('employer')) {
     const m = /\bi(?:'m| am) (?:now |still |currently )?an? ((?:[a-z-]+ ){0,2}?)([a-z]+) (?:at|for|with) /.exec(t);
-    if (m && lexicon().nounThemes(lemma(m[2]!))[0] === 'person') out.add('employer');
+    if (m && !NOT_EMPLOYED.has(lemma(m[2]!)) && lexicon().nounThemes(lemma(m[2]!))[0] === 'person') out.add('employer');
   }
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);

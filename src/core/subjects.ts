@@ -277,7 +277,9 @@ export function reversedRole(oldText: string, newText: string): string | null {
 const isRole = (w: string) => PERSON.has(key(w)) || lexicon().nounThemes(lemma(w))[0] === 'person';
 /** The roles a text says are someone's ("Sam's brother" -> [sam, brother]), read once per text. */
 const theirRoles: (text: string) => ReadonlyArray<readonly [string, string]> = memoByText((text) => possessives(toks(text))
-  .flatMap(({ owner, head }): Array<[string, string]> => (!STOP_WORDS.has(owner) && head !== undefined && isRole(head) ? [[owner, key(head)]] : [])), shared);
+  .flatMap(({ owner, head }): Array<[string, string]> => (!STOP_WORDS.has(owner) && !isWhen(owner) && head !== undefined && isRole(head) ? [[owner, key(head)]] : [])), shared);
+/** A day, a month or a date as an owner is a time, not someone: "Wednesday's dentist appointment", "today's meeting". */
+const isWhen = (w: string) => DAYS_FROM_NOW.has(w) || extractValues(w).length > 0;
 /** The roles a text says are the speaker's ("my brother" -> brother), read once per text. */
 const myRoles: (text: string) => ReadonlySet<string> = memoByText((text) => {
   const ts = toks(text);
@@ -316,4 +318,29 @@ export function otherShare(oldText: string, newText: string): string | null {
   const b = share(newText);
   if (!a || !b || a.of !== b.of || a.part === b.part) return null;
   return `my ${a.of}: ${a.part ? 'some' : 'all'} / ${b.part ? 'some' : 'all'}`;
+}
+
+/**
+ * Someone, and someone of theirs, as the subject: "Tom works at Google." / "Tom's wife has left Google.",
+ * "Sarah is allergic to nuts." / "Sarah's son is allergic to nuts.": two people, as "x / x's role", or
+ * null. One side's first clause opens with "<x>'s <role>" (a person role or a noun WordNet files under
+ * people), and the other says x, never as "<x>'s".
+ */
+export function possessorSwap(oldText: string, newText: string): string | null {
+  const opening = (text: string): { owner: string; role: string } | null => {
+    const c = stripOpeners(clauses(text)[0] ?? []);
+    const owner = c[0];
+    if (owner === undefined || c[1] !== "'s" || STOP_WORDS.has(owner)) return null;
+    const head = c[afterAdjectives(c, 2)];
+    return head !== undefined && isRole(head) ? { owner, role: key(head) } : null;
+  };
+  for (const [a, b, flip] of [[newText, oldText, false], [oldText, newText, true]] as const) {
+    const o = opening(a);
+    if (!o) continue;
+    const tb = toks(b);
+    if (!tb.includes(o.owner) || tb.some((w, i) => w === o.owner && tb[i + 1] === "'s") || tb.map(key).includes(o.role)) continue;
+    const sides = [o.owner, `${o.owner}'s ${o.role}`];
+    return (flip ? sides.reverse() : sides).join(' / ');
+  }
+  return null;
 }

@@ -270,6 +270,11 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
 
+    // one unit of time said with "a" / "an", as a length: "My commute is an hour", "for about a year" (not a rate: "£10 an hour")
+    if ((t.lower === 'a' || t.lower === 'an') && next && /^(?:minute|hour|day|week|fortnight|month|year)$/.test(next.lower) && LENGTH_BEFORE.has(prev?.lower ?? '')) {
+      push('quantity', i, i + 1, withUnit('1', next.lower));
+      continue;
+    }
     // money with a currency sign
     if (/^[£$€]\d/.test(t.text)) {
       // ("£35k" is £35,000)
@@ -416,6 +421,9 @@ const MEASURES: Array<[string, RegExp]> = [
   ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
   ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
 ];
+/** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */
+const LENGTH_BEFORE = new Set(['is', "'s", 'was', 'takes', 'take', 'took', 'about', 'around', 'roughly', 'nearly', 'almost', 'over', 'under', 'for', 'within', 'only', 'just', 'than', 'lasts']);
+
 function withUnit(n: string, unit: string): string {
   const u = MEASURES.find(([, re]) => re.test(unit))?.[0];
   return u ? `${n}|${u}` : n;

@@ -76,6 +76,36 @@ describe('who the fact is about', () => {
     // the thing changed not said in the old sentence: not this way
     expect(rel('I drink oat milk.', "I've switched to a standing desk.").kind).not.toBe('corrects');
   });
+  it('a thing sold or given away is the thing the cue names; the words before it only say which one', () => {
+    expect(rel('I work at Apple.', 'I sold my Apple shares.').kind).not.toBe('corrects');
+    expect(rel('I drive a Tesla.', 'I gave away my Tesla mug.').kind).not.toBe('corrects');
+    // the thing itself said in the old sentence, or named by its own name: the cue ends it
+    expect(rel('I have a flat in Leeds.', 'I sold my Leeds flat.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I drive a Tesla.', 'I sold my Tesla last month.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // a cue that ends a relation, not a thing that changes hands, still names it by its words: "my Apple job"
+    expect(rel('I work at Apple.', 'I quit my Apple job.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+  });
+  it('someone who changes the person\'s own thing changes the person\'s fact: "My doctor upped my sertraline to 100mg."', () => {
+    expect(rel('I take 50mg of sertraline.', 'My doctor upped my sertraline to 100mg.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // their own change stays theirs
+    expect(rel('I take 50mg of sertraline.', 'My doctor switched to a new practice.').kind).not.toBe('corrects');
+  });
+  it('a change said of "our" thing, or a return said as done, is a change cue', () => {
+    expect(rel('My mortgage is with Nationwide.', 'We switched our mortgage to Halifax.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I work four days a week.', "I've gone back to working five days a week.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // a trip back somewhere is no return of a state
+    expect(rel('I live in Leeds.', 'I went back to Leeds for Christmas.').kind).not.toBe('corrects');
+  });
+  it('what the person did, said to be over in fewer words, ended (state-over): "I used to smoke, but I quit."', () => {
+    expect(rel('I smoke about ten cigarettes a day.', 'I used to smoke, but I quit last year.')).toMatchObject({ kind: 'corrects', rule: 'state-over' });
+    // something else said to be over ends nothing of it
+    expect(rel('I smoke about ten cigarettes a day.', 'I used to smoke cigars.').kind).not.toBe('corrects');
+  });
+  it('one unit of time said with "a" / "an" is a length: "My commute is 40 minutes." / "... an hour now"', () => {
+    expect(kinds('My commute is an hour.')).toEqual(['quantity:1|hour']);
+    expect(kinds('I earn £10 an hour.')).toEqual(['quantity:10']);
+    expect(rel('My commute is 40 minutes.', "My commute is an hour now that we've moved.")).toMatchObject({ kind: 'corrects' });
+  });
   it('a relationship status is one thing: "I\'m single." / "I\'ve got a girlfriend now."', () => {
     expect(rel("I'm single.", "I've got a girlfriend now.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel("I'm married.", "I'm married with two kids.")).toEqual({ kind: 'compatible' });
@@ -90,10 +120,16 @@ describe('who the fact is about', () => {
   it('a trade at a place names an employer: a new job elsewhere corrects it', () => {
     expect(rel("I'm a software engineer at Monzo.", 'I started a new job at Revolut in January.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm a big fan of Monzo.", 'I started a new job at Revolut in January.').kind).not.toBe('corrects');
+    // who gives time, belongs or learns at a place is not employed there
+    expect(rel("I'm a volunteer at the food bank.", "I started a new job at Sainsbury's.").kind).not.toBe('corrects');
+    expect(rel("I'm a member at the golf club.", 'I started a new job at Tesco.').kind).not.toBe('corrects');
   });
   it('a count of another thing of one holder is no new value: "three bedrooms" / "two bathrooms"', () => {
     expect(rel('Our house has three bedrooms.', 'Our house has two bathrooms.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
     expect(rel('Our house has three bedrooms.', 'Our house has four bedrooms.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    // a count and a position measure two things: "two bedrooms" / "the third floor"
+    expect(rel('My flat has two bedrooms.', 'My flat is on the third floor.').kind).not.toBe('corrects');
+    expect(rel('My flat is on the third floor.', 'My flat is on the fifth floor.')).toMatchObject({ kind: 'corrects' });
   });
   it('"now" with a stretch of up to three words swapped is a change: "I drive to work." / "I take the bus to work now."', () => {
     expect(rel('I drive to work.', 'I take the bus to work now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });

@@ -293,6 +293,23 @@ describe('relate: distinct', () => {
   ])('%s / %s', (a, b, rule) => {
     expect(rel(a, b)).toMatchObject({ kind: 'distinct', rule });
   });
+  it('someone, and someone of theirs, are two people: "Tom" / "Tom\'s wife"', () => {
+    expect(rel('Tom works at Google.', "Tom's wife has left Google.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('Sarah is allergic to nuts.', "Sarah's son is allergic to nuts.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('My brother Jack lives in Leeds.', "Jack's girlfriend moved to Leeds.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // the same person said on both sides is not this rule: "Tom has left Google", "Sarah's son Leo"
+    expect(rel('Tom works at Google.', 'Tom has left Google.')).toMatchObject({ kind: 'corrects' });
+    expect(rel("Sarah's son is allergic to nuts.", "Sarah's son Leo is allergic to peanuts.")).not.toMatchObject({ rule: 'different-subject' });
+  });
+  it('a day or a date before "\'s" is a time, not someone: "Wednesday\'s dentist appointment"', () => {
+    expect(rel('My dentist appointment is on Wednesday at 2pm.', "Wednesday's dentist appointment is at 3pm, not 2pm.")).toMatchObject({ kind: 'corrects' });
+  });
+  it('people are not values: kin said in place of kin are two people, not an opposite', () => {
+    expect(rel('I have a brother.', 'I have a sister.').kind).not.toBe('corrects');
+    expect(rel('I have two sisters.', 'I have one brother.').kind).not.toBe('corrects');
+    // an opposite of a thing still is one: "north" / "south"
+    expect(rel('The office is on the north side.', 'The office is on the south side now.')).toMatchObject({ kind: 'corrects' });
+  });
   it('a different subject is never a correction, cue or not', () => {
     expect(rel('My brother Owen lives in Bristol.', 'My colleague Owen moved to Berlin.').kind).toBe('distinct');
     expect(rel("I'm vegetarian.", 'My husband is not vegetarian.').kind).toBe('distinct');
