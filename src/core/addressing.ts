@@ -148,7 +148,12 @@ const timeKeys: (text: string) => ReadonlySet<string> = memoByText((text) => new
 export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);
 
 /** Cues whose object is what they change: a thing ended ("I sold the Fiesta"), or one taken in place of another ("switched to soy milk"). */
-const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed']);
+const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed', 'moved']);
+/**
+ * Cues whose subject is what changed, or whose: "Luna passed away", "Dad moved into a care home" (a move's object is where
+ * to, not what), "Ella changed schools".
+ */
+const SUBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'moved', 'changed']);
 
 /** What a cue says it changes (`cueObject`). */
 export interface CueObject {
@@ -156,8 +161,9 @@ export interface CueObject {
   after: string[];
   /**
    * the thing it names: the head of those words (the last: "I sold my Apple shares" names shares, not Apple), and for a
-   * cue that ends something, the words right before it ("Luna passed away" -> luna); for a change to something, only
-   * when the person changed it ("The café switched to oat milk" names nothing of the person's)
+   * cue that ends or moves something, the words right before it ("Luna passed away" -> luna, "Dad moved into a care home"
+   * -> father; a move's own object is where to); for a change to something, only when the person changed it ("The café
+   * switched to oat milk" names nothing of the person's)
    */
   named: string[];
   /** the cue's own content words ("lost") */
@@ -186,8 +192,9 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   const clause = t.slice(0, at).split(/[,.;:!?]/).at(-1) ?? '';
   const before: string[] = [];
   // a thing ended may be said before its cue too, as the clause's subject: "Luna passed away", "my dad died"
-  if (ENDING_FAMILIES.has(family)) {
-    const ws = toks(clause);
+  if (SUBJECT_FAMILIES.has(family)) {
+    // (the other one of "X and I": "jake and i broke up" ends what was said of Jake)
+    const ws = toks(clause).join(' ').replace(/ and (?:i|me)$/, '').split(' ').filter(Boolean);
     for (let i = ws.length - 1; i >= 0 && before.length < 3; i--) {
       const w = ws[i]!;
       if (!own(w) || PHATIC.has(key(w)) || voc.has(key(w))) break;
@@ -203,10 +210,11 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
     if (!own(w) || PHATIC.has(k) || voc.has(k) || when.has(k) || after.length === 3) break;
     after.push(k);
   }
-  const head = after.length > 0 ? [after[after.length - 1]!] : [];
-  const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase);
+  const head = after.length > 0 && family !== 'moved' ? [after[after.length - 1]!] : [];
+  // (a sentence opening with the cue leaves out its "I", as chat does: "Switched broadband to BT")
+  const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase) || toks(clause).length === 0;
   const handedOver = HANDED_OVER.test(cue.phrase) && head.length > 0 ? { handedOver: head[0]! } : {};
-  return { after, named: byPerson ? [...before, ...head] : [], cue: [...contentKeys(cue.phrase)], ...handedOver };
+  return { after, named: [...before, ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...handedOver };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

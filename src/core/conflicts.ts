@@ -6,6 +6,7 @@
  * docs/corrections.md, one section per rule name used here.
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
+import { lexicon } from './lexicon.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, type Cue } from './correction-cues.js';
 import { actionSwap, diffHunks, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
@@ -21,7 +22,7 @@ import { attributive, compareValues, differentObject, disjointInSense, FRAME_WOR
 import { otherPerson, otherShare, owners, possessorSwap, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense, tenseOf, usedToDo } from './modality.js';
-import { saysSetAsideAgain } from './set-aside.js';
+import { saysSetAsideAgain, setAsideToo } from './set-aside.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -56,6 +57,10 @@ function leadingName(text: string): string | null {
   if (!m) return null;
   const w = m[1].toLowerCase();
   if (w.length < 2 || STOP_WORDS.has(w) || NEGATIONS.has(w) || /^(i|please|always|never|also|just|so|well|oh|yes|no|ok|okay|hey|hi|thanks|sorry|actually|correction|remind|book|send|call|tell|don|do|does|did)$/.test(w)) return null;
+  // (an order opens with its verb: "Use British spelling" / "Switch to American spelling"; a word WordNet knows, but not
+  // first as a person, is no name)
+  const themes = lexicon().nounThemes(w);
+  if (isVerb(w) || (themes.length > 0 && themes[0] !== 'person')) return null;
   return w;
 }
 
@@ -178,6 +183,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       for (const cue of cues.filter((c) => !hasQuestionOnly(newS.text, c.family))) {
         // a state said to be over ends a state, not a past event: "I had knee surgery in March." / "I recovered from my knee surgery."
         if (cue.family === 'state-over' && (tenseOf(oldS.text)?.tense === 'past' || PAST_EVENT.test(norm(oldS.text)))) continue;
+        // (a contrast naming what the old statement set aside too tells its choice again: "tea over coffee" / "tea rather than coffee")
+        if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
         if (!strong && !weakDifference()) continue;
         const pair = addressedPair(oldS.text, newS.text, names, cue.family);

@@ -38,28 +38,40 @@ const CUES: Array<[string, RegExp, boolean]> = [
   // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
   // forget that" nor "don't forget that you have friends"
   ['scratch-that', /\bscratch that\b|(?:^|[,.;:!\u2014-]\s*|\b(?:oh|so|please|just|no|actually|wait|sorry)\s+)(?:forget|ignore) (?:that|what i said)\b(?=\s*(?:[,.;:!\u2014-]|$))/, false],
-  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
+  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
   ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
   ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
   // "No, ..." opens an answer far more often than a correction ("No, I haven't tried it yet"): weak
   ['no', /^\s*(?:no|nope)\s*[,!.:;-]/, true],
-  ['no-longer', /\bno longer\b|\bnot anymore\b|\bnot any more\b/, false],
+  // ("no more renting": a doing ended; "no more" before a thing is weak, below)
+  ['no-longer', /\bno longer\b|\bnot anymore\b|\bnot any more\b|\bno more [a-z]{2,}ing\b/, false],
   ['any-more', /\bany ?more\b(?=\s*(?:[,.;:!?)]|$|\b(?:since|because|as|now|so|but|and)\b))/, false],
   // "after all these games" is a time phrase, not the cue
   ['after-all', /\bafter all\b(?!\s+(?:the|these|those|this|that|my|your|our|his|her|their|its|of|day|night|week|year|time)\b)/, false],
   // "update:", "I updated my address"; not "keep you updated" nor "updated infrastructure"
   ['update', /\bupdate\s*:|\b(?:i|we|i've|we've|have|has|just) updated\b/, false],
-  ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:my|our|the|his|her|their|it)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up)\b/, false],
+  ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|over to|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:all\s+)?(?:my|our|the|his|her|their|it|me|us)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up|over)\b|\b(?:had|have|'ve|has|needed|need) to (?:move|reschedule|postpone|cancel|push back)\b/, false],
   // (a return is a change too, said as done: "I've gone back to working five days a week"; not "I went back to Leeds for Christmas")
-  ['changed', /\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|our|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b|\b(?:i've|we've|i have|we have) (?:now |just |since )?(?:gone|moved|switched) back to\b/, false],
+  ['changed', new RegExp(String.raw`\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|our|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b|\b(?:i've|we've|i have|we have) (?:now |just |since )?(?:gone|moved|switched) back to\b` +
+    // (what was changed said between: "upgraded the desktop to Windows 11", "swapped the violin for the cello"; not "switched on the TV")
+    String.raw`|\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?!on\b|off\b)(?:[\w']+\s+){1,3}?(?:to|for)\b` +
+    // asked for: "Switch to American spelling please", "You can go back to English"
+    String.raw`|(?:^|[.!?;]\s+|\bplease\s+|\byou can\s+|\byou could\s+)(?:switch|change|go|move)(?: back| over)? to\b` +
+    // one thing for another, said in the plural: "Ella changed schools", "we switched banks"
+    String.raw`|\b(?:changed|switched|swapped) (?!its\b|this\b|is\b|was\b|has\b|as\b|us\b|plus\b)[a-z]{3,}s\b(?! (?:on|off)\b)`), false],
   // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",
   // "I'm down to join", "she came up to me" are not levels)
   ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})` +
     // the thing raised said between: "I've raised my weekly budget to 100 pounds", "we cut it to two days"
-    `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
+    `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped|put|pushed)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
   ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
-  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
+  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|left [a-z]{2,}ing|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
+    // said without its "I", opening a sentence as chat does: "Sold the Focus in April", "Started at Stripe this week"
+    String.raw`|(?:^|[.!?;]\s+)(?:just |recently |finally )?(?:sold|quit|retired|resigned|left (?:my|the)|gave up|stopped|got rid of|started (?:at|with))\b` +
+    // a liking or a tie ended: "I've gone off coffee", "I'm done with BA", "we lost our dog"; "Rob's left Deloitte" (has left)
+    String.raw`|\b(?:i've|i have|we've|we have|i|we) (?:gone|went) off\b|\b(?:i'm|i am|we're|we are) (?:so |totally |completely |officially )?done with\b|\b(?:i|we) (?:just |recently |sadly )?lost (?:my|our)\b` +
+    String.raw`|(?<=\b[a-z]+)(?<!\b(?:what|that|there|here|it|who|which|all|nothing|everything|something|anything))'s (?:just |recently |finally )?left\b` +
     // someone else's change, said the same way: "Tom has left Google", "my partner quit teaching", "she retired in May"
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b` +
     // (a state, a wish or an order is no change: "my parents are retired", "I want to quit", "don't quit")

@@ -65,3 +65,16 @@ export function saysSetAsideAgain(oldText: string, newText: string, oldKeys: Rea
   if ([...footing(newText)].some((w) => !own.has(w))) return null;
   return `"${asideSaid(oldText).join('", "')}" set aside, said again`;
 }
+
+/**
+ * Whether the old statement sets aside what a contrast of the new one replaces, in its own words ("over",
+ * "than", "instead of", "not"): "I prefer tea over coffee." / "I'll always pick tea rather than coffee." make
+ * one choice, told twice.
+ */
+export function setAsideToo(oldText: string, replaced: string): boolean {
+  const r = contentKeys(replaced);
+  if (r.size === 0) return false;
+  const t = oldText.toLowerCase();
+  return [...t.matchAll(/\b(?:over|than|instead of|not)\s+([^,.;!?]+)/g)].some((m) => [...r].every((k) => contentKeys(m[1]!).has(k)));
+}
+

@@ -106,6 +106,20 @@ describe('who the fact is about', () => {
     expect(kinds('I earn £10 an hour.')).toEqual(['quantity:10']);
     expect(rel('My commute is 40 minutes.', "My commute is an hour now that we've moved.")).toMatchObject({ kind: 'corrects' });
   });
+  it('a cue\'s subject names what changed: "Dad moved into a care home", "Ella changed schools", "jake and i broke up"', () => {
+    expect(rel('My dad lives with us.', 'Dad moved into a care home in Harrogate last month.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("My daughter Ella goes to St Mary's Primary.", "Ella changed schools in September, she's at Oakfield Academy.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My boyfriend is called Jake.', 'jake and i broke up in august')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // someone else moving says nothing of the person's home
+    expect(rel('My dad lives with us.', 'My neighbour moved into a care home.').kind).not.toBe('corrects');
+  });
+  it('a contrast naming what the old statement set aside too is the same choice: "tea over coffee" / "tea rather than coffee"', () => {
+    expect(rel('I prefer tea over coffee.', "Given the choice I'll always pick tea rather than coffee.").kind).not.toBe('corrects');
+    expect(rel('I go to the gym on Mondays.', 'I go to yoga on Mondays instead of the gym.')).toMatchObject({ kind: 'corrects' });
+  });
+  it('an order opens with its verb, not a name: "Use British spelling" / "Switch to American spelling"', () => {
+    expect(rel('Use British spelling in everything you write for me.', 'Switch to American spelling please, my new clients are all in the US.')).toMatchObject({ kind: 'corrects' });
+  });
   it('a relationship status is one thing: "I\'m single." / "I\'ve got a girlfriend now."', () => {
     expect(rel("I'm single.", "I've got a girlfriend now.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel("I'm married.", "I'm married with two kids.")).toEqual({ kind: 'compatible' });

@@ -86,6 +86,21 @@ describe('correctionCue', () => {
     ['I have three kids now.', 'now'],
     ['My new phone number ends in 9012.', 'new'],
     ['I got engaged to Alex.', 'got engaged'],
+    // said without its "I", as chat does; a change said with its object between; one thing for another in the plural
+    ['Sold the Focus in April.', 'sold'],
+    ['Started at Stripe this week.', 'started at'],
+    ['Upgraded the desktop to Windows 11.', 'upgraded the desktop to'],
+    ['We switched banks in May.', 'switched banks'],
+    ['Switch to American spelling please.', 'switch to'],
+    ["Landlord's put the rent up to £1,340 a month.", 'put the rent up to'],
+    ['I moved all my savings over to Chase.', 'moved all my savings over'],
+    ['We had to move the trip to August.', 'had to move'],
+    // a doing or a liking ended; someone's leaving said with "'s" (has)
+    ['We bought a house, so no more renting for us.', 'no more renting'],
+    ["I've gone off coffee completely.", "i've gone off"],
+    ["I'm done with BA after the last trip.", "i'm done with"],
+    ["Rob's left Deloitte.", "'s left"],
+    ["Sorry, I got Leo's age wrong: he's 8.", "got leo's age wrong"],
   ])('finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });
@@ -95,6 +110,9 @@ describe('correctionCue', () => {
     'My colleague Owen is moving to Berlin next month.',
     'Not bad at all, thanks.',
     'I like it not only for the price.',
+    "What's left of the cake is in the fridge.",
+    'I switched on the TV for the news.',
+    'I went back to Leeds for Christmas.',
   ])('finds none in %s', (text) => {
     expect(correctionCue(text)).toBeNull();
   });
