@@ -124,7 +124,10 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // a change cue names what changed ("I lost my job ...", "I sold the Fiesta", "switched to soy milk"): that thing said
       // in the old sentence will do ("My car is a red Fiesta.", "I drink oat milk.")
       // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
-      const names = obj.named.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      // (someone moving or changing something names what was said of where they are only: "Callum moved to Valencia" ends
+      // "Callum lives in Manchester", not "Callum loves football")
+      const named = [...obj.named, ...(WHEREABOUTS.test(norm(o.t)) ? obj.mover ?? [] : [])];
+      const names = named.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
       // a thing sold or given away that the old sentence does not say, the words in common only saying which one, is
       // another thing: "I work at Apple." / "I sold my Apple shares." ("I sold my Leeds flat" ends "I have a flat in Leeds")
       if (obj.handedOver && !o.k.has(obj.handedOver) && swapped === 0 && both.length > 0 && both.every((k) => obj.after.includes(k))) continue;
@@ -168,6 +171,8 @@ export interface CueObject {
   named: string[];
   /** the cue's own content words ("lost") */
   cue: string[];
+  /** who moved or changed something, said before the cue ("Dad moved into a care home" -> father, "Ella changed schools" -> ella) */
+  mover?: string[];
   /** the thing a sale or a gift names, when the cue is one ("I sold my Apple shares" -> shares): what changed hands */
   handedOver?: string;
 }
@@ -179,6 +184,9 @@ const HANDED_OVER = /\b(?:sold|gave away|got rid of)$/;
 
 /** Words that date what is said ("last weekend", "two years ago"), as keys. */
 const RELATIVE_TIME = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'last', 'next', 'ago', 'weekend', 'week', 'month', 'year', 'night', 'morning', 'afternoon', 'evening'].map(key));
+
+/** A sentence that says where someone is: lives, stays, is based, goes to, attends, works at. */
+const WHEREABOUTS = /\b(?:liv(?:e|es|ing)|stay(?:s|ing)?|based|go(?:es)? to|attend(?:s|ing)?|work(?:s|ing)? (?:at|for|in)|stud(?:y|ies|ying) at)\b/;
 
 /** The person as a clause's subject, right before a cue: "I", "we", "I've just", "we have finally". */
 const PERSON_BEFORE = /\b(?:i|we)(?:'ve| have|'d| had)?(?: (?:just|recently|finally|already|now|since))*\s*$/;
@@ -214,7 +222,8 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // (a sentence opening with the cue leaves out its "I", as chat does: "Switched broadband to BT")
   const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase) || toks(clause).length === 0;
   const handedOver = HANDED_OVER.test(cue.phrase) && head.length > 0 ? { handedOver: head[0]! } : {};
-  return { after, named: [...before, ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...handedOver };
+  const ends = ENDING_FAMILIES.has(family);
+  return { after, named: [...(ends ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

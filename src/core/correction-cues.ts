@@ -38,13 +38,13 @@ const CUES: Array<[string, RegExp, boolean]> = [
   // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
   // forget that" nor "don't forget that you have friends"
   ['scratch-that', /\bscratch that\b|(?:^|[,.;:!\u2014-]\s*|\b(?:oh|so|please|just|no|actually|wait|sorry)\s+)(?:forget|ignore) (?:that|what i said)\b(?=\s*(?:[,.;:!\u2014-]|$))/, false],
-  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
+  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+ ?'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
   ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
   ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
   // "No, ..." opens an answer far more often than a correction ("No, I haven't tried it yet"): weak
   ['no', /^\s*(?:no|nope)\s*[,!.:;-]/, true],
   // ("no more renting": a doing ended; "no more" before a thing is weak, below)
-  ['no-longer', /\bno longer\b|\bnot anymore\b|\bnot any more\b|\bno more [a-z]{2,}ing\b/, false],
+  ['no-longer', /\bno longer\b|\bnot anymore\b|\bnot any more\b|\bno more(?= [a-z]{2,}ing\b)/, false],
   ['any-more', /\bany ?more\b(?=\s*(?:[,.;:!?)]|$|\b(?:since|because|as|now|so|but|and)\b))/, false],
   // "after all these games" is a time phrase, not the cue
   ['after-all', /\bafter all\b(?!\s+(?:the|these|those|this|that|my|your|our|his|her|their|its|of|day|night|week|year|time)\b)/, false],
@@ -66,7 +66,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
     `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped|put|pushed)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
   ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
-  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|left [a-z]{2,}ing|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
+  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|left(?= [a-z]{2,}ing\b)|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
     // said without its "I", opening a sentence as chat does: "Sold the Focus in April", "Started at Stripe this week"
     String.raw`|(?:^|[.!?;]\s+)(?:just |recently |finally )?(?:sold|quit|retired|resigned|left (?:my|the)|gave up|stopped|got rid of|started (?:at|with))\b` +
     // a liking or a tie ended: "I've gone off coffee", "I'm done with BA", "we lost our dog"; "Rob's left Deloitte" (has left)

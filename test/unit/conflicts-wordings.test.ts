@@ -112,6 +112,9 @@ describe('who the fact is about', () => {
     expect(rel('My boyfriend is called Jake.', 'jake and i broke up in august')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     // someone else moving says nothing of the person's home
     expect(rel('My dad lives with us.', 'My neighbour moved into a care home.').kind).not.toBe('corrects');
+    // someone moving or changing something ends what was said of where they are, not of what they like
+    expect(rel('Callum loves football.', 'Callum moved out to Valencia in January.').kind).not.toBe('corrects');
+    expect(rel('My daughter Ella loves dancing.', "Ella changed schools in September, she's at Oakfield Academy.").kind).not.toBe('corrects');
   });
   it('a contrast naming what the old statement set aside too is the same choice: "tea over coffee" / "tea rather than coffee"', () => {
     expect(rel('I prefer tea over coffee.', "Given the choice I'll always pick tea rather than coffee.").kind).not.toBe('corrects');
@@ -122,6 +125,7 @@ describe('who the fact is about', () => {
   });
   it('a relationship status is one thing: "I\'m single." / "I\'ve got a girlfriend now."', () => {
     expect(rel("I'm single.", "I've got a girlfriend now.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel("I'm single.", "I've been seeing someone since February.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel("I'm married.", "I'm married with two kids.")).toEqual({ kind: 'compatible' });
   });
   it('what the person earns is one value: "I earn £35,000 a year." / "I\'m on £40,000 now."', () => {
@@ -137,6 +141,14 @@ describe('who the fact is about', () => {
     // who gives time, belongs or learns at a place is not employed there
     expect(rel("I'm a volunteer at the food bank.", "I started a new job at Sainsbury's.").kind).not.toBe('corrects');
     expect(rel("I'm a member at the golf club.", 'I started a new job at Tesco.').kind).not.toBe('corrects');
+  });
+  it('"be" before a participle says the participle: "live in Lagos" / "were both born in Kano" are two predicates', () => {
+    expect(rel('My grandparents live in Lagos.', 'My grandparents were both born in Kano.').kind).not.toBe('corrects');
+    expect(rel('My grandparents live in Lagos.', 'My grandparents live in Kano now.')).toMatchObject({ kind: 'corrects' });
+  });
+  it('a mistake owned about someone\'s thing is a marker, not a subject: "I got Leo\'s age wrong — he\'s 8, not 7."', () => {
+    expect(rel('My son Leo is 7.', "Sorry, I got Leo's age wrong earlier — he's 8, not 7.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("I'm a nurse at St Thomas' Hospital.", 'I left nursing last year and retrained as a paramedic.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
   it('a count of another thing of one holder is no new value: "three bedrooms" / "two bathrooms"', () => {
     expect(rel('Our house has three bedrooms.', 'Our house has two bathrooms.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });

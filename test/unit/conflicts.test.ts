@@ -96,7 +96,7 @@ describe('correctionCue', () => {
     ['I moved all my savings over to Chase.', 'moved all my savings over'],
     ['We had to move the trip to August.', 'had to move'],
     // a doing or a liking ended; someone's leaving said with "'s" (has)
-    ['We bought a house, so no more renting for us.', 'no more renting'],
+    ['We bought a house, so no more renting for us.', 'no more'],
     ["I've gone off coffee completely.", "i've gone off"],
     ["I'm done with BA after the last trip.", "i'm done with"],
     ["Rob's left Deloitte.", "'s left"],
