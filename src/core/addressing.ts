@@ -2,7 +2,8 @@
  * Correction cues in use: which cues are new, how strong, and which sentence of the old
  * statement a cue's sentence speaks to. See docs/corrections.md, "explicit-cue".
  */
-import { STOP_WORDS, NEGATIONS } from './words.js';
+import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
+import { lexicon } from './lexicon.js';
 import { findCues, type Cue } from './correction-cues.js';
 import { extractValues, valueGroup } from './values.js';
 import { splitSentences } from './sentences.js';
@@ -180,10 +181,13 @@ export interface CueObject {
 const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
 
 /** Cues of a thing that changed hands: what they name is the thing, and the words before it only say which. */
-const HANDED_OVER = /\b(?:sold|gave away|got rid of)$/;
+const HANDED_OVER = /\b(?:sold|gave away|got rid of|gave)$/;
 
 /** Words that date what is said ("last weekend", "two years ago"), as keys. */
 const RELATIVE_TIME = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'last', 'next', 'ago', 'weekend', 'week', 'month', 'year', 'night', 'morning', 'afternoon', 'evening'].map(key));
+
+/** Words for a post held: leaving one's job ends what was said of one's work ("Priya's left her job"). */
+const ROLE_NOUNS = new Set(['job', 'role', 'post', 'position']);
 
 /** A sentence that says where someone is: lives, stays, is based, goes to, attends, works at. */
 const WHEREABOUTS = /\b(?:liv(?:e|es|ing)|stay(?:s|ing)?|based|go(?:es)? to|attend(?:s|ing)?|work(?:s|ing)? (?:at|for|in)|stud(?:y|ies|ying) at)\b/;
@@ -202,7 +206,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // a thing ended may be said before its cue too, as the clause's subject: "Luna passed away", "my dad died"
   if (SUBJECT_FAMILIES.has(family)) {
     // (the other one of "X and I": "jake and i broke up" ends what was said of Jake)
-    const ws = toks(clause).join(' ').replace(/ and (?:i|me)$/, '').split(' ').filter(Boolean);
+    const ws = toks(clause).join(' ').replace(/(?: (?:'s|has|have|'ve|had|just|recently|finally))+$/, '').replace(/ and (?:i|me)$/, '').split(' ').filter(Boolean);
     for (let i = ws.length - 1; i >= 0 && before.length < 3; i--) {
       const w = ws[i]!;
       if (!own(w) || PHATIC.has(key(w)) || voc.has(key(w))) break;
@@ -210,20 +214,27 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
     }
   }
   const after: string[] = [];
+  let lastAfter = '';
   // (the phrase ends at a time said after it: "I finished Dune last night" names Dune, not the night)
   const when = new Set([...timeKeys(text), ...deriveTimes(text).flatMap((x) => toks(norm(x)).map(key)), ...RELATIVE_TIME]);
   for (const w of toks(t.slice(at + cue.phrase.length))) {
     if (!own(w) && after.length === 0) continue;
     const k = key(w);
-    if (!own(w) || PHATIC.has(k) || voc.has(k) || when.has(k) || after.length === 3) break;
+    // (an adverb ends the phrase: "gone off coffee completely" names coffee; "family" is a noun)
+    const adverb = /[a-z]{3}ly$/.test(w) && lexicon().nounThemes(w).length === 0;
+    if (!own(w) || PHATIC.has(k) || voc.has(k) || when.has(k) || adverb || after.length === 3) break;
     after.push(k);
+    lastAfter = w;
   }
   const head = after.length > 0 && family !== 'moved' ? [after[after.length - 1]!] : [];
   // (a sentence opening with the cue leaves out its "I", as chat does: "Switched broadband to BT")
   const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase) || toks(clause).length === 0;
   const handedOver = HANDED_OVER.test(cue.phrase) && head.length > 0 ? { handedOver: head[0]! } : {};
   const ends = ENDING_FAMILIES.has(family);
-  return { after, named: [...(ends ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver };
+  // (who ended something is what it names only when the cue says no thing of its own, or a place of work or a group:
+  // "Luna passed away", "Priya's left the company"; "Sarah's left the group chat" ends no "Sarah is on the PTA")
+  const whose = ends && (head.length === 0 || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
+  return { after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */
@@ -236,7 +247,9 @@ const MARITAL = /\b(?:engaged|married|divorced|separated|remarried|widowed)$/;
 export function freshCues(oldText: string, newText: string): Cue[] {
   // (a change of state is told by its state: "got divorced" is fresh after "I'm married", "got married" is not)
   // ("passed away" / "died" are one change, said two ways: a marital state only is told apart by its word)
-  const said = (c: Readonly<Cue>) => (c.family === 'state-change' && MARITAL.test(c.phrase) ? `${c.family}:${c.phrase.split(' ').at(-1)}` : c.family);
+  // (an ending is one change however told: "Rob's left Deloitte." / "Rob doesn't work at Deloitte any more.")
+  const said = (c: Readonly<Cue>) => (c.family === 'state-change' && MARITAL.test(c.phrase) ? `${c.family}:${c.phrase.split(' ').at(-1)}`
+    : ENDING_FAMILIES.has(c.family) ? 'ending' : c.family);
   const had = new Set(findCues(oldText).map(said));
   // "instead", "rather than" and "instead of" are one way of saying it
   return findCues(newText).filter((c) => !had.has(said(c)));

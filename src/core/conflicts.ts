@@ -6,23 +6,22 @@
  * docs/corrections.md, one section per rule name used here.
  */
 import { STOP_WORDS, NEGATIONS } from './words.js';
-import { lexicon } from './lexicon.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
-import { correctionCue, type Cue } from './correction-cues.js';
+import { correctionCue, findCues, type Cue } from './correction-cues.js';
 import { actionSwap, diffHunks, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import {
-  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, PERSON, stateParticiples, toks, verbsAfterSubject,
+  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject,
   type Relation, type StatementLike,
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
-import { attributive, compareValues, differentObject, disjointInSense, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, possessedWords, valuesOf } from './slots.js';
-import { otherPerson, otherShare, owners, possessorSwap, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
+import { attributive, compareValues, differentObject, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
+import { anotherHolder } from './others.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense, tenseOf, usedToDo } from './modality.js';
-import { saysSetAsideAgain, setAsideToo } from './set-aside.js';
+import { choiceReversed, saysSetAsideAgain, setAgainst, setAsideToo } from './set-aside.js';
 
 export { extractValues, correctionCue, polarity };
 export { vocatives } from './addressing.js';
@@ -47,22 +46,6 @@ export function sameSentence(a: string, b: string): boolean {
  * entities and themes); without it only a next-sentence correction can
  * correct, and clear disagreements still keep the two apart.
  */
-/**
- * The capitalised word that opens a sentence, when it can be a name: not a stop
- * word, pronoun, question word or negation (those are never names). Sentence-initial
- * words are otherwise ambiguous, so this is only compared with another opening word.
- */
-function leadingName(text: string): string | null {
-  const m = /^\s*["'“‘(]*(\p{Lu}\p{L}*)/u.exec(text);
-  if (!m) return null;
-  const w = m[1].toLowerCase();
-  if (w.length < 2 || STOP_WORDS.has(w) || NEGATIONS.has(w) || /^(i|please|always|never|also|just|so|well|oh|yes|no|ok|okay|hey|hi|thanks|sorry|actually|correction|remind|book|send|call|tell|don|do|does|did)$/.test(w)) return null;
-  // (an order opens with its verb: "Use British spelling" / "Switch to American spelling"; a word WordNet knows, but not
-  // first as a person, is no name)
-  const themes = lexicon().nounThemes(w);
-  if (isVerb(w) || (themes.length > 0 && themes[0] !== 'person')) return null;
-  return w;
-}
 
 export function relate(oldS: StatementLike, newS: StatementLike, topical: boolean): Relation {
   // (a repair, "Sorry,", "Oops,", speaks to the sentence just before it only: the next-sentence rule's)
@@ -86,6 +69,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const hardDifference = values.disagree.length > 0 || (flip && samePredicate);
   // what a weak cue ("now", "sorry") may also show: the same words, one stretch swapped ("I drive to work." / "I cycle to work now.")
   let swappedOnce: boolean | undefined;
+  const oldChange = () => findCues(oldS.text).some((c) => CHANGE_FAMILIES.has(c.family));
   const weakDifference = () => hardDifference || (swappedOnce ??= swappedInFrame(oldS.text, newS.text) && !differentObject(oldS.text, newS.text));
 
   // 4. a correction in the very next sentence of the same message: "My anniversary is June 3. Actually, it is June 13."
@@ -100,65 +84,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
 
   const names = new Set([...valuesOf(oldS), ...valuesOf(newS)].filter((v) => valueGroup(v.kind) === 'name').map((v) => v.norm));
 
-  // Not the same person: "I'm vegetarian" / "My husband is vegan".
-  const so = subjects(oldS.text);
-  const sn = subjects(newS.text);
-  // a role said on the other side too ("My kids are Mia and Leo" / "I have two kids, Mia and Leo") is not another subject
-  // (so is someone by name the other side names: "Tom is my brother" / "My brother is Tom")
-  const mentioned = (subj: ReadonlySet<string>, keys: ReadonlySet<string>) => [...subj].some((x) => (x.startsWith('person:') && keys.has(x.slice(7)))
-    || (x.startsWith('name:') && x.slice(5).split(' ').some((w) => keys.has(key(w)))));
-  // (roles said of another person, "my boss's wife", name no subject: she is neither "my boss" nor "my wife")
-  // (nor is a role said only with what makes it another person: "my brother-in-law" names no "brother")
-  const without = (keys: ReadonlySet<string>, text: string): ReadonlySet<string> => {
-    const r = new Set([...rolesOfOthers(text), ...qualifiedRoles(text)]);
-    return r.size ? new Set([...keys].filter((k) => !r.has(k))) : keys;
-  };
-  // ("we" says "I" too: "I live in Manchester." / "We live in Manchester." is one fact, "We moved to Bristol." moves the person)
-  const withMe = (x: ReadonlySet<string>): ReadonlySet<string> => (x.has('we') ? new Set([...x, 'i']) : x);
-  // (someone who changed the person's own thing changed the person's fact: "I take 50mg of sertraline." / "My doctor upped
-  // my sertraline to 100mg.")
-  const toMine = cues.some((c) => CHANGE_FAMILIES.has(c.family) && /\b(?:my|our)\b/.test(c.phrase));
-  if (so.size > 0 && sn.size > 0 && !toMine && disjoint(withMe(so), withMe(sn)) && !mentioned(so, without(newKeys, newS.text)) && !mentioned(sn, without(oldKeys, oldS.text))) {
-    return { kind: 'distinct', rule: 'different-subject', detail: `${[...so].join(',')} / ${[...sn].join(',')}` };
-  }
-  // The person and someone else: "I can't eat sesame." / "He can't eat sesame."
-  const other = otherPerson(oldS.text, newS.text, so, sn);
-  if (other) return { kind: 'distinct', rule: 'different-subject', detail: other };
-  // Two different names open otherwise similar sentences: "Hana gave me a kite." / "Femi gave me a kite."
-  const lo = leadingName(oldS.text);
-  const ln = leadingName(newS.text);
-  if (lo && ln && lo !== ln && !newKeys.has(lo) && !oldKeys.has(ln)) {
-    return { kind: 'distinct', rule: 'different-subject', detail: `${lo} / ${ln}` };
-  }
-  // Someone, and someone of theirs: "Tom works at Google." / "Tom's wife has left Google."
-  const theirs = possessorSwap(oldS.text, newS.text);
-  if (theirs) return { kind: 'distinct', rule: 'different-subject', detail: theirs };
-  // One relation from its other end: "I'm Owen's manager." / "Owen is my manager."
-  const reversed = reversedRole(oldS.text, newS.text);
-  if (reversed) return { kind: 'distinct', rule: 'different-subject', detail: reversed };
-  // All of one's own, or some of them: "Both my parents are retired." / "One of my parents is retired."
-  const shares = otherShare(oldS.text, newS.text);
-  if (shares) return { kind: 'distinct', rule: 'different-subject', detail: shares };
-  // One thing, another owner: "My car is a grey Octavia." / "My wife's car is a grey Octavia."
-  const oo = owners(oldS.text);
-  const on = owners(newS.text);
-  // (an owner by name said on the other side may be the role said there: "my uncle Raj's birthday" / "Raj's birthday")
-  const namedThere = (o: string, keys: ReadonlySet<string>) => o !== 'me' && !o.startsWith('third:') && !PERSON.has(o) && keys.has(key(o));
-  // ("his car" is not the person's; whether it is "my dad's", the statement does not say)
-  const unsaid = (o: string, against: string) => o.startsWith('third:') && against !== 'me';
-  for (const [thing, owner] of oo) {
-    const other = on.get(thing);
-    if (other === undefined || other === owner || namedThere(owner, newKeys) || namedThere(other, oldKeys) || unsaid(owner, other) || unsaid(other, owner)) continue;
-    const whose = (o: string) => (o === 'me' ? `my ${thing}` : o.startsWith('third:') ? `${o.slice(6)} ${thing}` : PERSON.has(o) ? `my ${o}'s ${thing}` : `${o}'s ${thing}`);
-    return { kind: 'distinct', rule: 'different-subject', detail: `${whose(owner)} / ${whose(other)}` };
-  }
-  // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
-  const po = possessedWords(oldS.text, names);
-  const pn = possessedWords(newS.text, names);
-  const keysOf = (ws: Set<string>) => new Set([...ws].map(key));
-  if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjoint(keysOf(po), newKeys) && disjoint(keysOf(pn), oldKeys)) {
-    return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
-  }
+  // Not the same person, nor the same thing (src/core/others.ts)
+  const another = anotherHolder(oldS.text, newS.text, { cues, oldKeys, newKeys, names });
+  if (another) return another;
 
   // One more of the same kind: the same words, one stretch swapped, said "too" / "also" / "as well": "I drink
   // coffee in the morning." / "I drink coffee in the evening too." is a second fact, neither a restatement nor a change.
@@ -187,6 +115,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
         if (!strong && !weakDifference()) continue;
+        // (a change told, then its result said "now" with no value changed: "Callum moved to Valencia." / "Callum lives in Valencia now.")
+        if (!strong && !hardDifference && oldChange()) continue;
         const pair = addressedPair(oldS.text, newS.text, names, cue.family);
         if (!pair) continue;
         if (strong && !hardDifference) {
@@ -203,7 +133,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       }
     }
     // 1b. what the old statement set aside, said again in its place: "... is green, not blue." / "... is blue." (src/core/set-aside.ts)
-    const back = additive ? null : saysSetAsideAgain(oldS.text, newS.text, oldKeys, newKeys);
+    // (or the choice turned round: "I prefer tea over coffee." / "I prefer coffee over tea these days.")
+    const back = additive ? null : saysSetAsideAgain(oldS.text, newS.text, oldKeys, newKeys) ?? choiceReversed(oldS.text, newS.text);
     if (back) return { kind: 'corrects', rule: 'set-aside', detail: back };
     // 2. the same predicate, negated (or liked / hated)
     if (flip && samePredicate) {
@@ -242,6 +173,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const swap = additive || flip ? null : predicateSwap(oldS.text, newS.text, names);
     // a preference is one choice: "I prefer tea" / "I prefer coffee", "I prefer the window seat" / "... the aisle seat"
     if (swap?.verb === 'prefer' && exchanged(swap.old, swap.new)) {
+      // (what it is preferred to, exchanged, is another comparison: "I prefer tea over coffee." / "I prefer tea over juice.")
+      const against = setAgainst(oldS.text);
+      if (swap.old.every((w) => against.has(key(w)))) return { kind: 'distinct', rule: 'multi-valued', detail: `preferred to: ${swap.old.join(' ')} / ${swap.new.join(' ')}` };
       return { kind: 'corrects', rule: 'new-value', detail: `preference: ${swap.old.join(' ')} -> ${swap.new.join(' ')}` };
     }
     // the opposite of what it was: "I'm right-handed" / "I'm left-handed", "Use the back entrance" / "... the front entrance"

@@ -32,6 +32,9 @@ const NUM = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 /** What follows "up to" / "down to" when it names a level: a number, possibly after a currency sign or "about". */
 const LEVEL = `(?:about |around |almost |nearly |just |over |under |only )?(?:[$£€]\\s?)?(?:\\d|${NUM}\\b)`;
 
+/** A thing left somewhere, not a place or a post left: "has left her phone at work", "'s left his keys in the car". */
+const LEFT_SOMEWHERE = String.raw` (?:his|her|their|my|our|the|a|an|its) [a-z]+ (?:at|in|on|behind|with|outside|there|here|somewhere)\b`;
+
 /** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised. */
 const CUES: Array<[string, RegExp, boolean]> = [
   ['actually', /\bactually\b/, false],
@@ -50,9 +53,9 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['after-all', /\bafter all\b(?!\s+(?:the|these|those|this|that|my|your|our|his|her|their|its|of|day|night|week|year|time)\b)/, false],
   // "update:", "I updated my address"; not "keep you updated" nor "updated infrastructure"
   ['update', /\bupdate\s*:|\b(?:i|we|i've|we've|have|has|just) updated\b/, false],
-  ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|over to|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:all\s+)?(?:my|our|the|his|her|their|it|me|us)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up|over)\b|\b(?:had|have|'ve|has|needed|need) to (?:move|reschedule|postpone|cancel|push back)\b/, false],
+  ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|over to|(?:down|up) to|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:all\s+)?(?:my|our|the|his|her|their|it|me|us)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up|over)\b|\b(?:had|have|'ve|has|needed|need) to (?:move|reschedule|postpone|cancel|push back)\b/, false],
   // (a return is a change too, said as done: "I've gone back to working five days a week"; not "I went back to Leeds for Christmas")
-  ['changed', new RegExp(String.raw`\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|our|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b|\b(?:i've|we've|i have|we have) (?:now |just |since )?(?:gone|moved|switched) back to\b` +
+  ['changed', new RegExp(String.raw`\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|our|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b|\b(?:i've|we've|i have|we have) (?:now |just |since )?(?:gone|moved|switched) back to\b|(?:^|[.!?;]\s+|\b(?:i|we) )(?:went|gone) back to [a-z]{2,}ing\b` +
     // (what was changed said between: "upgraded the desktop to Windows 11", "swapped the violin for the cello"; not "switched on the TV")
     String.raw`|\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?!on\b|off\b)(?:[\w']+\s+){1,3}?(?:to|for)\b` +
     // asked for: "Switch to American spelling please", "You can go back to English"
@@ -66,14 +69,16 @@ const CUES: Array<[string, RegExp, boolean]> = [
     `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped|put|pushed)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
   ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
-  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we) (?:just |recently )?(?:retired|quit|resigned|sold|left my|left the|left(?= [a-z]{2,}ing\b)|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
+  ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:retired|quit|resigned|sold|left my|left the|left(?= [a-z]{2,}ing\b)|gave up|stopped|lost my|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
     // said without its "I", opening a sentence as chat does: "Sold the Focus in April", "Started at Stripe this week"
     String.raw`|(?:^|[.!?;]\s+)(?:just |recently |finally )?(?:sold|quit|retired|resigned|left (?:my|the)|gave up|stopped|got rid of|started (?:at|with))\b` +
     // a liking or a tie ended: "I've gone off coffee", "I'm done with BA", "we lost our dog"; "Rob's left Deloitte" (has left)
-    String.raw`|\b(?:i've|i have|we've|we have|i|we) (?:gone|went) off\b|\b(?:i'm|i am|we're|we are) (?:so |totally |completely |officially )?done with\b|\b(?:i|we) (?:just |recently |sadly )?lost (?:my|our)\b` +
-    String.raw`|(?<=\b[a-z]+)(?<!\b(?:what|that|there|here|it|who|which|all|nothing|everything|something|anything))'s (?:just |recently |finally )?left\b` +
+    String.raw`|\b(?:has|have|'s|'ve) (?:just |recently |finally )?given up\b|\b(?:i've|i have|we've|we have|i|we) (?:gone|went) off\b|\b(?:i'm|i am|we're|we are) (?:so |totally |completely |officially )?done with\b|\b(?:i|we) (?:just |recently |sadly )?lost (?:my|our)\b` +
+    String.raw`|(?<=\b[a-z]+)(?<!\b(?:what|that|there|here|it|who|which|all|nothing|everything|something|anything))'s (?:just |recently |finally )?left\b(?!${LEFT_SOMEWHERE})` +
+    // a thing handed to someone ("I gave my PS5 to my nephew"); taken off a medicine ("The GP has taken me off propranolol")
+    String.raw`|\b(?:i|we) (?:just |recently )?gave(?= (?:my|our|the) [^.,;!?]{1,30}? to\b)|\b(?:taken|took|takes) (?:me|us|him|her|them) off\b|\b(?:i've|i have|i) (?:come|came) off\b` +
     // someone else's change, said the same way: "Tom has left Google", "my partner quit teaching", "she retired in May"
-    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b` +
+    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b(?!${LEFT_SOMEWHERE})` +
     // (a state, a wish or an order is no change: "my parents are retired", "I want to quit", "don't quit")
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|to) \S+ )(?<!(?:\b(?:is|are|was|were|be|been|being|am|not|to|never|will|would|could|should|can|might|must|may)|'m|'re|'s|n't) )\b(?:just |recently |finally )?(?:quit|resigned|retired)\b`), false],
   // a state said to be over, the cue itself the change ("I have a cold." / "I got over my cold.": nothing else new)

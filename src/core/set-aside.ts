@@ -68,13 +68,45 @@ export function saysSetAsideAgain(oldText: string, newText: string, oldKeys: Rea
 
 /**
  * Whether the old statement sets aside what a contrast of the new one replaces, in its own words ("over",
- * "than", "instead of", "not"): "I prefer tea over coffee." / "I'll always pick tea rather than coffee." make
- * one choice, told twice.
+ * "than", "instead of", "not", "swapped X for"): "I prefer tea over coffee." / "I'll always pick tea rather than
+ * coffee." make one choice, told twice.
  */
 export function setAsideToo(oldText: string, replaced: string): boolean {
   const r = contentKeys(replaced);
   if (r.size === 0) return false;
   const t = oldText.toLowerCase();
-  return [...t.matchAll(/\b(?:over|than|instead of|not)\s+([^,.;!?]+)/g)].some((m) => [...r].every((k) => contentKeys(m[1]!).has(k)));
+  // (or swapped away: "I swapped the violin for the cello" sets the violin aside)
+  const aside = [...t.matchAll(/\b(?:over|than|instead of|not)\s+([^,.;!?]+)/g), ...t.matchAll(/\b(?:swapped|switched|traded|exchanged|replaced)\s+([^,.;!?]+?)\s+(?:for|with)\b/g)];
+  return aside.some((m) => [...r].every((k) => contentKeys(m[1]!).has(k)));
+}
+
+const ONES = new Set([...contentKeys('one ones')]);
+
+/** What a text sets aside in a choice ("over", "than", "instead of", "rather than"; "to" after "prefer"), and the rest of its content, as keys. */
+function choice(text: string): { aside: Set<string>; kept: Set<string> } | null {
+  const t = text.toLowerCase();
+  const m = /\b(?:over|than|instead of)\s+([^,.;!?]+)/.exec(t) ?? (/\bprefer\b/.test(t) ? /\bto\s+([^,.;!?]+)/.exec(t) : null);
+  if (!m) return null;
+  // ("ones" stands for what was said before it: "morning meetings to afternoon ones")
+  const aside = new Set([...contentKeys(m[1]!)].filter((k) => !ONES.has(k)));
+  const kept = new Set([...contentKeys(t.slice(0, m.index))]);
+  return aside.size > 0 && kept.size > 0 ? { aside, kept } : null;
+}
+
+/**
+ * A choice turned round: what the old statement set aside is what the new one keeps, and what it kept the new one
+ * sets aside ("I prefer tea over coffee." / "I prefer coffee over tea these days."), as "x over y -> y over x", or null.
+ */
+export function choiceReversed(oldText: string, newText: string): string | null {
+  const a = choice(oldText);
+  const b = choice(newText);
+  if (!a || !b) return null;
+  const turned = [...a.aside].every((k) => b.kept.has(k)) && [...b.aside].some((k) => a.kept.has(k)) && [...b.aside].every((k) => !b.kept.has(k));
+  return turned ? `${[...a.aside].join(' ')} set aside, then chosen` : null;
+}
+
+/** What a choice sets aside, as keys ("I prefer tea over coffee" -> coffee); empty without a choice. */
+export function setAgainst(text: string): ReadonlySet<string> {
+  return choice(text)?.aside ?? new Set();
 }
 

@@ -164,7 +164,7 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?[£$€]\s?\d|\b(?:pay ?rise|raise|salary|pay) (?:to|of) [£$€]\s?\d/],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b/],
-  ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\bi(?:'ve| have) been (?:seeing someone|dating)\b|\bi(?:'m| am) (?:now )?dating\b|\b(?:got|just) (?:engaged|married|divorced)\b|\bi(?:'ve| have)? (?:got|have|found) (?:a|my) (?:new )?(?:girlfriend|boyfriend|partner|fianc[eé]e?)\b/],
+  ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\bi(?:'ve| have) been (?:seeing someone|dating)\b|\bi(?:'m| am) (?:now )?dating\b|\bi(?:'ve| have)? started dating\b|\bi(?:'m| am) not seeing anyone\b|\b(?:got|just) (?:engaged|married|divorced)\b|\bi(?:'ve| have)? (?:got|have|found) (?:a|my) (?:new )?(?:girlfriend|boyfriend|partner|fianc[eé]e?)\b/],
 ];
 
 /** `slots` with no names given, read once per sentence (recognition asks it of every candidate). */
@@ -286,7 +286,7 @@ export function subjectVerbs(text: string, names: Set<string>): Map<string, Set<
     // (a form of "be" before a participle says the participle: "My grandparents were both born in Kano" is born, not be)
     let k = d.at + 1;
     while (k < c.length && BETWEEN_BE.has(c[k]!)) k++;
-    const verb = AUX.has(d.verb) && c[k] !== undefined && (c[k] === 'born' || (/[a-z]{2}(?:ed|en)$/.test(c[k]!) && isVerb(c[k]!))) ? c[k]! : d.verb;
+    const verb = AUX.has(d.verb) && c[k] !== undefined && (c[k] === 'born' || /[a-z]{3}(?:ed|en)$/.test(c[k]!)) ? c[k]! : d.verb;
     for (const s of slot) out.set(s, (out.get(s) ?? new Set<string>()).add(lemma(verb)));
   }
   return out;

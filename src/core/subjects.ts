@@ -344,3 +344,35 @@ export function possessorSwap(oldText: string, newText: string): string | null {
   }
   return null;
 }
+
+/** Words that make a thing of one's an earlier one: "my first car", "my old flat", "our previous house". */
+const EARLIER = new Set(['first', 'old', 'previous', 'former', 'last', 'childhood']);
+
+/**
+ * An earlier thing of the person's and the thing itself: "My car is blue." / "My first car was blue." are two cars,
+ * as "my first car / my car", or null. One side says "my / our" + an earlier-word + a thing, the other "my / our" +
+ * that thing without one.
+ */
+export function earlierThing(oldText: string, newText: string): string | null {
+  const things = (text: string) => {
+    const out = new Map<string, string | null>();
+    const ts = toks(text);
+    for (let i = 0; i < ts.length; i++) {
+      if (ts[i] !== 'my' && ts[i] !== 'our') continue;
+      const j = afterAdjectives(ts, i + 1);
+      const w = ts[j];
+      if (!isThing(w)) continue;
+      const earlier = ts.slice(i + 1, j).find((x) => EARLIER.has(x)) ?? null;
+      if (!out.has(key(w))) out.set(key(w), earlier);
+    }
+    return out;
+  };
+  const [a, b] = [things(oldText), things(newText)];
+  for (const [thing, e] of a) {
+    const f = b.get(thing);
+    if (f === undefined || (e === null) === (f === null)) continue;
+    return `my ${e ?? ''} ${thing} / my ${f ?? ''} ${thing}`.replace(/ {2}/g, ' ');
+  }
+  return null;
+}
+

@@ -123,6 +123,36 @@ describe('who the fact is about', () => {
   it('an order opens with its verb, not a name: "Use British spelling" / "Switch to American spelling"', () => {
     expect(rel('Use British spelling in everything you write for me.', 'Switch to American spelling please, my new clients are all in the US.')).toMatchObject({ kind: 'corrects' });
   });
+  it('an ending told twice is one change; a change told, then its result "now", is one fact', () => {
+    expect(rel("Rob's left Deloitte.", "Rob doesn't work at Deloitte any more.").kind).not.toBe('corrects');
+    expect(rel("I've gone off coffee.", "I don't really like coffee anymore.")).not.toMatchObject({ rule: 'explicit-cue' });
+    expect(rel('Callum moved to Valencia.', 'Callum lives in Valencia now.').kind).not.toBe('corrects');
+  });
+  it('a thing left somewhere, or a group left, ends no post: "My wife\'s left her phone at work"', () => {
+    expect(rel('My wife works for the NHS.', "My wife's left her phone at work.").kind).not.toBe('corrects');
+    expect(rel('Sarah is on the school PTA.', "Sarah's left the group chat.").kind).not.toBe('corrects');
+    // leaving a company or a job ends what was said of the one who left
+    expect(rel('My manager is Priya Shah.', "Priya's left the company; I report to Daniel Owusu these days.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My daughter Maisie does ballet.', "Maisie's given up ballet.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('We own a caravan in Whitby.', "We've sold the Whitby caravan.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I drink three coffees a day.', "I've gone off coffee completely.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+  });
+  it('someone else\'s thing changed is theirs, and an earlier thing of one\'s is another thing', () => {
+    expect(rel('I take 50mg of sertraline.', "My doctor upped my mum's sertraline to 100mg.").kind).not.toBe('corrects');
+    expect(rel('My car is blue.', 'My first car was blue.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
+    expect(rel('My car is blue.', 'My car was blue before I had it resprayed red.')).toMatchObject({ kind: 'corrects' });
+  });
+  it('a choice turned round is a correction: "I prefer tea over coffee." / "I prefer coffee over tea these days."', () => {
+    expect(rel('I prefer tea over coffee.', 'I prefer coffee over tea these days.')).toMatchObject({ kind: 'corrects', rule: 'set-aside' });
+    expect(rel('I prefer morning meetings to afternoon ones.', "Actually I'd rather have meetings in the afternoon than the morning.")).toMatchObject({ kind: 'corrects' });
+    expect(rel('I swapped the violin for the cello.', 'I play the cello now instead of the violin.').kind).not.toBe('corrects');
+    expect(rel('I prefer tea over coffee.', 'I prefer tea over juice.')).toMatchObject({ kind: 'distinct', rule: 'multi-valued' });
+  });
+  it('handed over, taken off, gone back to a doing', () => {
+    expect(rel('I have a PS5.', 'I gave my PS5 to my nephew.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("I'm on 20mg of propranolol.", 'The GP has taken me off propranolol.')).toMatchObject({ kind: 'corrects' });
+    expect(rel("I'm not seeing anyone.", "I've started dating again and met someone lovely.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+  });
   it('a relationship status is one thing: "I\'m single." / "I\'ve got a girlfriend now."', () => {
     expect(rel("I'm single.", "I've got a girlfriend now.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel("I'm single.", "I've been seeing someone since February.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
