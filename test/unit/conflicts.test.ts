@@ -113,6 +113,9 @@ describe('correctionCue', () => {
     "What's left of the cake is in the fridge.",
     'I switched on the TV for the news.',
     'I went back to Leeds for Christmas.',
+    // a push to do something is no move; a loss told as a reason is no news
+    'Losing my job pushed me to take the plunge.',
+    'Since I lost my job at Door Dash, things have been tough.',
   ])('finds none in %s', (text) => {
     expect(correctionCue(text)).toBeNull();
   });
