@@ -176,21 +176,22 @@ const SYNONYMS_MAX_WORDS = 40;
  * he works in a lab." restates "My brother Owen lives in Bristol." and adds a detail).
  */
 
-export function clauseRestates(oldText: string, newText: string): boolean {
+export function clauseRestates(oldText: string, newText: string, keep?: (clause: string) => boolean): boolean {
   const oldKeys = new Set(contentKeys(oldText));
   // a word of the old memory, or a WordNet synonym of one ("Keep your answers short." / "Keep your replies short."):
   // synonyms of a statement's words only (each word against each of a long text's would hold the process)
   const words = contentWords(oldText);
   const oldLemmas = words.length <= SYNONYMS_MAX_WORDS ? words.map((w) => lemma(w)) : [];
   const said = (w: string) => oldKeys.has(wordKey(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
-  const clauses = newText.split(/[,;:\u2014]|\s-\s/).map((c) => contentWords(c));
+  const raw = newText.split(/[,;:\u2014]|\s-\s/);
+  const clauses = raw.map((c) => contentWords(c));
   // Runs of consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one.
   for (let i = 0; i < clauses.length; i++) {
     const words: string[] = [];
     for (let j = i; j < clauses.length; j++) {
       words.push(...clauses[j]);
       if (!words.every(said)) break;
-      if (words.length >= 2) return true;
+      if (words.length >= 2 && (!keep || keep(raw.slice(i, j + 1).join(',')))) return true;
     }
   }
   return false;
@@ -269,9 +270,10 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     if (score >= t.close) tier = 'CLOSE';
     else if (score >= t.related && shared()) tier = 'RELATED';
     else if (score >= t.recallFloor && sharesEntity(named(c), named(incoming)) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
-    // without a shared entity (no hints, no name), a clause restating the old memory needs a topical score and the same stance:
-    // "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes."
-    else if (score >= t.topic && stance(c.text) === stance(incoming.text) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
+    // without a shared entity (no hints, no name), a clause restating the old memory needs a topical score and the same stance
+    // as the old memory, in that clause: "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes.",
+    // "I'm lactose intolerant." / "Dairy doesn't agree with me — I'm lactose intolerant."
+    else if (score >= t.topic && clauseRestates(c.text, incoming.text, (clause) => stance(clause) === stance(c.text))) tier = 'RELATED';
     // the same words pointing back at their first telling: "I am married." / "I'm married, as I said."
     else if (score >= t.recallFloor && sameButToldBefore(c.text, incoming.text)) tier = 'RELATED';
     // one single-valued thing of the person's given the same value, however written: "I'm 42." / "I'm forty-two."

@@ -1,5 +1,6 @@
 /** src/core/recognition.ts decide(): tiers, precedence, and what is never merged. */
 import { describe, expect, it } from 'vitest';
+import { stance } from '../../src/core/polarity.js';
 import { clauseRestates, decide, sharesEntityOrTheme, sharesName, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { MemoryType } from '../../src/core/types.js';
@@ -174,6 +175,11 @@ describe('helpers', () => {
     // a word said by its WordNet synonym is said
     expect(clauseRestates('Keep your answers short.', 'Keep your replies short.')).toBe(true);
     expect(clauseRestates('I like hiking.', 'I like swimming.')).toBe(false);
+    // a clause's own stance may be asked of it: the other clause's negation is not the restating clause's
+    const sameStance = (old: string) => (clause: string) => stance(clause) === stance(old);
+    const lactose = "I'm lactose intolerant.";
+    expect(clauseRestates(lactose, "Dairy doesn't agree with me — I'm lactose intolerant.", sameStance(lactose))).toBe(true);
+    expect(clauseRestates(lactose, "I'm not lactose intolerant.", sameStance(lactose))).toBe(false);
   });
 });
 
