@@ -8,6 +8,11 @@
 import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
 import { lexicon } from './lexicon.js';
+import {
+  clockHour, dayOf, fmtTime, foldMarks, FREQUENCY_WORDS, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
+} from './value-words.js';
+
+export { foldMarks, numberWord };
 
 export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
@@ -19,64 +24,6 @@ export interface Value {
   norm: string;
 }
 
-const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
-  eighteen: 18, nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
-
-/** "eight" -> 8, "twenty-one" -> 21, "twenty" -> 20, "dozen" -> 12; null when not a number word. */
-export function numberWord(word: string): number | null {
-  const w = word.toLowerCase();
-  if (w === 'dozen') return 12;
-  if (w in UNITS) return UNITS[w];
-  if (w in TENS) return TENS[w];
-  const m = w.match(/^([a-z]+)[-\s]([a-z]+)$/);
-  if (m && m[1] in TENS && m[2] in UNITS && UNITS[m[2]] > 0 && UNITS[m[2]] < 10) return TENS[m[1]] + UNITS[m[2]];
-  return null;
-}
-
-const ORDINALS: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11,
-  twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
-  twentieth: 20, thirtieth: 30,
-};
-
-/** 4 -> "4th", 21 -> "21st": an ordinal as written in digits. */
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
-  return `${n}${suffix}`;
-}
-
-const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
-
-/** A word without its accents: "Kraków" and "Krakow" name one city. */
-export function foldMarks(word: string): string {
-  return /[^\x00-\x7f]/.test(word) ? word.normalize('NFD').replace(/\p{M}/gu, '') : word;
-}
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_ABBR: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-
-/** Month number of a word ("June", "jun", "Sept"), or null. */
-function monthOf(word: string): number | null {
-  const w = word.toLowerCase().replace(/\.$/, '');
-  const i = MONTHS.indexOf(w);
-  if (i >= 0) return i + 1;
-  return MONTH_ABBR[w] ?? null;
-}
-
-function dayOf(word: string): string | null {
-  const w = word.toLowerCase().replace(/'?s$/, '');
-  return DAYS.includes(w) ? w : null;
-}
-
-const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;
-const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|minutes?|mins?|hours?|hrs?|weeks?|months?|years?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'st', 'sir', 'dame']);
 const PLACE_PREPS = new Set(['in', 'at', 'to', 'from', 'near', 'into', 'visit', 'visited', 'visiting', 'towards', 'around', 'outside', 'leave', 'left']);
 
@@ -119,14 +66,6 @@ function parseNumber(s: string): number | null {
   return Number(clean);
 }
 
-const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
-/** Periods a frequency is counted in, and the adverbs of once a period (English's closed class). */
-const PERIODS: Record<string, string> = {
-  hour: 'hour', day: 'day', night: 'day', week: 'week', fortnight: 'fortnight', month: 'month', year: 'year',
-};
-const FREQUENCY_WORDS: Record<string, string> = {
-  hourly: 'hour', daily: 'day', nightly: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', yearly: 'year', annually: 'year',
-};
 const NUMBER_WORD_BEFORE = new Set(['have', 'has', 'had', 'am', "i'm", 'is', 'are', 'was', 'turned', 'turn', 'only', 'just', 'own', 'got', 'exactly']);
 
 /** Is the token a mostly-uppercase "shouted" text, where capitals mean nothing? */
@@ -135,16 +74,6 @@ function shouted(text: string): boolean {
   if (letters.length < 8) return false;
   const upper = letters.replace(/[^\p{Lu}]/gu, '').length;
   return upper / letters.length > 0.6;
-}
-
-/** The hour a clock phrase names ("eight", "8"), 1-12, or null. */
-function clockHour(word: string): number | null {
-  const h = /^\d{1,2}$/.test(word) ? Number(word) : numberWord(word);
-  return h !== null && h >= 1 && h <= 12 ? h : null;
-}
-
-function fmtTime(h: number, min: number, ambiguous: boolean): string {
-  return `${ambiguous ? '~' : ''}${h}:${String(min).padStart(2, '0')}`;
 }
 
 /**
@@ -281,6 +210,13 @@ function extractValuesOnce(text: string): Value[] {
       const thousands = /k$/i.test(t.text);
       const n = parseNumber(thousands ? t.text.slice(0, -1) : t.text);
       push('quantity', i, i, String(n !== null && thousands ? n * 1000 : n));
+      continue;
+    }
+    // how often, in chat's shorthand: "3x a week" = 3/week
+    // (read as the number and its "x")
+    const per = ts[i + 3] ? PERIODS[ts[i + 3]!.lower] : undefined;
+    if (/^\d+$/.test(t.lower) && next?.lower === 'x' && next.before === '' && next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) && per) {
+      push('number', i, i + 3, `${t.lower}/${per}`);
       continue;
     }
     // numbers with a unit stuck on: 5k, 20%

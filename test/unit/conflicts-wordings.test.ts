@@ -104,6 +104,9 @@ describe('who the fact is about', () => {
   it('one unit of time said with "a" / "an" is a length: "My commute is 40 minutes." / "... an hour now"', () => {
     expect(kinds('My commute is an hour.')).toEqual(['quantity:1|hour']);
     expect(kinds('I earn £10 an hour.')).toEqual(['quantity:10']);
+    // how often, in chat's shorthand
+    expect(kinds('I hit the gym 3x a week.')).toEqual(['number:3/week']);
+    expect(kinds('I go to the gym three times a week.')).toEqual(['number:3/week']);
     expect(rel('My commute is 40 minutes.', "My commute is an hour now that we've moved.")).toMatchObject({ kind: 'corrects' });
   });
   it('a cue\'s subject names what changed: "Dad moved into a care home", "Ella changed schools", "jake and i broke up"', () => {
