@@ -231,9 +231,10 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase) || toks(clause).length === 0;
   const handedOver = HANDED_OVER.test(cue.phrase) && head.length > 0 ? { handedOver: head[0]! } : {};
   const ends = ENDING_FAMILIES.has(family);
-  // (who ended something is what it names only when the cue says no thing of its own, or a place of work or a group:
-  // "Luna passed away", "Priya's left the company"; "Sarah's left the group chat" ends no "Sarah is on the PTA")
-  const whose = ends && (head.length === 0 || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
+  // (who ended something is what it names only when the cue says no thing of its own, or a doing, a place of work or a
+  // group: "Luna passed away", "My partner quit teaching", "Priya's left the company"; "Sarah's left the group chat" ends
+  // no "Sarah is on the PTA")
+  const whose = ends && (head.length === 0 || /[a-z]{3}ing$/.test(lastAfter) || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
   return { after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver };
 }
 

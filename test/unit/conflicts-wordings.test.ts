@@ -137,6 +137,7 @@ describe('who the fact is about', () => {
     // leaving a company or a job ends what was said of the one who left
     expect(rel('My manager is Priya Shah.', "Priya's left the company; I report to Daniel Owusu these days.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('My daughter Maisie does ballet.', "Maisie's given up ballet.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My partner is a teacher.', 'My partner quit teaching and is a paramedic now.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('We own a caravan in Whitby.', "We've sold the Whitby caravan.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel('I drink three coffees a day.', "I've gone off coffee completely.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
