@@ -88,12 +88,15 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['repair', /^\s*(?:sorry|oops|whoops|my bad|i mean)\b\s*[,:;!.-]?/, true],
   // "orange, not blue" / "Lyon - not Paris": a contrastive "not" naming the old value at the end of a clause
   ['not-x', /(?:[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],
+  // a time or a number, then "not" and the one it replaces, typed without a comma: "acme call is wed 4:30 not 3"
+  ['not-x', /\b\d{1,2}(?::\d\d)?(?:am|pm)? not (\d{1,2}(?::\d\d)?(?:am|pm)?)(?=\s*[.!?]*\s*$)/, false],
   // "Not Emma, it's Hannah." / "Not 5, 6.": opening a sentence, a name or a number only (read as typed: "Not bad at all, thanks" is no contrast)
   ['not-x', NOT_NAME_OPENING, false],
   // The contrasted span is bounded (200 characters): unbounded, every "not" of a long text rescanned the rest of it.
   ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]{1,200}?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]{1,200}?)\s*,?\s*but\b/, false],
   ['contrast', /\binstead of\s+([^,.;!?]+)|\brather than\s+([^,.;!?]+)|\bin place of\s+([^,.;!?]+)|\binstead\b/, true],
-  ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b/, true],
+  // (a time a new arrangement starts: "from this term", "starting next week")
+  ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b|\b(?:from|starting) (?:this|next) (?:term|week|month|year|season|semester|quarter)\b/, true],
   ['now', /\bnow\b|\bcurrently\b/, true],
   ['new', /\bnew\b|\bdifferent\b/, true],
   ['no-more', /\bno more\b/, true],

@@ -152,6 +152,10 @@ describe('who the fact is about', () => {
     expect(rel('I swapped the violin for the cello.', 'I play the cello now instead of the violin.').kind).not.toBe('corrects');
     expect(rel('I prefer tea over coffee.', 'I prefer tea over juice.')).toMatchObject({ kind: 'distinct', rule: 'multi-valued' });
   });
+  it('a time corrected in chat\'s shorthand, or a new arrangement from a term on', () => {
+    expect(rel("I've got a 3pm call with Acme on Wednesday.", 'acme call is wed 4:30 not 3')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel("The kids' swimming lessons are Saturday at 9.", "Swimming's on Sundays at 4pm from this term.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+  });
   it('handed over, taken off, gone back to a doing', () => {
     expect(rel('I have a PS5.', 'I gave my PS5 to my nephew.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm on 20mg of propranolol.", 'The GP has taken me off propranolol.')).toMatchObject({ kind: 'corrects' });

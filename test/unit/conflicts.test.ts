@@ -101,6 +101,9 @@ describe('correctionCue', () => {
     ["I'm done with BA after the last trip.", "i'm done with"],
     ["Rob's left Deloitte.", "'s left"],
     ["Sorry, I got Leo's age wrong: he's 8.", "got leo's age wrong"],
+    // a time then the one it replaces, typed without a comma; when a new arrangement starts
+    ['acme call is wed 4:30 not 3', '4:30 not 3'],
+    ["Swimming's on Sundays at 4pm from this term.", 'from this term'],
   ])('finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });
