@@ -17,7 +17,8 @@ import {
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
-import { attributive, compareValues, differentObject, FRAME_WORDS, MULTI, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
+import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
+import { attributive, differentObject, MULTI } from './multi-valued.js';
 import { anotherHolder } from './others.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense, tenseOf, usedToDo } from './modality.js';

@@ -10,7 +10,8 @@
  */
 import { lexicon } from './lexicon.js';
 import { diffHunks } from './opposites.js';
-import { addNp, definiteSubject, MULTI } from './slots.js';
+import { addNp, definiteSubject } from './slots.js';
+import { MULTI } from './multi-valued.js';
 import { AUX, clauses, contentKeys, isVerb, key, PREPS, stripOpeners } from './conflict-words.js';
 import { lemma, NEGATIONS, STOP_WORDS } from './words.js';
 

@@ -1,0 +1,67 @@
+/**
+ * Correction cues (src/core/correction-cues.ts): the words people use when they take back or update
+ * something, as they type them. Sentences of our own, none from an evaluation file.
+ */
+import { describe, expect, it } from 'vitest';
+import { correctionCue } from '../../src/core/conflicts.js';
+
+describe('correctionCue', () => {
+  it.each([
+    ['Actually, my favorite color is orange.', 'actually'],
+    ['Scratch that, the meeting is on Wednesday.', 'scratch that'],
+    ["I don't eat meat any more.", 'any more'],
+    ['I no longer work there.', 'no longer'],
+    ['My favorite color is orange, not blue.', 'not blue'],
+    ['Send it to Ben instead of Ana.', 'instead of ana'],
+    ['I was wrong, it is Lyon.', 'i was wrong'],
+    ['Sorry, I got that wrong: it is June 13.', 'got that wrong'],
+    ['No wait, it starts at 8:45.', 'no wait'],
+    ['Correction: Owen lives in Bath.', 'correction'],
+    ['My flight got moved to Saturday.', 'got moved'],
+    ['I moved to Leeds last month.', 'moved to'],
+    ['My rent went up to 1,020 pounds.', 'went up to'],
+    ["I'm down to 78 kilos.", "'m down to"],
+    ['I turned 35 today.', 'turned 35'],
+    ['I have three kids now.', 'now'],
+    ['My new phone number ends in 9012.', 'new'],
+    ['I got engaged to Alex.', 'got engaged'],
+    // said without its "I", as chat does; a change said with its object between; one thing for another in the plural
+    ['Sold the Focus in April.', 'sold'],
+    ['Started at Stripe this week.', 'started at'],
+    ['Upgraded the desktop to Windows 11.', 'upgraded the desktop to'],
+    ['We switched banks in May.', 'switched banks'],
+    ['Switch to American spelling please.', 'switch to'],
+    ["Landlord's put the rent up to £1,340 a month.", 'put the rent up to'],
+    ['I moved all my savings over to Chase.', 'moved all my savings over'],
+    ['We had to move the trip to August.', 'had to move'],
+    // a doing or a liking ended; someone's leaving said with "'s" (has)
+    ['We bought a house, so no more renting for us.', 'no more'],
+    ["I've gone off coffee completely.", "i've gone off"],
+    ["I'm done with BA after the last trip.", "i'm done with"],
+    ["Rob's left Deloitte.", "'s left"],
+    ["Sorry, I got Leo's age wrong: he's 8.", "got leo's age wrong"],
+    // a time then the one it replaces, typed without a comma; when a new arrangement starts
+    ['acme call is wed 4:30 not 3', '4:30 not 3'],
+    ["Swimming's on Sundays at 4pm from this term.", 'from this term'],
+  ])('finds the cue in %s', (text, cue) => {
+    expect(correctionCue(text)).toBe(cue);
+  });
+  it.each([
+    'My brother Owen lives in Bristol.',
+    'I have two kids.',
+    'My colleague Owen is moving to Berlin next month.',
+    'Not bad at all, thanks.',
+    'I like it not only for the price.',
+    "What's left of the cake is in the fridge.",
+    'I switched on the TV for the news.',
+    'I went back to Leeds for Christmas.',
+    // a push to do something is no move; a loss told as a reason is no news
+    'Losing my job pushed me to take the plunge.',
+    'Since I lost my job at Door Dash, things have been tough.',
+  ])('finds none in %s', (text) => {
+    expect(correctionCue(text)).toBeNull();
+  });
+  it('prefers a strong cue to a weak one', () => {
+    expect(correctionCue("I'm not vegetarian any more, I eat fish now.")).toBe('any more');
+  });
+});
