@@ -46,11 +46,15 @@ function vocativesOnce(text: string): Set<string> {
   return out;
 }
 
-/** The sentences of a text that assert something: questions assert nothing, so they correct nothing and are corrected by nothing. */
+/**
+ * The sentences of a text that assert something: questions assert nothing, so they correct nothing and are corrected by
+ * nothing; a request asked as one ("Could you …?") asks for something, as an order does.
+ */
 export const assertions: (text: string) => readonly string[] = memoByText(assertionsOnce, shared);
 
 function assertionsOnce(text: string): string[] {
-  return splitSentences(text).map((x) => x.text).filter((x) => !/\?["')\]]*\s*$/.test(x));
+  // (a request asked as a question is an instruction: "Can you call me Kate from here on?")
+  return splitSentences(text).map((x) => x.text).filter((x) => !/\?["')\]]*\s*$/.test(x) || /^\W*(?:can|could|would|will) you\b/i.test(x));
 }
 
 /** The text without its questions. */
@@ -181,7 +185,7 @@ export interface CueObject {
 const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
 
 /** Cues of a thing that changed hands: what they name is the thing, and the words before it only say which. */
-const HANDED_OVER = /\b(?:sold|gave away|got rid of|gave)$/;
+const HANDED_OVER = /\b(?:sold|gave away|got rid of|gave|traded)$/;
 
 /** Words that date what is said ("last weekend", "two years ago"), as keys. */
 const RELATIVE_TIME = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'last', 'next', 'ago', 'weekend', 'week', 'month', 'year', 'night', 'morning', 'afternoon', 'evening'].map(key));
@@ -206,7 +210,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // a thing ended may be said before its cue too, as the clause's subject: "Luna passed away", "my dad died"
   if (SUBJECT_FAMILIES.has(family)) {
     // (the other one of "X and I": "jake and i broke up" ends what was said of Jake)
-    const ws = toks(clause).join(' ').replace(/(?: (?:'s|has|have|'ve|had|just|recently|finally))+$/, '').replace(/ and (?:i|me)$/, '').split(' ').filter(Boolean);
+    const ws = toks(clause).join(' ').replace(/(?: (?:'s|has|have|'ve|had|was|were|been|got|just|recently|finally))+$/, '').replace(/ and (?:i|me)$/, '').split(' ').filter(Boolean);
     for (let i = ws.length - 1; i >= 0 && before.length < 3; i--) {
       const w = ws[i]!;
       if (!own(w) || PHATIC.has(key(w)) || voc.has(key(w))) break;

@@ -16,7 +16,7 @@ import {
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
-import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, strength } from './addressing.js';
+import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, s1, strength } from './addressing.js';
 import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
 import { attributive, differentObject, MULTI } from './multi-valued.js';
 import { anotherHolder } from './others.js';
@@ -31,8 +31,9 @@ export type { Value, Cue, Relation, StatementLike };
 
 // ---------------------------------------------------------------- relate
 
-// "a second car" adds one; "the second Wednesday of the month" names a position
-const ADDITIVE = /\b(?:also|too|as well|another|additionally|plus|other one|in addition)\b|(?<!\bthe )\b(?:second|third)\b/;
+// "a second car" adds one; "the second Wednesday of the month" names a position; "too" adds at a clause's end ("… in the
+// evening too"), before a word it says a degree ("Katherine feels too formal")
+const ADDITIVE = /\b(?:also|as well|another|additionally|plus|other one|in addition)\b|\btoo\b(?=\s*(?:[,.;:!?)]|$))|(?<!\bthe )\b(?:second|third)\b/;
 
 
 /** The same sentence but for case, spacing and the final punctuation. */
@@ -115,11 +116,14 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         // (a contrast naming what the old statement set aside too tells its choice again: "tea over coffee" / "tea rather than coffee")
         if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
-        if (!strong && !weakDifference()) continue;
-        // (a change told, then its result said "now" with no value changed: "Callum moved to Valencia." / "Callum lives in Valencia now.")
-        if (!strong && !hardDifference && oldChange()) continue;
         const pair = addressedPair(oldS.text, newS.text, names, cue.family);
         if (!pair) continue;
+        // (a weak cue's values may disagree in the sentence that speaks to the old one, the old value said elsewhere:
+        // "Call me Katherine." / "Can you call me Kate from here on? Katherine feels too formal.")
+        const pairDiffers = () => compareValues(s1(pair.old), s1(pair.neu)).disagree.length > 0;
+        if (!strong && !weakDifference() && !pairDiffers()) continue;
+        // (a change told, then its result said "now" with no value changed: "Callum moved to Valencia." / "Callum lives in Valencia now.")
+        if (!strong && !hardDifference && !pairDiffers() && oldChange()) continue;
         if (strong && !hardDifference) {
           // a change cue ("no longer", "moved to", "I quit") says the change itself: any new content will do;
           // a marker ("actually", "no", "scratch that") needs something said in place of something else

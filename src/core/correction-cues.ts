@@ -53,7 +53,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['after-all', /\bafter all\b(?!\s+(?:the|these|those|this|that|my|your|our|his|her|their|its|of|day|night|week|year|time)\b)/, false],
   // "update:", "I updated my address"; not "keep you updated" nor "updated infrastructure"
   ['update', /\bupdate\s*:|\b(?:i|we|i've|we've|have|has|just) updated\b/, false],
-  ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|over to|(?:down|up) to|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:all\s+)?(?:my|our|the|his|her|their|it)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up|over)\b|\bmoved (?:me|us)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up)\b|\b(?:had|have|'ve|has|needed|need) to (?:move|reschedule|postpone|cancel|push back)\b/, false],
+  ['moved', /\b(?:moved|relocated)\s+(?:to|into|from|back|out|over to|(?:down|up) to|house|in with|away)\b|\b(?:got|been|was|were|has been|have been|is being) (?:moved|changed|rescheduled|pushed|cancel+ed|postponed|shifted|bumped)\b|\b(?:rescheduled|postponed|pushed back|brought forward|moved (?:up|forward|back)|cancel+ed|called off)\b|\b(?:moved|pushed|shifted|brought|bumped)\s+(?:all\s+)?(?:my|our|the|his|her|their|it)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up|over)\b|\bmoved (?:me|us)\b[^.,;!?]{0,40}?\s(?:to|back|forward|up)\b|\b(?:had|have|'ve|has|needed|need) to (?:move|reschedule|postpone|cancel|push back)\b|\b(?:pushed|moved|shifted|bumped) [a-z]+ (?:back |forward )?to(?= (?:\d|next\b|tomorrow\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b))/, false],
   // (a return is a change too, said as done: "I've gone back to working five days a week"; not "I went back to Leeds for Christmas")
   ['changed', new RegExp(String.raw`\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?:to|it|my|our|over|from|jobs?|careers?)\b|\bchanged (?:its|the|our|their)\b|\b(?:i've|we've|i have|we have) (?:now |just |since )?(?:gone|moved|switched) back to\b|(?:^|[.!?;]\s+|\b(?:i|we) )(?:went|gone) back to [a-z]{2,}ing\b` +
     // (what was changed said between: "upgraded the desktop to Windows 11", "swapped the violin for the cello"; not "switched on the TV")
@@ -66,7 +66,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   // "I'm down to join", "she came up to me" are not levels)
   ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})` +
     // the thing raised said between: "I've raised my weekly budget to 100 pounds", "we cut it to two days"
-    `|\\b(?:increased|decreased|raised|lowered|reduced|cut|upped|bumped|put|pushed)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
+    `|\\b(?:increased?|decreased?|raised?|lowered?|reduced?|lower|cut|upped|bumped|put|pushed)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age
   ['turned', new RegExp(`(?<!\\b(?:when|since|after|before|until|till|once) (?:i|he|she|we|they|you) (?:just |first )?)\\b(?:just |recently )?turned ${NUM}\\b`), false],
   ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:retired|quit|resigned|sold|left my|left the|left(?= [a-z]{2,}ing\b)|gave up|stopped|lost my|lost our|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
@@ -77,6 +77,12 @@ const CUES: Array<[string, RegExp, boolean]> = [
     String.raw`|(?<=\b[a-z]+)(?<!\b(?:what|that|there|here|it|who|which|all|nothing|everything|something|anything))'s (?:just |recently |finally )?left\b(?!${LEFT_SOMEWHERE})` +
     // a thing handed to someone ("I gave my PS5 to my nephew"); taken off a medicine ("The GP has taken me off propranolol")
     String.raw`|\b(?:i|we) (?:just |recently )?gave(?= (?:my|our|the) [^.,;!?]{1,30}? to\b)|\b(?:taken|took|takes) (?:me|us|him|her|them) off\b|\b(?:i've|i have|i) (?:come|came) off\b` +
+    // ended or withdrawn from: "Cut sugar out of my tea", "Cancelled Netflix", "dropped out of the masters", "Pulled out of
+    // Brighton", "closed the Barclays one", "Traded the Focus in", "weaned me off"; a life that ended or began: "had Max put
+    // to sleep", "Beth had the baby", "Mum was discharged"; someone's leaving: "Sarah left the company"
+    String.raw`|(?:^|[.!?;]\s+|\band |\b(?:i|we)(?:'ve| have)? (?:just |recently |finally )?)(?:cut(?= (?:[a-z]+ ){1,3}?out\b| out\b)|cancel+ed|dropped out|pulled out|withdrew|closed(?= (?:my|our|the) )|traded(?= (?:my|our|the|in) ))` +
+    String.raw`|\b(?:weaned|taken|took) (?:me|us|him|her|them) off\b|\bput to sleep\b|\bhad (?:the|her|their|our|a) baby\b|\bgave birth\b|\b(?:was|were|been|got|has been|have been) discharged\b` +
+    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|i|we) )(?<=\b[a-z]+ )left(?= (?:the|his|her|their|our) [a-z]+)(?!${LEFT_SOMEWHERE})` +
     // someone else's change, said the same way: "Tom has left Google", "my partner quit teaching", "she retired in May"
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b(?!${LEFT_SOMEWHERE})` +
     // (a state, a wish or an order is no change: "my parents are retired", "I want to quit", "don't quit")
@@ -96,7 +102,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['not-but', /\b(?:is|are|was|were|am)(?: not|n't)\s+([^,.;]{1,200}?)\s*[,;]\s*(?:it|they|that|he|she)(?:'s| is| are| was|'re)\b|\bnot\s+([^,.;]{1,200}?)\s*,?\s*but\b/, false],
   ['contrast', /\binstead of\s+([^,.;!?]+)|\brather than\s+([^,.;!?]+)|\bin place of\s+([^,.;!?]+)|\binstead\b/, true],
   // (a time a new arrangement starts: "from this term", "starting next week")
-  ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b|\b(?:from|starting) (?:this|next) (?:term|week|month|year|season|semester|quarter)\b/, true],
+  ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b|\b(?:from|starting) (?:this|next) (?:term|week|month|year|season|semester|quarter)\b|\bfrom here on\b/, true],
   ['now', /\bnow\b|\bcurrently\b/, true],
   ['new', /\bnew\b|\bdifferent\b/, true],
   ['no-more', /\bno more\b/, true],

@@ -140,10 +140,11 @@ function subjectsOnce(text: string): Set<string> {
     // is not what the statement is about
     if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;
     const c = stripOpeners(c0);
-    // "My partner and I live in Leeds": the person is a subject too, beside the role ("Jonas and I broke up"
-    // is left unread, as before: a name's clause names no subject here)
+    // "My partner and I live in Leeds": the person is a subject too, beside the role; "Jamie and I split up": the person and
+    // Jamie (a name the sentence model reads as one)
     const andI = c.indexOf('i');
     if ((c[0] === 'my' || c[0] === 'our') && andI > 1 && andI <= 6 && c[andI - 1] === 'and') out.add('i');
+    if (andI === 2 && c[1] === 'and' && (capitals ??= /\p{Lu}/u.test(text)) && (namesOnce ??= nameWords(text)).has(c[0]!)) out.add(`name:${c[0]}`).add('i');
     if (c[0] === 'i' || c[0] === 'we') out.add(c[0]);
     else if (c[0] === 'my' || c[0] === 'our') {
       const r = roleAt(c, 1);

@@ -156,6 +156,17 @@ describe('who the fact is about', () => {
     expect(rel("I've got a 3pm call with Acme on Wednesday.", 'acme call is wed 4:30 not 3')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("The kids' swimming lessons are Saturday at 9.", "Swimming's on Sundays at 4pm from this term.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
   });
+  it('ended, withdrawn from, or someone\'s leaving names what the old sentence said', () => {
+    expect(rel('I pay £12.99 a month for Netflix.', 'Cancelled Netflix yesterday, wasn\'t watching it enough.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('I bank with Barclays.', 'Moved all my accounts over to Monzo in January and closed the Barclays one.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My line manager is Sarah Collins.', 'Sarah left the company last month so I report to Dev Patel.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My sister Beth is pregnant, due in October.', 'Beth had the baby on Saturday!!')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    expect(rel('My partner is called Jamie.', 'Jamie and I split up in March.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // a request asked as a question is an instruction; "too" before a word is a degree, not one more
+    expect(rel('Call me Katherine.', 'Can you call me Kate from here on? Katherine feels too formal.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
+    // someone who left a thing somewhere ends nothing said of them
+    expect(rel('My friend Tom lives in Leeds.', 'Tom left the door open.').kind).not.toBe('corrects');
+  });
   it('handed over, taken off, gone back to a doing', () => {
     expect(rel('I have a PS5.', 'I gave my PS5 to my nephew.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm on 20mg of propranolol.", 'The GP has taken me off propranolol.')).toMatchObject({ kind: 'corrects' });

@@ -43,6 +43,18 @@ describe('correctionCue', () => {
     // a time then the one it replaces, typed without a comma; when a new arrangement starts
     ['acme call is wed 4:30 not 3', '4:30 not 3'],
     ["Swimming's on Sundays at 4pm from this term.", 'from this term'],
+    // ended or withdrawn from; a life ended or begun; someone's leaving
+    ["Cut sugar out of my tea completely, doctor's orders.", 'cut'],
+    ['Cancelled Netflix yesterday.', 'cancelled'],
+    ['I dropped out of the UCL masters in November.', 'i dropped out'],
+    ['Traded the Focus in for a used Skoda.', 'traded'],
+    ['psychiatrist has weaned me off the sertraline', 'weaned me off'],
+    ['We had to have Max put to sleep last week.', 'put to sleep'],
+    ['Beth had the baby on Saturday!!', 'had the baby'],
+    ['Mum was discharged on Tuesday.', 'was discharged'],
+    ['Sarah left the company last month.', 'left'],
+    ["We've had to raise the food shop budget to £110 a week.", 'raise the food shop budget to'],
+    ['Can you call me Kate from here on?', 'from here on'],
   ])('finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });
@@ -58,6 +70,8 @@ describe('correctionCue', () => {
     // a push to do something is no move; a loss told as a reason is no news
     'Losing my job pushed me to take the plunge.',
     'Since I lost my job at Door Dash, things have been tough.',
+    // a thing left somewhere is no leaving
+    'She left her keys at work.',
   ])('finds none in %s', (text) => {
     expect(correctionCue(text)).toBeNull();
   });
