@@ -273,6 +273,8 @@ function subjectFrom(c: string[], from: number, throughPossessive: boolean, lead
  * value at a time only for one predicate: "My sister Nadia lives in Cardiff." / "My sister Nadia
  * works in Swansea." give the same subject two places, where she lives and where she works.
  */
+/** Words after "be" that say the subject is going somewhere: "are off to Spain", "is away in Rome". */
+const TRIP = new Set(['off', 'away', 'going', 'heading', 'flying', 'travelling', 'traveling']);
 /** Words between "be" and its participle: "were both born", "was originally built". */
 const BETWEEN_BE = new Set(['both', 'all', 'each', 'still', 'now', 'just', 'also', 'originally', 'first', 'actually']);
 
@@ -286,7 +288,9 @@ export function subjectVerbs(text: string, names: Set<string>): Map<string, Set<
     // (a form of "be" before a participle says the participle: "My grandparents were both born in Kano" is born, not be)
     let k = d.at + 1;
     while (k < c.length && BETWEEN_BE.has(c[k]!)) k++;
-    const verb = AUX.has(d.verb) && c[k] !== undefined && (c[k] === 'born' || /[a-z]{3}(?:ed|en)$/.test(c[k]!)) ? c[k]! : d.verb;
+    // (and "be" before "off" / "away" / "going" says a trip: "My parents are off to Spain for a fortnight" is travel, not live)
+    const verb = AUX.has(d.verb) && c[k] !== undefined && (c[k] === 'born' || /[a-z]{3}(?:ed|en)$/.test(c[k]!)) ? c[k]!
+      : AUX.has(d.verb) && TRIP.has(c[k] ?? '') ? 'travel' : d.verb;
     for (const s of slot) out.set(s, (out.get(s) ?? new Set<string>()).add(lemma(verb)));
   }
   return out;

@@ -194,6 +194,8 @@ describe('who the fact is about', () => {
   it('"be" before a participle says the participle: "live in Lagos" / "were both born in Kano" are two predicates', () => {
     expect(rel('My grandparents live in Lagos.', 'My grandparents were both born in Kano.').kind).not.toBe('corrects');
     expect(rel('My grandparents live in Lagos.', 'My grandparents live in Kano now.')).toMatchObject({ kind: 'corrects' });
+    // "be" before "off" / "away" says a trip, not a home
+    expect(rel('My parents live in Surrey.', 'My parents are off to Spain for a fortnight.').kind).not.toBe('corrects');
   });
   it('a mistake owned about someone\'s thing is a marker, not a subject: "I got Leo\'s age wrong — he\'s 8, not 7."', () => {
     expect(rel('My son Leo is 7.', "Sorry, I got Leo's age wrong earlier — he's 8, not 7.")).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
