@@ -150,7 +150,7 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
 
 /** The keys of a sentence's times, dates, days, months and years ("June 2015" -> june, 2015). */
 const timeKeys: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(extractValues(text)
-  .filter((v) => ['time', 'date', 'day', 'month', 'year'].includes(valueGroup(v.kind))).flatMap((v) => toks(v.raw).map(key))), shared);
+  .filter((v) => ['time', 'daypart', 'date', 'day', 'month', 'year'].includes(valueGroup(v.kind))).flatMap((v) => toks(v.raw).map(key))), shared);
 
 /** Cues that end something ("I lost my job", "I sold the Civic", "no longer"): the thing they end is what they correct. */
 export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);

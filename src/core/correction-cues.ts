@@ -83,6 +83,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
     String.raw`|(?:^|[.!?;]\s+|\band |\b(?:i|we)(?:'ve| have)? (?:just |recently |finally )?)(?:cut(?= (?:[a-z]+ ){1,3}?out\b| out\b)|cancel+ed|dropped out|pulled out|withdrew|closed(?= (?:my|our|the) )|traded(?= (?:my|our|the|in) ))` +
     String.raw`|\b(?:weaned|taken|took) (?:me|us|him|her|them) off\b|\bput to sleep\b|\bhad (?:the|her|their|our|a) baby\b|\bgave birth\b|\b(?:was|were|been|got|has been|have been) discharged\b` +
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|i|we) )(?<=\b[a-z]+ )left(?= (?:the|his|her|their|our) [a-z]+)(?!${LEFT_SOMEWHERE})` +
+    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) )\b(?:he|she|they) left\b(?!${LEFT_SOMEWHERE})|(?<=\b[a-z]+)'s (?:just |recently |finally )?quit\b` +
+    String.raw`|\bpulled (?:him|her|them|me|us|[a-z]+) out of\b` +
     // someone else's change, said the same way: "Tom has left Google", "my partner quit teaching", "she retired in May"
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b(?!${LEFT_SOMEWHERE})` +
     // (a state, a wish or an order is no change: "my parents are retired", "I want to quit", "don't quit")

@@ -14,7 +14,7 @@ import {
 
 export { foldMarks, numberWord };
 
-export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
+export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'daypart' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
 export interface Value {
   kind: ValueKind;
@@ -199,6 +199,12 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
 
+    // a part of the day said as when: "in the morning", "every evening", "on Sunday mornings" (not "Good morning")
+    const part = DAYPARTS[t.lower];
+    if (part && prev && /^(?:the|every|each|this|most|at|tomorrow|yesterday|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/.test(prev.lower)) {
+      push('daypart', i, i, part);
+      continue;
+    }
     // one unit of time said with "a" / "an", as a length: "My commute is an hour", "for about a year" (not a rate: "£10 an hour")
     if ((t.lower === 'a' || t.lower === 'an') && next && /^(?:minute|hour|day|week|fortnight|month|year)$/.test(next.lower) && LENGTH_BEFORE.has(prev?.lower ?? '')) {
       push('quantity', i, i + 1, withUnit('1', next.lower));
@@ -357,6 +363,9 @@ const MEASURES: Array<[string, RegExp]> = [
   ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
   ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
 ];
+/** Parts of the day, as when something is done ("in the morning", "every evening"). */
+const DAYPARTS: Record<string, string> = { morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night' };
+
 /** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */
 const LENGTH_BEFORE = new Set(['is', "'s", 'was', 'takes', 'take', 'took', 'about', 'around', 'roughly', 'nearly', 'almost', 'over', 'under', 'for', 'within', 'only', 'just', 'than', 'lasts']);
 

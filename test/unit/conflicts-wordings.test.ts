@@ -104,6 +104,11 @@ describe('who the fact is about', () => {
   it('one unit of time said with "a" / "an" is a length: "My commute is 40 minutes." / "... an hour now"', () => {
     expect(kinds('My commute is an hour.')).toEqual(['quantity:1|hour']);
     expect(kinds('I earn £10 an hour.')).toEqual(['quantity:10']);
+    // a part of the day said as when is a value ("Good morning" is none)
+    expect(kinds('I drink coffee every morning at 7am.')).toEqual(['daypart:morning', 'time:7:00']);
+    expect(kinds('Good morning! I went hiking.')).toEqual([]);
+    expect(rel('I drink coffee in the morning.', 'I drink too much coffee in the evening.')).toMatchObject({ kind: 'distinct', rule: 'value-mismatch' });
+    expect(rel('I go running in the morning.', 'I go running in the evening now.')).toMatchObject({ kind: 'corrects' });
     // how often, in chat's shorthand
     expect(kinds('I hit the gym 3x a week.')).toEqual(['number:3/week']);
     expect(kinds('I go to the gym three times a week.')).toEqual(['number:3/week']);

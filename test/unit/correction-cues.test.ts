@@ -55,6 +55,9 @@ describe('correctionCue', () => {
     ['Sarah left the company last month.', 'left'],
     ["We've had to raise the food shop budget to £110 a week.", 'raise the food shop budget to'],
     ['Can you call me Kate from here on?', 'from here on'],
+    ['Raj has been made deputy head in Harrow, he left Kingsway in July.', 'he left'],
+    ["Oliver's quit Fulwood Rangers.", "'s quit"],
+    ['We pulled her out of Moorside.', 'pulled her out of'],
   ])('finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });
