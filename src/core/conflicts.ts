@@ -116,11 +116,14 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         // (a contrast naming what the old statement set aside too tells its choice again: "tea over coffee" / "tea rather than coffee")
         if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
+        // (a weak cue's values may disagree in the sentence that speaks to the old one, the old value said elsewhere:
+        // "Call me Katherine." / "Can you call me Kate from here on? Katherine feels too formal."; only where the new
+        // statement adds a value of a kind the old one has)
+        const mayDiffer = !strong && !hardDifference && values.added.some((v) => valuesOf(oldS).some((o) => valueGroup(o.kind) === valueGroup(v.kind)));
+        if (!strong && !mayDiffer && !weakDifference()) continue;
         const pair = addressedPair(oldS.text, newS.text, names, cue.family);
         if (!pair) continue;
-        // (a weak cue's values may disagree in the sentence that speaks to the old one, the old value said elsewhere:
-        // "Call me Katherine." / "Can you call me Kate from here on? Katherine feels too formal.")
-        const pairDiffers = () => compareValues(s1(pair.old), s1(pair.neu)).disagree.length > 0;
+        const pairDiffers = () => mayDiffer && compareValues(s1(pair.old), s1(pair.neu)).disagree.length > 0;
         if (!strong && !weakDifference() && !pairDiffers()) continue;
         // (a change told, then its result said "now" with no value changed: "Callum moved to Valencia." / "Callum lives in Valencia now.")
         if (!strong && !hardDifference && !pairDiffers() && oldChange()) continue;

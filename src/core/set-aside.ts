@@ -7,6 +7,7 @@
  * Pure: no I/O.
  */
 import { findCues } from './correction-cues.js';
+import { memoByText, shared } from './memo.js';
 import { contentKeys, toks } from './conflict-words.js';
 import { modeOf, tenseOf } from './modality.js';
 import { negated } from './polarity.js';
@@ -83,7 +84,9 @@ export function setAsideToo(oldText: string, replaced: string): boolean {
 const ONES = new Set([...contentKeys('one ones')]);
 
 /** What a text sets aside in a choice ("over", "than", "instead of", "rather than"; "to" after "prefer"), and the rest of its content, as keys. */
-function choice(text: string): { aside: Set<string>; kept: Set<string> } | null {
+const choice: (text: string) => Readonly<{ aside: ReadonlySet<string>; kept: ReadonlySet<string> }> | null = memoByText(choiceOnce, shared);
+
+function choiceOnce(text: string): { aside: Set<string>; kept: Set<string> } | null {
   const t = text.toLowerCase();
   const m = /\b(?:over|than|instead of)\s+([^,.;!?]+)/.exec(t) ?? (/\bprefer\b/.test(t) ? /\bto\s+([^,.;!?]+)/.exec(t) : null);
   if (!m) return null;

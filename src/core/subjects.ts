@@ -321,6 +321,15 @@ export function otherShare(oldText: string, newText: string): string | null {
   return `my ${a.of}: ${a.part ? 'some' : 'all'} / ${b.part ? 'some' : 'all'}`;
 }
 
+/** "<x>'s <role>" opening a text's first clause, as owner and role, or null (read once per text). */
+const opening: (text: string) => Readonly<{ owner: string; role: string }> | null = memoByText((text) => {
+  const c = stripOpeners(clauses(text)[0] ?? []);
+  const owner = c[0];
+  if (owner === undefined || c[1] !== "'s" || STOP_WORDS.has(owner)) return null;
+  const head = c[afterAdjectives(c, 2)];
+  return head !== undefined && isRole(head) ? { owner, role: key(head) } : null;
+}, shared);
+
 /**
  * Someone, and someone of theirs, as the subject: "Tom works at Google." / "Tom's wife has left Google.",
  * "Sarah is allergic to nuts." / "Sarah's son is allergic to nuts.": two people, as "x / x's role", or
@@ -328,13 +337,6 @@ export function otherShare(oldText: string, newText: string): string | null {
  * people), and the other says x, never as "<x>'s".
  */
 export function possessorSwap(oldText: string, newText: string): string | null {
-  const opening = (text: string): { owner: string; role: string } | null => {
-    const c = stripOpeners(clauses(text)[0] ?? []);
-    const owner = c[0];
-    if (owner === undefined || c[1] !== "'s" || STOP_WORDS.has(owner)) return null;
-    const head = c[afterAdjectives(c, 2)];
-    return head !== undefined && isRole(head) ? { owner, role: key(head) } : null;
-  };
   for (const [a, b, flip] of [[newText, oldText, false], [oldText, newText, true]] as const) {
     const o = opening(a);
     if (!o) continue;
@@ -349,25 +351,27 @@ export function possessorSwap(oldText: string, newText: string): string | null {
 /** Words that make a thing of one's an earlier one: "my first car", "my old flat", "our previous house". */
 const EARLIER = new Set(['first', 'old', 'previous', 'former', 'last', 'childhood']);
 
+/** The things a text says are the person's ("my car", "our first house"), each with its earlier-word or null (read once per text). */
+const things: (text: string) => ReadonlyMap<string, string | null> = memoByText((text) => {
+  const out = new Map<string, string | null>();
+  const ts = toks(text);
+  for (let i = 0; i < ts.length; i++) {
+    if (ts[i] !== 'my' && ts[i] !== 'our') continue;
+    const j = afterAdjectives(ts, i + 1);
+    const w = ts[j];
+    if (!isThing(w)) continue;
+    const earlier = ts.slice(i + 1, j).find((x) => EARLIER.has(x)) ?? null;
+    if (!out.has(key(w))) out.set(key(w), earlier);
+  }
+  return out;
+}, shared);
+
 /**
  * An earlier thing of the person's and the thing itself: "My car is blue." / "My first car was blue." are two cars,
  * as "my first car / my car", or null. One side says "my / our" + an earlier-word + a thing, the other "my / our" +
  * that thing without one.
  */
 export function earlierThing(oldText: string, newText: string): string | null {
-  const things = (text: string) => {
-    const out = new Map<string, string | null>();
-    const ts = toks(text);
-    for (let i = 0; i < ts.length; i++) {
-      if (ts[i] !== 'my' && ts[i] !== 'our') continue;
-      const j = afterAdjectives(ts, i + 1);
-      const w = ts[j];
-      if (!isThing(w)) continue;
-      const earlier = ts.slice(i + 1, j).find((x) => EARLIER.has(x)) ?? null;
-      if (!out.has(key(w))) out.set(key(w), earlier);
-    }
-    return out;
-  };
   const [a, b] = [things(oldText), things(newText)];
   for (const [thing, e] of a) {
     const f = b.get(thing);
