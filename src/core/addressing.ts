@@ -168,10 +168,10 @@ export interface CueObject {
   /** the content words right after the cue, up to the next stop word ("switched to soy milk" -> soy, milk) */
   after: string[];
   /**
-   * the thing it names: the head of those words (the last: "I sold my Apple shares" names shares, not Apple), and for a
-   * cue that ends or moves something, the words right before it ("Luna passed away" -> luna, "Dad moved into a care home"
-   * -> father; a move's own object is where to); for a change to something, only when the person changed it ("The café
-   * switched to oat milk" names nothing of the person's)
+   * the thing it names: the head of those words (the last: "I sold my Apple shares" names shares, not Apple; a move's
+   * own object is where to, never named), and for a cue that ends something, the words right before it when it names
+   * no thing, a doing, a post or a group ("Luna passed away" -> luna, "My partner quit teaching" -> partner); for a change
+   * to something, only when the person changed it ("The café switched to oat milk" names nothing of the person's)
    */
   named: string[];
   /** the cue's own content words ("lost") */
