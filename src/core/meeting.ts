@@ -17,7 +17,7 @@
 import { contentWordsOf, key } from './conflict-words.js';
 import { lexicon } from './lexicon.js';
 import { stance } from './polarity.js';
-import { extractValues, sameCount, sameValue, valueGroup, type Value } from './values.js';
+import { extractValues, isOrdinal, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
 import { SINGLE_FRAMES, slots } from './slots.js';
 
@@ -57,8 +57,7 @@ export function sameButToldBefore(a: string, b: string): boolean {
 const MEETING_KINDS = new Set(['time', 'date', 'day', 'month', 'year', 'quantity', 'contact']);
 
 /** An ordinal ("fourth", "4th") names one of a series (a floor, a year at school, a place in a race); a bare number counts anything. */
-const ORDINAL = /^\d+(?:st|nd|rd|th)$/;
-const meets = (v: Value) => MEETING_KINDS.has(valueGroup(v.kind)) || (v.kind === 'number' && ORDINAL.test(v.norm));
+const meets = (v: Value) => MEETING_KINDS.has(valueGroup(v.kind)) || (v.kind === 'number' && isOrdinal(v.norm));
 
 /** The single-valued things a person has one of (src/core/slots.ts: home, employer, job, age, weight, ...). */
 const FRAME_SLOTS = new Set(SINGLE_FRAMES.map(([slot]) => slot));

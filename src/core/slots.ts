@@ -4,7 +4,7 @@
  * "different-thing", "multi-valued".
  */
 import { lemma, STOP_WORDS, NEGATIONS } from './words.js';
-import { extractValues, foldMarks, valueGroup, type Value } from './values.js';
+import { extractValues, foldMarks, isOrdinal, valueGroup, type Value } from './values.js';
 import { valueIndex, type ValueIndex } from './value-index.js';
 import { lexicon } from './lexicon.js';
 import { memoByText, registerSentenceCache, shared } from './memo.js';
@@ -75,9 +75,6 @@ const wordsWithEntities = memoByStatement((text, entities): ReadonlySet<string> 
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 
-/** A position, as values write it ("3rd", "21st"). */
-const ORDINAL = /^\d+(?:st|nd|rd|th)$/;
-
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);
   const nv = valuesOf(newS);
@@ -93,7 +90,7 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
   for (const g of new Set(oldOnly.map((v) => valueGroup(v.kind)))) {
     const o = oldOnly.filter((v) => valueGroup(v.kind) === g);
     // (a count and a position measure two things: "two bedrooms" / "the third floor")
-    const n = newOnly.filter((v) => valueGroup(v.kind) === g && o.some((x) => ORDINAL.test(x.norm) === ORDINAL.test(v.norm)));
+    const n = newOnly.filter((v) => valueGroup(v.kind) === g && o.some((x) => isOrdinal(x.norm) === isOrdinal(v.norm)));
     if (n.length === 0) continue;
     disagree.push(g);
     if (!detail) detail = `${g}: "${oldOnly.find((v) => valueGroup(v.kind) === g)!.raw}" -> "${n[0].raw}"`;

@@ -35,6 +35,11 @@ export function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
+/** Whether a value's form is an ordinal written in digits ("4th", "21st"): a position in a series, not a count. */
+export function isOrdinal(norm: string): boolean {
+  return /^\d+(?:st|nd|rd|th)$/.test(norm);
+}
+
 export const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
 
 /** A word without its accents: "Kraków" and "Krakow" name one city. */
@@ -81,3 +86,9 @@ export function clockHour(word: string): number | null {
 export function fmtTime(h: number, min: number, ambiguous: boolean): string {
   return `${ambiguous ? '~' : ''}${h}:${String(min).padStart(2, '0')}`;
 }
+
+/** Parts of the day, as when something is done ("in the morning", "every evening"). */
+export const DAYPARTS: Record<string, string> = { morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night' };
+
+/** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */
+export const LENGTH_BEFORE = new Set(['is', "'s", 'was', 'takes', 'take', 'took', 'about', 'around', 'roughly', 'nearly', 'almost', 'over', 'under', 'for', 'within', 'only', 'just', 'than', 'lasts']);

@@ -9,10 +9,10 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
 import { lexicon } from './lexicon.js';
 import {
-  clockHour, dayOf, fmtTime, foldMarks, FREQUENCY_WORDS, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
+  clockHour, DAYPARTS, dayOf, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
 } from './value-words.js';
 
-export { foldMarks, numberWord };
+export { foldMarks, isOrdinal, numberWord };
 
 export type ValueKind = 'contact' | 'number' | 'quantity' | 'time' | 'daypart' | 'date' | 'day' | 'month' | 'year' | 'name' | 'place';
 
@@ -258,7 +258,7 @@ function extractValuesOnce(text: string): Value[] {
       push(unit ? 'quantity' : 'number', i, unit ? i + 2 : i + 1, String(n));
       continue;
     }
-    if (n === null && /^\d+(st|nd|rd|th)$/.test(t.lower)) {
+    if (n === null && isOrdinal(t.lower)) {
       push('number', i, i, t.lower);
       continue;
     }
@@ -363,12 +363,6 @@ const MEASURES: Array<[string, RegExp]> = [
   ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
   ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
 ];
-/** Parts of the day, as when something is done ("in the morning", "every evening"). */
-const DAYPARTS: Record<string, string> = { morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night' };
-
-/** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */
-const LENGTH_BEFORE = new Set(['is', "'s", 'was', 'takes', 'take', 'took', 'about', 'around', 'roughly', 'nearly', 'almost', 'over', 'under', 'for', 'within', 'only', 'just', 'than', 'lasts']);
-
 function withUnit(n: string, unit: string): string {
   const u = MEASURES.find(([, re]) => re.test(unit))?.[0];
   return u ? `${n}|${u}` : n;
