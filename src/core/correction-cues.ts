@@ -75,13 +75,14 @@ const CUES: Array<[string, RegExp, boolean]> = [
     // a liking or a tie ended: "I've gone off coffee", "I'm done with BA"; "Rob's left Deloitte" (has left)
     String.raw`|\b(?:has|have|'s|'ve) (?:just |recently |finally )?given up\b|\b(?:i've|i have|we've|we have|i|we) (?:gone|went) off\b|\b(?:i'm|i am|we're|we are) (?:so |totally |completely |officially )?done with\b` +
     String.raw`|(?<=[a-z])(?<!\b(?:what|that|there|here|it|who|which|all|nothing|everything|something|anything))'s (?:just |recently |finally )?left\b(?!${LEFT_SOMEWHERE})` +
-    // a thing handed to someone ("I gave my PS5 to my nephew"); taken off a medicine ("The GP has taken me off propranolol")
-    String.raw`|\b(?:i|we) (?:just |recently )?gave(?= (?:my|our|the) [^.,;!?]{1,30}? to\b)|\b(?:taken|took|takes) (?:me|us|him|her|them) off\b|\b(?:i've|i have|i) (?:come|came) off\b` +
+    // a thing handed to someone ("I gave my PS5 to my nephew"); come off a medicine ("I've come off the pill")
+    String.raw`|\b(?:i|we) (?:just |recently )?gave(?= (?:my|our|the) [^.,;!?]{1,30}? to\b)|\b(?:i've|i have|i) (?:come|came) off\b` +
     // ended or withdrawn from: "Cut sugar out of my tea", "Cancelled Netflix", "dropped out of the masters", "Pulled out of
     // Brighton", "closed the Barclays one", "Traded the Focus in", "weaned me off"; a life that ended or began: "had Max put
     // to sleep", "Beth had the baby", "Mum was discharged"; someone's leaving: "Sarah left the company"
     String.raw`|(?:^|[.!?;]\s+|\band |\b(?:i|we)(?:'ve| have)? (?:just |recently |finally )?)(?:cut(?= (?:[a-z]+ ){1,3}?out\b| out\b)|cancel+ed|dropped out|pulled out|withdrew|closed(?= (?:my|our|the) )|traded(?= (?:my|our|the|in) ))` +
-    String.raw`|\b(?:weaned|taken|took) (?:me|us|him|her|them) off\b|\bput to sleep\b|\bhad (?:the|her|their|our|a) baby\b|\bgave birth\b|\b(?:was|were|been|got|has been|have been) discharged\b` +
+    // (taken off a medicine: "The GP has taken me off propranolol", "weaned me off the sertraline")
+    String.raw`|\b(?:weaned|taken|took|takes) (?:me|us|him|her|them) off\b|\bput to sleep\b|\bhad (?:the|her|their|our|a) baby\b|\bgave birth\b|\b(?:was|were|been|got|has been|have been) discharged\b` +
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|i|we) )(?<=[a-z] )left(?= (?:the|his|her|their|our) [a-z]+)(?!${LEFT_SOMEWHERE})` +
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) )\b(?:he|she|they) left\b(?!${LEFT_SOMEWHERE})|(?<=[a-z])'s (?:just |recently |finally )?quit\b` +
     String.raw`|\bpulled (?:him|her|them|me|us|[a-z]+) out of\b` +
