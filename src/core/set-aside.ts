@@ -98,7 +98,7 @@ function choiceOnce(text: string): { aside: Set<string>; kept: Set<string> } | n
 
 /**
  * A choice turned round: what the old statement set aside is what the new one keeps, and what it kept the new one
- * sets aside ("I prefer tea over coffee." / "I prefer coffee over tea these days."), as "x over y -> y over x", or null.
+ * sets aside ("I prefer tea over coffee." / "I prefer coffee over tea these days."), as "x set aside, then chosen", or null.
  */
 export function choiceReversed(oldText: string, newText: string): string | null {
   const a = choice(oldText);
