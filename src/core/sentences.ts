@@ -47,6 +47,17 @@ const BEFORE_NUMBER = new Set([
   'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
 ]);
 
+/** Abbreviations said within a sentence, before a lowercase word ("pears etc. and bread", "20 mins. my"): never an ending there. */
+const WITHIN = new Set(['etc', 'inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'min', 'mins', 'max', 'hr', 'hrs', 'yr', 'yrs', 'wk', 'wks', 'mo', 'mos',
+  'lb', 'lbs', 'oz', 'tbsp', 'tsp', 'dept', 'govt', 'esp', 'misc', 'al', 'ave', 'rd', 'blvd', 'ln', 'sq', 'cont', 'wt', 'ht']);
+/** A sentence's usual lower-case opening in chat: a person, a possessive or "the" (not "and", "or", "but": a list or a clause goes on). */
+const LOWER_OPENING = /^(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|she|she's|he|he's|they|they're|they've|it|it's|you|you're|my|our|his|her|their|the)(?![\p{L}\p{N}'’])/u;
+/** A word a period can end: letters or digits (a date's "3rd", a place), no inner dot, not a single letter nor an abbreviation. */
+function plainEnding(word: string): boolean {
+  const lw = word.toLowerCase();
+  return /^[\p{L}\p{N}'’-]{2,}$/u.test(word) && !NEVER_FINAL.has(lw) && !BEFORE_NUMBER.has(lw) && !WITHIN.has(lw);
+}
+
 /** "1. ", "2) ", "(3) ", "a) ", "- ", "* ", "• " at the start of a line. Letters need a bracket: "A. J. lives here." is not a list. */
 const LIST_MARKER = /^[ \t]*(?:[-*•‣◦–]|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\))[ \t]+/;
 
@@ -89,11 +100,13 @@ function endsSentence(text: string, segStart: number, i: number, j: number, clos
     // people do not capitalise in chat, and nobody abbreviates with "?".
     return !(closedQuote && isLower(next));
   }
-  // A period or ellipsis before a lowercase word is an abbreviation or a pause ("e.g. this", "I don't know... maybe.").
-  if (isLower(next)) return false;
-  if (run.length > 1 || run.includes('…')) return true; // "I don't know... Maybe." -> two sentences
   const word = wordBefore(text, i, segStart);
   const lw = word.toLowerCase();
+  // A period or ellipsis before a lowercase word is an abbreviation or a pause ("e.g. this", "I don't know... maybe."),
+  // unless one period ends a plain word and a sentence's usual opening follows: chat is typed in lower case too
+  // ("turns 7 on june 3rd. she's obsessed with dinosaurs", "i moved to leeds. my sister lives in york.").
+  if (isLower(next)) return run === '.' && plainEnding(word) && LOWER_OPENING.test(text.slice(j).trimStart());
+  if (run.length > 1 || run.includes('…')) return true; // "I don't know... Maybe." -> two sentences
   if (NEVER_FINAL.has(lw)) return false;
   if (isDigit(next) && BEFORE_NUMBER.has(lw)) return false;
   // Initials and dotted capitals: "J. R. R. Tolkien", "A. J. Smith", "the U.S. Army".

@@ -40,10 +40,11 @@ interface Tok {
 
 function toks(text: string): Tok[] {
   // "9:00 a.m." is "9:00 am." (the sentence's full stop kept)
+  // ("80k" is eighty thousand; "80kg" is 80 and a unit, read as "80 kg")
   const t = text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'").replace(/(\d)\s*([ap])\.\s?m\b/gi, '$1 $2m');
   const out: Tok[] = [];
   let last = 0;
-  for (const m of t.matchAll(/[£$€]?\d+(?:[.,:]\d+)*(?:am|pm|a\.m\.|p\.m\.|st|nd|rd|th|k|%)?|[\p{L}]+(?:['\-][\p{L}]+)*'?/gu)) {
+  for (const m of t.matchAll(/[£$€]?\d+(?:[.,:]\d+)*(?:am|pm|a\.m\.|p\.m\.|st|nd|rd|th|k(?![\p{L}])|%)?|[\p{L}]+(?:['\-][\p{L}]+)*'?/gu)) {
     const between = t.slice(last, m.index);
     const sentenceStart = out.length === 0 || /[.!?:]\s*$/.test(between) || /[.!?:]["')\]]*\s+$/.test(between);
     const lower = m[0].toLowerCase();

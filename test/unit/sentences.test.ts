@@ -172,6 +172,23 @@ describe('splitSentences: question and exclamation marks', () => {
     expect(texts('where are you? i am here! ok')).toEqual(['where are you?', 'i am here!', 'ok']);
   });
 
+  it('splits after a plain word and one period before a lowercase opening (chat typed in lower case)', () => {
+    expect(texts("my daughter Elsie turns 7 on june 3rd. she's obsessed with dinosaurs rn")).toEqual([
+      'my daughter Elsie turns 7 on june 3rd.', "she's obsessed with dinosaurs rn",
+    ]);
+    expect(texts('i moved to leeds. my sister lives in york. the flat is small')).toEqual([
+      'i moved to leeds.', 'my sister lives in york.', 'the flat is small',
+    ]);
+  });
+
+  it('a lowercase word that goes on a clause, an abbreviation, an initial or an ellipsis keeps one sentence', () => {
+    for (const t of [
+      'I bought pears etc. and bread.', 'It took 20 mins. the traffic was bad', 'We went to Mill Rd. the shop was shut',
+      'I got an a. my mum was happy', "I don't know... maybe.", 'meeting at 3 p.m. tomorrow', 'ask dr. smith about it',
+      'I saw them in the U.S. my friend lives there', 'it rained. and then it stopped',
+    ]) expect(texts(t), t).toEqual([t]);
+  });
+
   it('does not split inside a word or before a comma', () => {
     expect(texts('Wow!, he said.')).toEqual(['Wow!, he said.']);
   });
