@@ -202,6 +202,17 @@ function toStatement(c: { text: string; type: MemoryType } & Hinted, prev: strin
   return { text: c.text, type: c.type, entities: allEntities(c), themes: c.themes, previousSentence: prev };
 }
 
+/**
+ * Types one statement can be corrected across (docs/recognition.md, "Types are walls"): what is and what happened
+ * (FACT, EVENT: "I pay for Netflix." / "Cancelled Netflix last night."), what the person likes and what they ask of
+ * the assistant (PREFERENCE, INSTRUCTION: "I like short answers." / "Give me detailed answers from now on."). Not a
+ * wish against a fact, nor an appointment against a task: those stay walled.
+ */
+const AKIN: ReadonlyArray<ReadonlySet<MemoryType>> = [new Set<MemoryType>(['FACT', 'EVENT']), new Set<MemoryType>(['PREFERENCE', 'INSTRUCTION'])];
+export function akinTypes(a: MemoryType, b: MemoryType): boolean {
+  return AKIN.some((s) => s.has(a) && s.has(b));
+}
+
 /** A neighbour the caller already knows is out of the rules' reach (`withinReach`), passed by id and score only. */
 export interface FarCandidate { id: string; score: number | null }
 
@@ -247,6 +258,9 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     }
     const score = c.score ?? 0;
     const sameType = c.type === incoming.type;
+    // (a correction may come as the other type of its pair: an ending told as an event corrects a fact, "I pay for
+    // Netflix." (FACT) / "Cancelled Netflix last night." (EVENT); a restatement still needs the same type)
+    const akin = sameType || akinTypes(c.type, incoming.type);
     // Reinforcement meets by the caller's entities and themes and the derived names only: derived
     // common nouns are shared by contradictions too ("A dog is running" / "A dog is resting").
     const named = (x: Candidate | Incoming) => ({ entities: x.entities, themes: x.themes, derivedEntities: x.derivedNames });
@@ -259,7 +273,7 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // theme or a single-valued slot ("I work at Acme." / "I just started a new job at Globex.") and at least clearly related.
     // (or a name said in both texts, whole or in part, which the tagger may not read as an entity: "I drive a Ford Focus." / "I sold the Focus.")
     const about = () => shared() || sharesEntity(c, incoming) || sharedSlot(c.text, incoming.text) !== null || sharesName(c.text, incoming.text);
-    const topical = sameType && (score >= t.topic || (score >= t.recallFloor && about()));
+    const topical = akin && (score >= t.topic || (score >= t.recallFloor && about()));
     const rel = relate(toStatement(c), next(), topical);
     considered.push({ id: c.id, score: c.score, relation: rel.kind, rule: 'rule' in rel ? rel.rule : undefined });
     if (rel.kind === 'corrects') {

@@ -1,9 +1,10 @@
 /** src/core/recognition.ts decide(): tiers, precedence, and what is never merged. */
 import { describe, expect, it } from 'vitest';
 import { stance } from '../../src/core/polarity.js';
-import { clauseRestates, decide, sharesEntityOrTheme, sharesName, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
+import { akinTypes, clauseRestates, decide, sharesEntityOrTheme, sharesName, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
 import { normalizeText } from '../../src/core/normalize.js';
 import type { MemoryType } from '../../src/core/types.js';
+import { useWordNet } from '../helpers/lexicon.js';
 
 const T: Thresholds = { close: 0.875, related: 0.8, topic: 0.65, recallFloor: 0.4 };
 
@@ -84,6 +85,21 @@ describe('decide: tiers', () => {
     expect(decide(incoming("I'm going over to my brother's in Bristol on Saturday.", { type: 'FACT', entities: ['Owen'] }), [event], T).action).toBe('create');
     const pref = cand('I love the sea.', 0.9, { type: 'PREFERENCE', themes: ['sea'] });
     expect(decide(incoming('I love the sea so much.', { type: 'MEMO', themes: ['sea'] }), [pref], T).action).toBe('create');
+  });
+
+  it('a correction crosses an akin pair of types only: an ending told as an event corrects a fact, never a wish', async () => {
+    await useWordNet();
+    const pays = cand('I pay for Netflix.', 0.72);
+    const told = incoming('Cancelled Netflix last night, not worth it.', { type: 'EVENT' });
+    expect(decide(told, [pays], T)).toMatchObject({ action: 'correct', targetId: pays.id });
+    // the same pair across a wall that is no akin pair: a new memory beside the old
+    const task = cand('I pay for Netflix.', 0.72, { type: 'TASK' });
+    expect(decide(told, [task], T).action).toBe('create');
+    // and a restatement across the pair is still no reinforcement
+    const close = cand('I cancelled Netflix last night.', 0.95);
+    expect(decide(incoming('Cancelled Netflix last night.', { type: 'EVENT' }), [close], T).action).toBe('create');
+    expect(akinTypes('FACT', 'EVENT') && akinTypes('INSTRUCTION', 'PREFERENCE')).toBe(true);
+    expect(akinTypes('FACT', 'PREFERENCE') || akinTypes('APPOINTMENT', 'TASK') || akinTypes('FACT', 'INSTRUCTION')).toBe(false);
   });
 
   it('records every candidate considered, with its score and relation', () => {
