@@ -7,7 +7,7 @@ import { lexicon } from './lexicon.js';
 import { findCues, type Cue } from './correction-cues.js';
 import { extractValues, valueGroup } from './values.js';
 import { splitSentences } from './sentences.js';
-import { contentKeys, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
+import { contentKeys, contentWordsOf, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
 import { compareValues, slots } from './slots.js';
 import { memoByText, shared } from './memo.js';
 import { deriveTimes } from './derive.js';
@@ -132,7 +132,12 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // (someone moving or changing something names what was said of where they are only: "Callum moved to Valencia" ends
       // "Callum lives in Manchester", not "Callum loves football")
       const named = [...obj.named, ...(WHEREABOUTS.test(norm(o.t)) ? obj.mover ?? [] : [])];
-      const names = named.some((k) => o.k.has(k)) && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      // a part replaced that the old sentence does not say is the part's change, not the thing's: "My phone is an iPhone 13." /
+      // "I replaced the screen on my iPhone 13." ("We replaced the old boiler with a heat pump" ends "Our boiler is a Worcester Bosch")
+      if (obj.cue.includes(REPLACE) && obj.after.length > 0 && !obj.after.some((k) => o.k.has(k))) continue;
+      // (the thing in another word of the same sense: "I love horror films." / "I've gone off horror movies")
+      const said = named.some((k) => o.k.has(k)) || (obj.namedWord !== undefined && sayThing(o.t, obj.namedWord));
+      const names = said && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
       // a thing sold or given away that the old sentence does not say, the words in common only saying which one, is
       // another thing: "I work at Apple." / "I sold my Apple shares." ("I sold my Leeds flat" ends "I have a flat in Leeds")
       if (obj.handedOver && !o.k.has(obj.handedOver) && swapped === 0 && both.length > 0 && both.every((k) => obj.after.includes(k))) continue;
@@ -146,6 +151,14 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     }
   }
   return best;
+}
+
+const REPLACE = key('replaced');
+
+/** A content word of the sentence is the thing's word or a synonym of it (WordNet). */
+function sayThing(sentence: string, word: string): boolean {
+  const w = lemma(word);
+  return contentWordsOf(sentence).some((x) => lexicon().synonymous(lemma(x), w));
 }
 
 /** The keys of a sentence's times, dates, days, months and years ("June 2015" -> june, 2015). */
@@ -180,6 +193,8 @@ export interface CueObject {
   mover?: string[];
   /** the thing a sale or a gift names, when the cue is one ("I sold my Apple shares" -> shares): what changed hands */
   handedOver?: string;
+  /** the thing named, as said ("gone off horror movies" -> movies): the old sentence may say it in another word ("films") */
+  namedWord?: string;
 }
 
 const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
@@ -201,7 +216,7 @@ const PERSON_BEFORE = /\b(?:i|we)(?:'ve| have|'d| had)?(?: (?:just|recently|fina
 
 export function cueObject(text: string, family: string, voc: ReadonlySet<string>): CueObject {
   const t = norm(text);
-  const cue = findCues(t).find((c) => c.family === family);
+  const cue = findCues(text).find((c) => c.family === family);
   const at = cue ? t.indexOf(cue.phrase) : -1;
   if (!cue || at < 0) return NO_OBJECT;
   const own = (w: string) => !(STOP_WORDS.has(w) || NEGATIONS.has(w) || FILLER.has(w) || w === "'s");
@@ -239,7 +254,10 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // group: "Luna passed away", "My partner quit teaching", "Priya's left the company"; "Sarah's left the group chat" ends
   // no "Sarah is on the PTA")
   const whose = ends && (head.length === 0 || /[a-z]{3}ing$/.test(lastAfter) || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
-  return { after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver };
+  return {
+    after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver,
+    ...(byPerson && head.length > 0 ? { namedWord: lastAfter } : {}),
+  };
 }
 
 /** Cue families that say a change by themselves ("no longer", "moved to", "I quit"); the others only mark a correction ("actually", "no"). */

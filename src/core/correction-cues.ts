@@ -35,7 +35,15 @@ const LEVEL = `(?:about |around |almost |nearly |just |over |under |only )?(?:[$
 /** A thing left somewhere, not a place or a post left: "has left her phone at work", "'s left his keys in the car". */
 const LEFT_SOMEWHERE = String.raw` (?:his|her|their|my|our|the|a|an|its) [a-z]+ (?:at|in|on|behind|with|outside|there|here|somewhere)\b`;
 
-/** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised. */
+/**
+ * A place of work, a post or a place left, named as typed (a capital after the verb): "I left Deloitte last month", "Tom quit
+ * Google", "we left London in May". Not with a thing left to someone ("I left Tom a message", "left Mum a voicemail"), nor in
+ * a time clause ("since I left Leeds"), a wish or an order ("I want to leave Acme", "never quit Acme"), nor a day's leaving
+ * ("I left Tesco early today", "left Acme at 5").
+ */
+const LEFT_NAMED = /(?<!\b(?:[Ss]ince|[Ww]hen|[Aa]fter|[Bb]efore|[Uu]ntil|[Tt]ill|[Oo]nce|[Bb]ecause|[Ii]f) (?:\S+ ){0,3})(?<!\b(?:to|will|would|not|never|n't) )\b(?:left|quit)\s+(?=(?!(?:I|A|An|The|My|Our)\b)\p{Lu})(?!\p{Lu}[\p{L}'-]*\s+(?:a|an|the|some|my|his|her|their|our|early|late|at|on|for|around|by|before|after|today|tonight)\b)/u;
+
+/** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised (`AS_TYPED`: on the text as typed). */
 const CUES: Array<[string, RegExp, boolean]> = [
   ['actually', /\bactually\b/, false],
   // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
@@ -89,7 +97,17 @@ const CUES: Array<[string, RegExp, boolean]> = [
     // someone else's change, said the same way: "Tom has left Google", "my partner quit teaching", "she retired in May"
     String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if) \S+ )\b(?:has|have|had) (?:just |recently |finally )?(?:left|quit|resigned|retired)\b(?!${LEFT_SOMEWHERE})` +
     // (a state, a wish or an order is no change: "my parents are retired", "I want to quit", "don't quit")
-    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|to) \S+ )(?<!(?:\b(?:is|are|was|were|be|been|being|am|not|to|never|will|would|could|should|can|might|must|may)|'m|'re|'s|n't) )\b(?:just |recently |finally )?(?:quit|resigned|retired)\b`), false],
+    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|to) \S+ )(?<!(?:\b(?:is|are|was|were|be|been|being|am|not|to|never|will|would|could|should|can|might|must|may)|'m|'re|'s|n't) )\b(?:just |recently |finally )?(?:quit|resigned|retired)\b` +
+    // an ending said of anyone, the person or another, with its thing after it: "Felix gave up violin", "I migrated off LastPass
+    // to Bitwarden", "We replaced the old boiler with a heat pump", "Dad sold his van", "Mum closed her shop"; not in a time
+    // clause, a wish or an order, nor negated ("if I gave up coffee", "I want to sell the van", "never ditched it")
+    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|whether|unless) (?:\S+ ){0,3})(?<!(?:\b(?:to|will|would|could|should|might|may|must|can|not|never)|n't|'ll|'d) )` +
+    String.raw`\b(?:gave up|ditched|dumped|scrapped|binned|axed|got rid of|replaced|unsubscribed from|migrated (?:off|from|away from)|moved off|came off|sold(?= (?:my|our|his|her|their|the|up)\b)|closed(?= (?:my|our|his|her|their|the)\b)|packed in|jacked in)\b` +
+    // a post lost: "I got made redundant", "she was laid off"
+    // (not from a post held before: "got fired from his first job in 2010")
+    String.raw`|\b(?:got|was|were|been) (?:fired|sacked|laid off|made redundant|let go)\b(?! from (?:my|his|her|their|our|a|an) (?:first|previous|old|last|summer|weekend|part-time|saturday)\b)`), false],
+  // a post or a place of work left, named as typed (its capital): "I left Deloitte last month", "Tom quit Google"
+  ['state-change', LEFT_NAMED, false],
   // a state said to be over, the cue itself the change ("I have a cold." / "I got over my cold.": nothing else new)
   ['state-over', /\b(?:is|are|am|'m|'s|'re) (?:now |finally |all )?back to normal\b|\b(?:got|gotten) over\b|\bout(?:grew|grown)\b|\bgrew out of\b|\b(?:recovered|recovering) from\b|\b(?:been|was|were|got|gotten|is|are|am|'m|'s|'re) (?:now |finally |fully |completely )?cured of\b/, false],
   // a repair opening the sentence ("Sorry, she's 69.", "Oops, Daniel.", "I mean Tuesday"): weak, a differing value needed, and
@@ -111,6 +129,9 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['no-more', /\bno more\b/, true],
 ];
 
+/** Patterns read on the text as typed: their capitals say a name. */
+const AS_TYPED = new Set<RegExp>([NOT_NAME_OPENING, LEFT_NAMED]);
+
 function norm(text: string): string {
   return text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'").toLowerCase().replace(/\s+/g, ' ');
 }
@@ -127,7 +148,7 @@ function findCuesOnce(text: string): Cue[] {
     // and "New" inside a sentence is a name's word ("Papua New Guinea", "New Year"), not the news marker "new"
     const target = family === 'now' ? t.replace(/\bfrom now on\b|\bright now\b|\bfor now\b|\bjust now\b|\bnow and then\b|\bnow and again\b/g, ' ')
       : family === 'new' && /[^.!?\s]\s+New\b/.test(text) ? norm(text.replace(/([^.!?\s]\s+)New\b/g, '$1')) : t;
-    const m = (re === NOT_NAME_OPENING ? text : target).match(re);
+    const m = (AS_TYPED.has(re) ? text.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'") : target).match(re);
     if (!m || seen.has(family)) continue;
     seen.add(family);
     const replaced = m.slice(1).find((g) => g !== undefined)?.trim().toLowerCase();

@@ -189,6 +189,12 @@ describe('who the fact is about', () => {
     // a dose is not an income
     expect(rel("I'm on 20mg of citalopram.", "I'm on £40,000 now.").kind).not.toBe('corrects');
   });
+  it('a weight with its unit stuck on is that weight, not thousands: "80kg" is "80 kilos", "80k" is 80,000', () => {
+    expect(kinds('I weigh 80kg.')).toEqual(['quantity:80|kg']);
+    expect(kinds('I earn 80k.')).toEqual(['quantity:80k']);
+    expect(rel('I weigh 80kg.', "I'm 80 kilos.").kind).not.toBe('corrects');
+    expect(rel('I weigh 80kg.', "I'm 74 kilos now.")).toMatchObject({ kind: 'corrects' });
+  });
   it('a trade at a place names an employer: a new job elsewhere corrects it', () => {
     expect(rel("I'm a software engineer at Monzo.", 'I started a new job at Revolut in January.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm a big fan of Monzo.", 'I started a new job at Revolut in January.').kind).not.toBe('corrects');

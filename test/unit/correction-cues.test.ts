@@ -2,8 +2,10 @@
  * Correction cues (src/core/correction-cues.ts): the words people use when they take back or update
  * something, as they type them. Sentences of our own, none from an evaluation file.
  */
-import { describe, expect, it } from 'vitest';
-import { correctionCue } from '../../src/core/conflicts.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { correctionCue, relate } from '../../src/core/conflicts.js';
+import { useWordNet } from '../helpers/lexicon.js';
+import { statement as s } from '../helpers/statements.js';
 
 describe('correctionCue', () => {
   it.each([
@@ -58,6 +60,16 @@ describe('correctionCue', () => {
     ['Raj has been made deputy head in Harrow, he left Kingsway in July.', 'he left'],
     ["Oliver's quit Fulwood Rangers.", "'s quit"],
     ['We pulled her out of Moorside.', 'pulled her out of'],
+    // an ending said of anyone, with its thing after it; a post lost; a place of work left, named as typed
+    ['Felix gave up violin in September.', 'gave up'],
+    ['I migrated off LastPass to Bitwarden.', 'migrated off'],
+    ['We replaced the old boiler with a heat pump.', 'replaced'],
+    ['Mum closed her shop in March.', 'closed'],
+    ['Dad sold his van.', 'sold'],
+    ['My brother ditched his gym membership.', 'ditched'],
+    ['She was made redundant in May.', 'was made redundant'],
+    ['I left Deloitte last month and joined KPMG.', 'left'],
+    ['Tom quit Google to start his own thing.', 'quit'],
   ])('finds the cue in %s', (text, cue) => {
     expect(correctionCue(text)).toBe(cue);
   });
@@ -75,10 +87,42 @@ describe('correctionCue', () => {
     'Since I lost my job at Door Dash, things have been tough.',
     // a thing left somewhere is no leaving
     'She left her keys at work.',
+    // a thing left with someone, a day's leaving, a time clause, a wish, a question's wish, a post held before
+    'I left Tom a message.',
+    'I left Tesco early today because I felt ill.',
+    'Since I left Leeds I have been happier.',
+    'I want to sell the van.',
+    "I'd never give up coffee.",
+    'My husband got fired from his first job in 2010.',
   ])('finds none in %s', (text) => {
     expect(correctionCue(text)).toBeNull();
   });
   it('prefers a strong cue to a weak one', () => {
     expect(correctionCue("I'm not vegetarian any more, I eat fish now.")).toBe('any more');
+  });
+});
+
+describe('an ending said of anyone ends the thing it names, in the old word or another of its sense', () => {
+  beforeAll(useWordNet, 120_000);
+  const rel = (a: string, b: string) => relate(s(a), s(b), true);
+  it.each([
+    ['My son Felix plays the violin.', 'Felix gave up violin in September.'],
+    ['My password manager is LastPass.', 'I migrated off LastPass to Bitwarden.'],
+    ['I work at Deloitte as an auditor.', 'I left Deloitte last month and joined KPMG.'],
+    ['Our boiler is a Worcester Bosch.', 'We replaced the old Worcester Bosch boiler with a heat pump.'],
+    // (movies / films: one sense in WordNet)
+    ['I love horror films.', "I've gone off horror movies completely, can't watch them anymore."],
+  ])('%s / %s corrects', (a, b) => {
+    expect(rel(a, b).kind).toBe('corrects');
+  });
+  it.each([
+    // a part replaced, another's thing, a thing left with someone, another of one's things given up
+    ['My phone is an iPhone 13.', 'I replaced the screen on my iPhone 13.'],
+    ['I drive a Ford Focus.', 'My neighbour sold his Ford Focus.'],
+    ['I work at Deloitte.', 'I left Deloitte a voicemail about the invoice.'],
+    ['My son Felix plays the violin.', 'Felix gave up football in September.'],
+    ['I work at Tesco.', 'I left Tesco early today because I felt ill.'],
+  ])('%s / %s does not', (a, b) => {
+    expect(rel(a, b).kind).not.toBe('corrects');
   });
 });
