@@ -8,7 +8,7 @@ import { lexicon } from './lexicon.js';
 import { findCues } from './correction-cues.js';
 import { splitSentences } from './sentences.js';
 import { quotedSpeaker } from './quoted-speech.js';
-import { AUX, clauses, isVerb, key, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from './conflict-words.js';
+import { AUX, clauses, isVerb, key, norm, NP_ADJ, PERSON, PREPS, stripOpeners, toks } from './conflict-words.js';
 import { deriveNames } from './derive.js';
 import { extractValues } from './values.js';
 import { memoByText, shared } from './memo.js';
@@ -348,6 +348,9 @@ export function possessorSwap(oldText: string, newText: string): string | null {
   return null;
 }
 
+/** A past tense of "be", "have" or "do": what a sentence says was, not is. */
+const PAST = /\b(?:was|were|had|did)\b/;
+
 /** Words that make a thing of one's an earlier one: "my first car", "my old flat", "our previous house". */
 const EARLIER = new Set(['first', 'old', 'previous', 'former', 'last', 'childhood']);
 
@@ -376,6 +379,9 @@ export function earlierThing(oldText: string, newText: string): string | null {
   for (const [thing, e] of a) {
     const f = b.get(thing);
     if (f === undefined || (e === null) === (f === null)) continue;
+    // (the thing said plainly in the past may be that earlier one: "Ran my first half marathon in 2:04:37." / "my half
+    // marathon time was actually 2:06:12"; "My car is blue." speaks of the car now)
+    if (PAST.test(norm(e === null ? oldText : newText))) continue;
     return `my ${e ?? ''} ${thing} / my ${f ?? ''} ${thing}`.replace(/ {2}/g, ' ');
   }
   return null;

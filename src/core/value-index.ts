@@ -4,20 +4,22 @@
  * `compareValues` (src/core/slots.ts) asks it of each value of a statement: a list of 1,400 numbers
  * against another was 2 million pairs weighed one by one. Pure.
  */
-import { count, sameCount, sameValue, valueGroup, type Value } from './values.js';
+import { count, lengthOfTime, sameCount, sameValue, valueGroup, type Value } from './values.js';
 
 /**
  * What `sameValue` and `sameCount` compare beyond equal norms, as one key: a time's minutes in
- * half a day, a number's or quantity's count; null for the kinds compared by their norm alone.
- * Two values that are the same by those rules share it.
+ * half a day, a number's or quantity's count (and a length of time's count of its smallest unit); none for the
+ * kinds compared by their norm alone. Two values that are the same by those rules share one.
  */
-export function comparableKey(v: Readonly<Value>): string | null {
+export function comparableKeys(v: Readonly<Value>): string[] {
   if (v.kind === 'time') {
     const m = v.norm.match(/^~?(\d+):(\d+)$/);
-    return m ? `t${(Number(m[1]) * 60 + Number(m[2])) % 720}` : null;
+    return m ? [`t${(Number(m[1]) * 60 + Number(m[2])) % 720}`] : [];
   }
-  if (v.kind === 'quantity' || v.kind === 'number') return `n${count(v.norm)}`;
-  return null;
+  // (and a length of time as a count of its smallest unit: "an hour" and "60 minutes")
+  const length = v.kind === 'quantity' ? lengthOfTime(v.norm) : null;
+  if (v.kind === 'quantity' || v.kind === 'number') return length ? [`n${count(v.norm)}`, `d${length}`] : [`n${count(v.norm)}`];
+  return [];
 }
 
 export interface ValueIndex {
@@ -34,8 +36,7 @@ export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
   const wholeNameWords = new Set<string>();
   for (const o of values) {
     exact.add(`${valueGroup(o.kind)}\u0000${o.norm}`);
-    const k = comparableKey(o);
-    if (k !== null) {
+    for (const k of comparableKeys(o)) {
       const list = byKey.get(k);
       if (list) list.push(o);
       else byKey.set(k, [o]);
@@ -45,8 +46,7 @@ export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
   return {
     has: (v) => {
       if (exact.has(`${valueGroup(v.kind)}\u0000${v.norm}`)) return true;
-      const k = comparableKey(v);
-      return k !== null && (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v));
+      return comparableKeys(v).some((k) => (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v)));
     },
     wholeNameWords,
   };

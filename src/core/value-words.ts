@@ -65,7 +65,7 @@ export function dayOf(word: string): string | null {
 }
 
 export const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;
-export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|minutes?|mins?|hours?|hrs?|weeks?|months?|years?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
+export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|months?|years?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
 
 
 export const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };

@@ -143,6 +143,12 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
 
+    // a length of time in hours, minutes and seconds (a race, a recording): "2:04:37"
+    const hms = t.lower.match(/^(\d{1,2}):(\d{2}):(\d{2})$/);
+    if (hms) {
+      push('quantity', i, i, `${Number(hms[1]) * 3600 + Number(hms[2]) * 60 + Number(hms[3])}|second`);
+      continue;
+    }
     // times: 7:15, 10am, 2:30pm, 10 in the morning, at 9, noon
     let tm = t.lower.match(/^(\d{1,2}):(\d{2})(am|pm|a\.m\.|p\.m\.)?$/);
     if (tm) {
@@ -343,9 +349,22 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
   }
   if (kind === 'quantity') {
     const [ua, ub] = [unitOf(a), unitOf(b)];
+    if (ua !== null && ub !== null && ua !== ub) return lengthOfTime(a) !== null && lengthOfTime(a) === lengthOfTime(b);
     return count(a) === count(b) && (ua === null || ub === null || ua === ub);
   }
   return false;
+}
+
+/** Lengths of time in a smaller unit: "two years" is "24 months", "a fortnight" "14 days", "an hour" "60 minutes". */
+const SMALLER: Record<string, [string, number]> = { year: ['month', 12], week: ['day', 7], hour: ['minute', 60], minute: ['second', 60] };
+/** A quantity that is a length of time, as a count of the smallest unit it comes to ("2|year" -> "24 month", "1|hour" -> "3600 second"), or null. */
+export function lengthOfTime(norm: string): string | null {
+  const unit = unitOf(norm);
+  if (unit === null) return null;
+  let [u, v] = [unit, Number(count(norm))];
+  if (!Number.isFinite(v) || !(u in SMALLER || Object.values(SMALLER).some(([x]) => x === u))) return null;
+  while (u in SMALLER) [u, v] = [SMALLER[u]![0], v * SMALLER[u]![1]];
+  return `${v} ${u}`;
 }
 
 /** A quantity's count as compared: "5k" = "5000" (without its unit: "80|kg" -> "80"). */
@@ -362,7 +381,7 @@ const MEASURES: Array<[string, RegExp]> = [
   ['kg', /^(?:kgs?|kilos?|kilograms?)$/], ['lb', /^lbs?$/], ['stone', /^stone$/], ['g', /^(?:g|grams?)$/], ['oz', /^(?:oz|ounces?)$/],
   ['km', /^(?:kms?|kilomet(?:er|re)s?)$/], ['mile', /^miles?$/], ['m', /^(?:m|met(?:er|re)s?)$/], ['cm', /^cm$/], ['mm', /^mm$/],
   ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
-  ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
+  ['second', /^(?:seconds?|secs?)$/], ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
 ];
 function withUnit(n: string, unit: string): string {
   const u = MEASURES.find(([, re]) => re.test(unit))?.[0];

@@ -195,6 +195,25 @@ describe('who the fact is about', () => {
     expect(rel('I weigh 80kg.', "I'm 80 kilos.").kind).not.toBe('corrects');
     expect(rel('I weigh 80kg.', "I'm 74 kilos now.")).toMatchObject({ kind: 'corrects' });
   });
+  it('a length of time in another unit is the same length: "two years" / "24 months", "an hour" / "60 minutes"', () => {
+    expect(rel("I've been learning the guitar for about two years.", "I've been learning the guitar for roughly 24 months.").kind).not.toBe('distinct');
+    expect(rel('My commute takes an hour.', 'My commute is 60 minutes.').kind).toBe('compatible');
+    expect(rel('My commute takes an hour.', 'My commute is 45 minutes now.')).toMatchObject({ kind: 'corrects' });
+    expect(rel('The course lasts two weeks.', 'The course is 14 days long.').kind).toBe('compatible');
+    // (a race's time in hours, minutes and seconds is a length too)
+    expect(kinds('I ran it in 2:04:37.')).toEqual(['quantity:7477|second']);
+    expect(rel('My half marathon time was 2:04:37.', 'Actually my half marathon time was 2:06:12.')).toMatchObject({ kind: 'corrects' });
+  });
+  it('a time the statement is dated by, or the same thing told in the past, is not another thing of the person\'s', () => {
+    expect(rel('My doctor put me on sertraline, 50 mg every morning.', "Dose went up at my follow-up: it's 100 mg of sertraline now.")).toMatchObject({ kind: 'corrects' });
+    expect(rel('Ran my first half marathon on Sunday in 2:04:37.', 'Oops, my half marathon time was actually 2:06:12.')).toMatchObject({ kind: 'corrects' });
+    // the thing now and an earlier one are two
+    expect(rel('My car is blue.', 'My first car was red.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
+  });
+  it('what the person is called, however asked: "address me as" is "call me"', () => {
+    expect(rel('Please address me as Jonathan.', 'You can just call me Jon from now on.')).toMatchObject({ kind: 'corrects' });
+    expect(rel('Please address me as Jonathan.', "My son's name is Jon.").kind).not.toBe('corrects');
+  });
   it('a trade at a place names an employer: a new job elsewhere corrects it', () => {
     expect(rel("I'm a software engineer at Monzo.", 'I started a new job at Revolut in January.')).toMatchObject({ kind: 'corrects', rule: 'explicit-cue' });
     expect(rel("I'm a big fan of Monzo.", 'I started a new job at Revolut in January.').kind).not.toBe('corrects');
