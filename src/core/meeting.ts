@@ -41,6 +41,11 @@ export function elaborates(a: string, b: string): boolean {
 /** Words pointing back at an earlier telling ("as I said", "like I told you", "as you know"): they add nothing to what is said. */
 const TOLD_BEFORE = /\b(?:as|like) (?:i|i've|i have|i had) (?:said|told you|mentioned|say)(?: (?:before|earlier|already))?\b|\bas you (?:already )?know\b|\bas (?:i )?mentioned(?: before| earlier)?\b/gi;
 
+/** The statement points back at an earlier telling of itself ("As I said, …", "As I mentioned before, …"). */
+export function toldBefore(text: string): boolean {
+  return text.replace(TOLD_BEFORE, '\u0000') !== text;
+}
+
 /**
  * The same content words in the same order once the words pointing back at an earlier telling
  * are set aside, with the same stance: "I am married." / "I'm married, as I said." (one content

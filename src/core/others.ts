@@ -21,8 +21,9 @@ export function anotherHolder(oldText: string, newText: string, read: Read): Rel
   const sn = subjects(newText);
   // a role said on the other side too ("My kids are Mia and Leo" / "I have two kids, Mia and Leo") is not another subject
   // (so is someone by name the other side names: "Tom is my brother" / "My brother is Tom")
+  // (a name said short is the name: "Bart" for "Bartholomew", "Pri" for "Priyanka")
   const mentioned = (subj: ReadonlySet<string>, keys: ReadonlySet<string>) => [...subj].some((x) => (x.startsWith('person:') && keys.has(x.slice(7)))
-    || (x.startsWith('name:') && x.slice(5).split(' ').some((w) => keys.has(key(w)))));
+    || (x.startsWith('name:') && x.slice(5).split(' ').some((w) => keys.has(key(w)) || shortFor(w, keys))));
   // (roles said of another person, "my boss's wife", name no subject: she is neither "my boss" nor "my wife")
   // (nor is a role said only with what makes it another person: "my brother-in-law" names no "brother")
   const without = (keys: ReadonlySet<string>, text: string): ReadonlySet<string> => {
@@ -79,6 +80,13 @@ export function anotherHolder(oldText: string, newText: string, read: Read): Rel
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
   }
   return null;
+}
+
+/** A name of three letters or more that opens a longer word of the other side: its short form ("bart" / "bartholomew"). */
+function shortFor(name: string, keys: ReadonlySet<string>): boolean {
+  if (name.length < 3) return false;
+  for (const k of keys) if (k.length > name.length && k.startsWith(name)) return true;
+  return false;
 }
 
 /**

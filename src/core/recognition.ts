@@ -9,7 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameFrameValue, sameValueSaid } from './meeting.js';
+import { elaborates, sameButToldBefore, sameFrameValue, sameValueSaid, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
@@ -293,6 +293,9 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     else if (score >= t.recallFloor && sameButToldBefore(c.text, incoming.text)) tier = 'RELATED';
     // one single-valued thing of the person's given the same value, however written: "I'm 42." / "I'm forty-two."
     else if (score >= t.recallFloor && sameFrameValue(c.text, incoming.text)) tier = 'RELATED';
+    // told again in other words, saying so, about the same thing and at one with it: "I'm allergic to penicillin." / "As I
+    // mentioned before, penicillin gives me an allergic reaction, so I can't take it." (the nearest such memory wins)
+    else if (score >= t.topic && toldBefore(incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved' || when === 'precise') {
       considered.pop();

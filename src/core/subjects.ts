@@ -135,7 +135,12 @@ function subjectsOnce(text: string): Set<string> {
     out.add(`reported:${who}`);
     own = own.replace(s.text, ' ');
   }
-  for (const c0 of clauses(own)) {
+  const cs = clauses(own);
+  for (const [ci, c0] of cs.entries()) {
+    // a name, then who they are, set off by commas: "Kwame, my sister's husband, flies for BA" is about Kwame too
+    const next = cs[ci + 1];
+    if (c0.length === 1 && next && ci + 2 < cs.length && (next[0] === 'my' || next[0] === 'our') && roleAt(next, 1)
+      && (capitals ??= /\p{Lu}/u.test(text)) && (namesOnce ??= nameWords(text)).has(c0[0]!)) out.add(`name:${c0[0]}`);
     // "Sorry, I got it wrong before: Bea's birthday is 28 August": the speaker owning up to a mistake
     // is not what the statement is about
     if (findCues(c0.join(' ')).some((cue) => MARKERS.has(cue.family))) continue;

@@ -66,6 +66,18 @@ describe('decide: tiers', () => {
     expect(decide(incoming('Room forty-two.'), [cand('Room 42.', 0.57)], T).action).toBe('create');
   });
 
+  it('RELATED without hints: told again in other words, saying so, about the same thing and at one with it', async () => {
+    await useWordNet();
+    // (USE-lite scores this pair 0.87: just below CLOSE; the person says it is a restatement)
+    const pen = cand("I'm allergic to penicillin.", 0.87);
+    const again = incoming("As I mentioned before, penicillin gives me an allergic reaction, so I can't take it.");
+    expect(decide(again, [pen], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: pen.id });
+    // not without the pointer back, nor below the topic score, nor with what disagrees
+    expect(decide(incoming("Penicillin gives me an allergic reaction, so I can't take it."), [pen], T).action).toBe('create');
+    expect(decide(again, [cand("I'm allergic to penicillin.", 0.6)], T).action).toBe('create');
+    expect(decide(incoming('As I said, I have two dogs.'), [cand('I have two cats.', 0.8)], T).action).toBe('create');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
