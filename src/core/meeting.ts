@@ -20,6 +20,7 @@ import { stance } from './polarity.js';
 import { extractValues, isOrdinal, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
 import { SINGLE_FRAMES, slots } from './slots.js';
+import { deriveNouns } from './derive.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
 function saysAllOf(big: string[], small: string[]): boolean {
@@ -78,6 +79,29 @@ export function sameFrameValue(a: string, b: string): boolean {
   if (![...sa].some((x) => FRAME_SLOTS.has(x) && sb.has(x))) return false;
   const vb = extractValues(b);
   return extractValues(a).some((x) => vb.some((y) => valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm)));
+}
+
+/**
+ * Both statements name the same time, date, day, quantity or contact, however written, and the things one names (its
+ * common nouns, the value's own words aside) are all named by the other, in the same or a synonymous word: "We got married
+ * on 9 September 2016." / "Our wedding day was 09/09/2016.", "My mum's birthday is on the 12th of March." / "My mother was
+ * born on March 12.". Not "My yoga class is at 6pm on Tuesdays." / "My pottery class is at 6pm on Tuesdays.": one value, two
+ * things at it.
+ */
+export function sameValueSameThings(a: string, b: string): boolean {
+  if (!sameValueSaid(a, b)) return false;
+  const [na, nb] = [thingsNamed(a), thingsNamed(b)];
+  const within = (x: string[], y: string[]) => x.every((w) => y.some((v) => key(w) === key(v) || lexicon().synonymous(lemma(w), lemma(v))));
+  return within(na, nb) || within(nb, na);
+}
+
+/** Nouns of time: when or how often a thing is, not a thing ("£52,000 a year", "every morning"). */
+const TIME_NOUNS = new Set(['year', 'month', 'week', 'fortnight', 'day', 'night', 'hour', 'minute', 'morning', 'afternoon', 'evening', 'time'].map(key));
+
+/** A sentence's common nouns without the words of its values and its nouns of time. */
+function thingsNamed(text: string): string[] {
+  const valueWords = new Set(extractValues(text).flatMap((v) => v.raw.toLowerCase().split(/\s+/).map(key)));
+  return deriveNouns(text).filter((n) => !valueWords.has(key(n)) && !TIME_NOUNS.has(key(lemma(n))));
 }
 
 /** Both statements name the same time, date, day, quantity, contact or ordinal, however written. */

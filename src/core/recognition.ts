@@ -9,7 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameFrameValue, sameValueSaid, toldBefore } from './meeting.js';
+import { elaborates, sameButToldBefore, sameFrameValue, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
@@ -296,6 +296,9 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // told again in other words, saying so, about the same thing and at one with it: "I'm allergic to penicillin." / "As I
     // mentioned before, penicillin gives me an allergic reaction, so I can't take it." (the nearest such memory wins)
     else if (score >= t.topic && toldBefore(incoming.text)) tier = 'RELATED';
+    // one value said of the same things, however written: "We got married on 9 September 2016." / "Our wedding day was
+    // 09/09/2016." (not two things at one value: "My yoga class is at 6pm." / "My pottery class is at 6pm.")
+    else if (score >= t.topic && sameValueSameThings(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved' || when === 'precise') {
       considered.pop();

@@ -332,14 +332,15 @@ const opening: (text: string) => Readonly<{ owner: string; role: string }> | nul
   const owner = c[0];
   if (owner === undefined || c[1] !== "'s" || STOP_WORDS.has(owner)) return null;
   const head = c[afterAdjectives(c, 2)];
-  return head !== undefined && isRole(head) ? { owner, role: key(head) } : null;
+  // (or a group of theirs: "Tom's team left Google" is the team's leaving, not Tom's)
+  return head !== undefined && (isRole(head) || lexicon().nounThemes(lemma(head))[0] === 'group') ? { owner, role: key(head) } : null;
 }, shared);
 
 /**
  * Someone, and someone of theirs, as the subject: "Tom works at Google." / "Tom's wife has left Google.",
  * "Sarah is allergic to nuts." / "Sarah's son is allergic to nuts.": two people, as "x / x's role", or
  * null. One side's first clause opens with "<x>'s <role>" (a person role or a noun WordNet files under
- * people), and the other says x, never as "<x>'s".
+ * people or groups: "Tom's team left Google"), and the other says x, never as "<x>'s".
  */
 export function possessorSwap(oldText: string, newText: string): string | null {
   for (const [a, b, flip] of [[newText, oldText, false], [oldText, newText, true]] as const) {

@@ -11,6 +11,9 @@ import { lexicon } from './lexicon.js';
 import {
   clockHour, DAYPARTS, dayOf, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
 } from './value-words.js';
+import { count, lengthOfTime, unitOf, withUnit } from './quantities.js';
+
+export { count, lengthOfTime } from './quantities.js';
 
 export { foldMarks, isOrdinal, numberWord };
 
@@ -136,6 +139,20 @@ function extractValuesOnce(text: string): Value[] {
       }
     }
 
+    // a date in figures: "09/09/2016", "23/4", "4/23/2025"; read day first (as here) unless only the other order is a date,
+    // and not at all when both orders are ("3/4": March or April)
+    // (with its year, or said as when: "on 23/4"; "open 24/7" is no date)
+    const dated = (next2?.before === '/' && /^\d{2}(?:\d{2})?$/.test(next2.lower)) || /^(?:on|by|due|until|till|from|before|after|born|dated|date)$/.test(prev?.lower ?? '');
+    const slash = dated && /^\d{1,2}$/.test(t.lower) && next?.before === '/' && /^\d{1,2}$/.test(next.lower) && t.before !== '/' ? [Number(t.lower), Number(next.lower)] : null;
+    if (slash) {
+      const [a, b] = slash as [number, number];
+      const [day, month] = a > 12 && b <= 12 ? [a, b] : b > 12 && a <= 12 ? [b, a] : a === b ? [a, b] : [0, 0];
+      if (day >= 1 && day <= 31 && month >= 1 && month <= 12) {
+        push('date', i, i + 1, `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+        continue;
+      }
+    }
+
     // week days
     const d = dayOf(t.text);
     if (d) {
@@ -195,6 +212,16 @@ function extractValuesOnce(text: string): Value[] {
       const min = t.lower === 'half' ? 30 : next!.lower === 'past' ? 15 : 45;
       const h = next!.lower === 'to' && t.lower === 'quarter' ? (clock === 1 ? 12 : clock - 1) : clock;
       push('time', i, i + 2, fmtTime(h, min, true));
+      continue;
+    }
+    // "half three" (British: half past three), "half six in the evening"; not "half an hour", "half the team"
+    const halfHour = t.lower === 'half' && next && !(next2 && /^(?:past|to)$/.test(next2.lower)) ? clockHour(next.lower) : null;
+    if (halfHour !== null && !(next2 && next2.lower !== 'in' && (MEASURE_UNITS.test(next2.lower) || MONEY_UNITS.test(next2.lower)))) {
+      const later = next2?.lower === 'in' && ts[i + 3]?.lower === 'the' && /^(?:afternoon|evening)$/.test(ts[i + 4]?.lower ?? '');
+      const early = next2?.lower === 'in' && ts[i + 3]?.lower === 'the' && ts[i + 4]?.lower === 'morning';
+      const mer = next2 && /^(?:am|pm)$/.test(next2.lower) ? next2.lower : null;
+      const h = (later || mer === 'pm') && halfHour < 12 ? halfHour + 12 : halfHour;
+      push('time', i, later || early ? i + 4 : mer ? i + 2 : i + 1, fmtTime(h, 30, !(later || early || mer)));
       continue;
     }
     if (t.lower === 'noon' || t.lower === 'midday') {
@@ -353,39 +380,6 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
     return count(a) === count(b) && (ua === null || ub === null || ua === ub);
   }
   return false;
-}
-
-/** Lengths of time in a smaller unit: "two years" is "24 months", "a fortnight" "14 days", "an hour" "60 minutes". */
-const SMALLER: Record<string, [string, number]> = { year: ['month', 12], week: ['day', 7], hour: ['minute', 60], minute: ['second', 60] };
-/** A quantity that is a length of time, as a count of the smallest unit it comes to ("2|year" -> "24 month", "1|hour" -> "3600 second"), or null. */
-export function lengthOfTime(norm: string): string | null {
-  const unit = unitOf(norm);
-  if (unit === null) return null;
-  let [u, v] = [unit, Number(count(norm))];
-  if (!Number.isFinite(v) || !(u in SMALLER || Object.values(SMALLER).some(([x]) => x === u))) return null;
-  while (u in SMALLER) [u, v] = [SMALLER[u]![0], v * SMALLER[u]![1]];
-  return `${v} ${u}`;
-}
-
-/** A quantity's count as compared: "5k" = "5000" (without its unit: "80|kg" -> "80"). */
-export const count = (norm: string) => norm.split('|')[0]!.replace(/k$/, '000');
-/** A quantity's unit as compared ("80|kg" -> "kg"), or null when none was said or it could be read two ways. */
-const unitOf = (norm: string): string | null => norm.split('|')[1] ?? null;
-
-/**
- * The units a measure is said in, each spelling to one: "80 kg" and "80 kilos" are one weight,
- * "80 kg" and "80 lb" two ("I weigh 80 kg." / "I weigh 80 lb." is a correction, not a restatement).
- * Money and the units read two ways ("pounds", "k", "in", "st" as a street) name none.
- */
-const MEASURES: Array<[string, RegExp]> = [
-  ['kg', /^(?:kgs?|kilos?|kilograms?)$/], ['lb', /^lbs?$/], ['stone', /^stone$/], ['g', /^(?:g|grams?)$/], ['oz', /^(?:oz|ounces?)$/],
-  ['km', /^(?:kms?|kilomet(?:er|re)s?)$/], ['mile', /^miles?$/], ['m', /^(?:m|met(?:er|re)s?)$/], ['cm', /^cm$/], ['mm', /^mm$/],
-  ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
-  ['second', /^(?:seconds?|secs?)$/], ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
-];
-function withUnit(n: string, unit: string): string {
-  const u = MEASURES.find(([, re]) => re.test(unit))?.[0];
-  return u ? `${n}|${u}` : n;
 }
 
 /** A bare number and a quantity of the same count ("My son is 6." / "... six years old."): one value said two ways. */

@@ -210,6 +210,16 @@ describe('who the fact is about', () => {
     // the thing now and an earlier one are two
     expect(rel('My car is blue.', 'My first car was red.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
   });
+  it('a time and a date as people type them: "half three", a date in figures when it can be read one way only', () => {
+    expect(kinds('Pick-up is at half six.')).toEqual(['time:~6:30']);
+    expect(kinds('See you at half three in the afternoon.')).toEqual(['time:15:30']);
+    expect(kinds('It took half an hour.')).toEqual([]);
+    expect(kinds('Our wedding day was 09/09/2016.')).toEqual(['date:09-09', 'year:2016']);
+    expect(kinds('Born 23/4/1990.')).toEqual(['date:04-23', 'year:1990']);
+    // both orders a date, or no date said: numbers as before
+    expect(kinds('Due on 3/4.')).toEqual(['number:3', 'number:4']);
+    expect(kinds('We are open 24/7.')).toEqual(['number:24', 'number:7']);
+  });
   it('what the person is called, however asked: "address me as" is "call me"', () => {
     expect(rel('Please address me as Jonathan.', 'You can just call me Jon from now on.')).toMatchObject({ kind: 'corrects' });
     expect(rel('Please address me as Jonathan.', "My son's name is Jon.").kind).not.toBe('corrects');

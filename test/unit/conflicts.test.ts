@@ -260,6 +260,9 @@ describe('relate: distinct', () => {
     expect(rel('Tom works at Google.', "Tom's wife has left Google.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     expect(rel('Sarah is allergic to nuts.', "Sarah's son is allergic to nuts.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
     expect(rel('My brother Jack lives in Leeds.', "Jack's girlfriend moved to Leeds.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    // (or a group of theirs: the team left, not Tom; Tom leaving, named as typed, ends it)
+    expect(rel('Tom works at Google.', "Tom's team left Google.")).toMatchObject({ kind: 'distinct', rule: 'different-subject' });
+    expect(rel('Tom works at Google.', 'Tom left Google in May.')).toMatchObject({ kind: 'corrects' });
     // the same person said on both sides is not this rule: "Tom has left Google", "Sarah's son Leo"
     expect(rel('Tom works at Google.', 'Tom has left Google.')).toMatchObject({ kind: 'corrects' });
     expect(rel("Sarah's son is allergic to nuts.", "Sarah's son Leo is allergic to peanuts.")).not.toMatchObject({ rule: 'different-subject' });

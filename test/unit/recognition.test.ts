@@ -78,6 +78,15 @@ describe('decide: tiers', () => {
     expect(decide(incoming('As I said, I have two dogs.'), [cand('I have two cats.', 0.8)], T).action).toBe('create');
   });
 
+  it('RELATED without hints: one value said of the same things, however written; not two things at one value', async () => {
+    await useWordNet();
+    const pay = cand('I earn £52,000 a year.', 0.69);
+    expect(decide(incoming("My salary's 52k."), [pay], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: pay.id });
+    expect(decide(incoming("My salary's 55k."), [pay], T).action).not.toBe('reinforce');
+    const yoga = cand('My yoga class is at 6pm on Tuesdays.', 0.66);
+    expect(decide(incoming('My pottery class is at 6pm on Tuesdays.'), [yoga], T).action).toBe('create');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
