@@ -130,7 +130,9 @@ function extractValuesOnce(text: string): Value[] {
       }
       continue;
     }
-    const dmBefore = t.lower.match(/^(\d{1,2})(st|nd|rd|th)?$/);
+    // (a day said in words: "the third of June", "June the first")
+    const dmWord = ORDINALS[t.lower] !== undefined && ORDINALS[t.lower]! <= 31 ? [t.lower, String(ORDINALS[t.lower])] : null;
+    const dmBefore = t.lower.match(/^(\d{1,2})(st|nd|rd|th)?$/) ?? (dmWord && next?.lower === 'of' ? dmWord : null);
     if (dmBefore && Number(dmBefore[1]) >= 1 && Number(dmBefore[1]) <= 31) {
       const mIdx = next && monthOf(next.text) !== null ? i + 1 : next?.lower === 'of' && next2 && monthOf(next2.text) !== null ? i + 2 : -1;
       if (mIdx > 0) {

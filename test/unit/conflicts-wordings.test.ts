@@ -216,6 +216,7 @@ describe('who the fact is about', () => {
     expect(kinds('It took half an hour.')).toEqual([]);
     expect(kinds('Our wedding day was 09/09/2016.')).toEqual(['date:09-09', 'year:2016']);
     expect(kinds('Born 23/4/1990.')).toEqual(['date:04-23', 'year:1990']);
+    expect(kinds("Elsie's birthday is the third of June.")).toEqual(['date:06-03']);
     // both orders a date, or no date said: numbers as before
     expect(kinds('Due on 3/4.')).toEqual(['number:3', 'number:4']);
     expect(kinds('We are open 24/7.')).toEqual(['number:24', 'number:7']);
