@@ -41,7 +41,7 @@ const LEFT_SOMEWHERE = String.raw` (?:his|her|their|my|our|the|a|an|its) [a-z]+ 
  * a time clause ("since I left Leeds"), a wish or an order ("I want to leave Acme", "never quit Acme"), nor a day's leaving
  * ("I left Tesco early today", "left Acme at 5").
  */
-const LEFT_NAMED = /(?<!\b(?:[Ss]ince|[Ww]hen|[Aa]fter|[Bb]efore|[Uu]ntil|[Tt]ill|[Oo]nce|[Bb]ecause|[Ii]f) (?:\S+ ){0,3})(?<!\b(?:to|will|would|not|never|n't) )\b(?:left|quit)\s+(?=(?!(?:I|A|An|The|My|Our)\b)\p{Lu})(?!\p{Lu}[\p{L}'-]*\s+(?:a|an|the|some|my|his|her|their|our|early|late|at|on|for|around|by|before|after|today|tonight)\b)/u;
+const LEFT_NAMED = /\b(?=left|quit)(?<!\b(?:[Ss]ince|[Ww]hen|[Aa]fter|[Bb]efore|[Uu]ntil|[Tt]ill|[Oo]nce|[Bb]ecause|[Ii]f) (?:\S+ ){0,3})(?<!\b(?:to|will|would|not|never|n't) )\b(?:left|quit)\s+(?=(?!(?:I|A|An|The|My|Our)\b)\p{Lu})(?!\p{Lu}[\p{L}'-]*\s+(?:a|an|the|some|my|his|her|their|our|early|late|at|on|for|around|by|before|after|today|tonight)\b)/u;
 
 /** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised (`AS_TYPED`: on the text as typed). */
 const CUES: Array<[string, RegExp, boolean]> = [
@@ -101,7 +101,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
     // an ending said of anyone, the person or another, with its thing after it: "Felix gave up violin", "I migrated off LastPass
     // to Bitwarden", "We replaced the old boiler with a heat pump", "Dad sold his van", "Mum closed her shop"; not in a time
     // clause, a wish or an order, nor negated ("if I gave up coffee", "I want to sell the van", "never ditched it")
-    String.raw`|(?<!\b(?:since|when|after|before|until|till|once|because|if|whether|unless) (?:\S+ ){0,3})(?<!(?:\b(?:to|will|would|could|should|might|may|must|can|not|never)|n't|'ll|'d) )` +
+    // (the verb looked for first: the clause before it is read only where one is)
+    String.raw`|\b(?=gave|ditched|dumped|scrapped|binned|axed|got|replaced|unsubscribed|migrated|moved|came|sold|closed|packed|jacked)(?<!\b(?:since|when|after|before|until|till|once|because|if|whether|unless) (?:\S+ ){0,3})(?<!(?:\b(?:to|will|would|could|should|might|may|must|can|not|never)|n't|'ll|'d) )` +
     String.raw`\b(?:gave up|ditched|dumped|scrapped|binned|axed|got rid of|replaced|unsubscribed from|migrated (?:off|from|away from)|moved off|came off|sold(?= (?:my|our|his|her|their|the|up)\b)|closed(?= (?:my|our|his|her|their|the)\b)|packed in|jacked in)\b` +
     // a post lost: "I got made redundant", "she was laid off"
     // (not from a post held before: "got fired from his first job in 2010")
