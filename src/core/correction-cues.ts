@@ -72,7 +72,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
     String.raw`|\b(?:changed|switched|swapped) (?!its\b|this\b|is\b|was\b|has\b|as\b|us\b|plus\b)[a-z]{3,}s\b(?! (?:on|off)\b)`), false],
   // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",
   // "I'm down to join", "she came up to me" are not levels)
-  ['up-down-to', new RegExp(`\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})` +
+  ['up-down-to', new RegExp(`(?:^|[.!?;]\\s+)(?:now )?(?:up|down) to(?=\\s+${LEVEL})|\\b(?:went|gone|goes|going|go|is|was|are|am|'m|'s|'re|now|got|get|been|came|come|climbed|dropped|fell|rose|jumped|increased|decreased|raised|lowered|cut|reduced)\\s+(?:back\\s+)?(?:up|down)\\s+to(?=\\s+${LEVEL})|\\b(?:increased|decreased|rose|risen|dropped|fell|fallen|raised|lowered|reduced|cut|jumped|climbed)\\s+(?:to|from|by)(?=\\s+${LEVEL})` +
     // the thing raised said between: "I've raised my weekly budget to 100 pounds", "we cut it to two days"
     `|\\b(?:increased?|decreased?|raised?|lowered?|reduced?|lower|cut|upped|bumped|put|pushed)\\s+(?:up\\s+)?(?:it|my|our|the|its|their)\\b[^.,;:!?]{0,40}?\\s(?:up\\s+|down\\s+)?to(?=\\s+${LEVEL})`), false],
   // not in a time clause: "when I turned ten, dad signed me up" tells a story, it gives no current age

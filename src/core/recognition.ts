@@ -163,9 +163,18 @@ function partOfName(x: string, y: string): boolean {
 export function sharesName(a: string, b: string): boolean {
   const names = (t: string) => extractValues(t).filter((v) => v.kind === 'name').map((v) => v.raw);
   const na = names(a);
-  if (na.length === 0) return false;
   const nb = names(b);
-  return na.some((x) => nb.some((y) => partOfName(x, y)));
+  if (na.some((x) => nb.some((y) => partOfName(x, y)))) return true;
+  // (or typed in lower case on the other side, as chat does, when it is a name and no word: "I pay for a Spotify Premium
+  // family plan." / "cancelled spotify today"; not "Apple" / "an apple")
+  return na.some((x) => typedLower(x, b)) || nb.some((y) => typedLower(y, a));
+}
+
+/** A one-word name that WordNet does not know as a noun, said in lower case in the text. */
+function typedLower(name: string, text: string): boolean {
+  const w = name.trim().toLowerCase();
+  if (w.length < 4 || /\s/.test(w) || lexicon().nounThemes(w).length > 0) return false;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }
 
 /** The longest old memory whose words are read with their synonyms by a clause restatement (content words). */

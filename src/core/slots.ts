@@ -116,7 +116,8 @@ export function possessedWords(text: string, names: Set<string>): Set<string> {
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
       if (c[i] !== 'my' && c[i] !== 'our' && c[i] !== 'your') continue;
-      // (a time or an occasion the statement is dated by is not its thing: "Dose went up at my follow-up", "on my birthday")
+      // (a time or an occasion the statement is dated by, or whom or what it is for, is not its thing: "Dose went up at my
+      // follow-up", "I don't use Tariq for my accounts anymore")
       if (i > 0 && OCCASION_PREPS.has(c[i - 1]!)) continue;
       let head = false;
       for (let j = i + 1; j < c.length && j <= i + 4; j++) {
@@ -138,7 +139,7 @@ export function possessedWords(text: string, names: Set<string>): Set<string> {
 
 const MAX_POSSESSED = 16;
 /** Words before "my …" that make it when something was said or done, not what it is about. */
-const OCCASION_PREPS = new Set(['at', 'during', 'after', 'before', 'since', 'until', 'till', 'following']);
+const OCCASION_PREPS = new Set(['at', 'during', 'after', 'before', 'since', 'until', 'till', 'following', 'for']);
 
 /** Whether no word of one set is a word of the other by key or by a WordNet synonym ("film" / "movie"). */
 export function disjointInSense(a: Set<string>, b: Set<string>): boolean {
@@ -160,9 +161,9 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   // (someone of the person's by role, with a bare number: "My son is 7." / "My son is 8.")
   ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`
     + `|\\b(?:my|our) (?:${[...PERSON].join('|')})(?: is|'s) (?:now |just |only )?${NUMW}(?=\\s*[,.!?;]|\\s*$| today| now)`)],
-  ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} (?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} (?:kilos?|kg|lbs?|stone)\\b`)],
+  ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} ?(?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} ?(?:kilos?|kg|lbs?|stone)\\b`)],
   // what the person earns, in money: "I earn £35,000 a year", "I'm on £40,000 now", "my salary is ..."
-  ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?[£$€]\s?\d|\b(?:pay ?rise|raise|salary|pay) (?:to|of) [£$€]\s?\d/],
+  ['income', /\bi (?:now |currently |still )?(?:earn|make) (?:about |around |roughly |over |under )?[£$€]|\bmy (?:salary|pay|income|wage) is\b|\bi(?:'m| am) (?:now )?on (?:about |around )?(?:[£$€]\s?\d|\d+(?:\.\d+)?k\b)|\b(?:pay ?rise|raise|salary|pay) (?:to|of) [£$€]\s?\d/],
   ['hometown', /\bgrew up in\b|\bi(?:'m| am) (?:originally )?from\b|\bi was born in\b|\bhome ?town is\b/],
   ['name', /\bcall me\b|\b(?:address|refer to) me as\b|\bmy name is\b|\bi(?:'m| am) called\b|\bi go by\b|\bmy name'?s\b/],
   ['relationship', /\bi(?:'m| am) (?:single|married|engaged|divorced|widowed|separated|in a relationship|seeing someone)\b|\bi(?:'ve| have) been (?:seeing someone|dating)\b|\bi(?:'m| am) (?:now )?dating\b|\bi(?:'ve| have)? started dating\b|\bi(?:'m| am) not seeing anyone\b|\b(?:got|just) (?:engaged|married|divorced)\b|\bi(?:'ve| have)? (?:got|have|found) (?:a|my) (?:new )?(?:girlfriend|boyfriend|partner|fianc[eé]e?)\b/],

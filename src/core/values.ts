@@ -284,6 +284,11 @@ function extractValuesOnce(text: string): Value[] {
       else push('number', i, i, String(times));
       continue;
     }
+    // an amount written with thousands commas and no unit: "My salary is 48,000 a year." ("53k" is one too)
+    if (/^\d{1,3}(?:,\d{3})+$/.test(t.text) && !(next && (MEASURE_UNITS.test(next.lower) || MONEY_UNITS.test(next.lower)))) {
+      push('quantity', i, i, String(parseNumber(t.text)));
+      continue;
+    }
     // digits, number words
     let n = parseNumber(t.text);
     if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES))) n = nw;

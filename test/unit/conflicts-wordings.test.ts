@@ -221,6 +221,12 @@ describe('who the fact is about', () => {
     expect(kinds('Due on 3/4.')).toEqual(['number:3', 'number:4']);
     expect(kinds('We are open 24/7.')).toEqual(['number:24', 'number:7']);
   });
+  it('a level and an amount as chat types them: "down to 77kg now", "I\'m on 53k now", "48,000 a year"', () => {
+    expect(rel('My weight is 82 kg.', 'down to 77kg now')).toMatchObject({ kind: 'corrects' });
+    expect(rel('My salary is 48,000 a year.', "got a raise, I'm on 53k now")).toMatchObject({ kind: 'corrects' });
+    expect(kinds('My salary is 48,000 a year.')).toEqual(['quantity:48000']);
+    expect(rel('My salary is 48,000 a year.', "I'm on 48k.").kind).not.toBe('corrects');
+  });
   it('what the person is called, however asked: "address me as" is "call me"', () => {
     expect(rel('Please address me as Jonathan.', 'You can just call me Jon from now on.')).toMatchObject({ kind: 'corrects' });
     expect(rel('Please address me as Jonathan.', "My son's name is Jon.").kind).not.toBe('corrects');

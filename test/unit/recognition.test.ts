@@ -22,6 +22,11 @@ describe('sharesName', () => {
     expect(sharesName('I drive a Ford Focus.', 'I sold the car.')).toBe(false);
     expect(sharesName('My sister Ana lives in Porto.', 'I met Ana Silva today.')).toBe(true);
   });
+  it('a one-word name typed in lower case on the other side, when WordNet knows no such word', async () => {
+    await useWordNet();
+    expect(sharesName('I pay for a Spotify Premium family plan.', 'cancelled spotify today')).toBe(true);
+    expect(sharesName('I work at Apple.', 'I ate an apple.')).toBe(false);
+  });
 });
 
 describe('decide: tiers', () => {
