@@ -116,8 +116,7 @@ export function possessedWords(text: string, names: Set<string>): Set<string> {
   for (const c of clauses(text)) {
     for (let i = 0; i < c.length; i++) {
       if (c[i] !== 'my' && c[i] !== 'our' && c[i] !== 'your') continue;
-      // (a time or an occasion the statement is dated by, or whom or what it is for, is not its thing: "Dose went up at my
-      // follow-up", "I don't use Tariq for my accounts anymore")
+      // (a time or an occasion the statement is dated by is not its thing: "Dose went up at my follow-up", "on my birthday")
       if (i > 0 && OCCASION_PREPS.has(c[i - 1]!)) continue;
       let head = false;
       for (let j = i + 1; j < c.length && j <= i + 4; j++) {
@@ -139,7 +138,7 @@ export function possessedWords(text: string, names: Set<string>): Set<string> {
 
 const MAX_POSSESSED = 16;
 /** Words before "my …" that make it when something was said or done, not what it is about. */
-const OCCASION_PREPS = new Set(['at', 'during', 'after', 'before', 'since', 'until', 'till', 'following', 'for']);
+const OCCASION_PREPS = new Set(['at', 'during', 'after', 'before', 'since', 'until', 'till', 'following']);
 
 /** Whether no word of one set is a word of the other by key or by a WordNet synonym ("film" / "movie"). */
 export function disjointInSense(a: Set<string>, b: Set<string>): boolean {
