@@ -5,12 +5,14 @@
 
 /** Lengths of time in a smaller unit: "two years" is "24 months", "a fortnight" "14 days", "an hour" "60 minutes". */
 const SMALLER: Record<string, [string, number]> = { year: ['month', 12], week: ['day', 7], hour: ['minute', 60], minute: ['second', 60] };
+/** The units of time `SMALLER` reaches: a unit it names, or one it comes down to. */
+const TIME_UNITS = new Set([...Object.keys(SMALLER), ...Object.values(SMALLER).map(([u]) => u)]);
 /** A quantity that is a length of time, as a count of the smallest unit it comes to ("2|year" -> "24 month", "1|hour" -> "3600 second"), or null. */
 export function lengthOfTime(norm: string): string | null {
   const unit = unitOf(norm);
   if (unit === null) return null;
   let [u, v] = [unit, Number(count(norm))];
-  if (!Number.isFinite(v) || !(u in SMALLER || Object.values(SMALLER).some(([x]) => x === u))) return null;
+  if (!Number.isFinite(v) || !TIME_UNITS.has(u)) return null;
   while (u in SMALLER) [u, v] = [SMALLER[u]![0], v * SMALLER[u]![1]];
   return `${v} ${u}`;
 }

@@ -72,6 +72,13 @@ function parseNumber(s: string): number | null {
 
 const NUMBER_WORD_BEFORE = new Set(['have', 'has', 'had', 'am', "i'm", 'is', 'are', 'was', 'turned', 'turn', 'only', 'just', 'own', 'got', 'exactly']);
 
+/** "in the morning", "in the afternoon", "in the evening" from token `j` (after an hour): whether it is after noon, and its last token. */
+function partOfDayAfter(ts: readonly Tok[], j: number): { pm: boolean; to: number } | null {
+  const part = ts[j + 2]?.lower;
+  if (ts[j]?.lower !== 'in' || ts[j + 1]?.lower !== 'the' || part === undefined || !/^(?:morning|afternoon|evening)$/.test(part)) return null;
+  return { pm: part !== 'morning', to: j + 2 };
+}
+
 /** Is the token a mostly-uppercase "shouted" text, where capitals mean nothing? */
 function shouted(text: string): boolean {
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -195,9 +202,10 @@ function extractValuesOnce(text: string): Value[] {
       push('time', i, i + 1, fmtTime(bareHour, 0, true));
       continue;
     }
-    if (bareHour !== null && next?.lower === 'in' && next2?.lower === 'the' && ts[i + 3] && /^(morning|afternoon|evening)$/.test(ts[i + 3].lower)) {
-      const pm = ts[i + 3].lower !== 'morning' && bareHour < 12;
-      push('time', i, i + 3, fmtTime(pm ? bareHour + 12 : bareHour, 0, false));
+    const hourPart = bareHour !== null ? partOfDayAfter(ts, i + 1) : null;
+    if (bareHour !== null && hourPart) {
+      const pm = hourPart.pm && bareHour < 12;
+      push('time', i, hourPart.to, fmtTime(pm ? bareHour + 12 : bareHour, 0, false));
       continue;
     }
     if (bareHour !== null && next?.lower === 'at' && next2?.lower === 'night') {
@@ -219,11 +227,10 @@ function extractValuesOnce(text: string): Value[] {
     // "half three" (British: half past three), "half six in the evening"; not "half an hour", "half the team"
     const halfHour = t.lower === 'half' && next && !(next2 && /^(?:past|to)$/.test(next2.lower)) ? clockHour(next.lower) : null;
     if (halfHour !== null && !(next2 && next2.lower !== 'in' && (MEASURE_UNITS.test(next2.lower) || MONEY_UNITS.test(next2.lower)))) {
-      const later = next2?.lower === 'in' && ts[i + 3]?.lower === 'the' && /^(?:afternoon|evening)$/.test(ts[i + 4]?.lower ?? '');
-      const early = next2?.lower === 'in' && ts[i + 3]?.lower === 'the' && ts[i + 4]?.lower === 'morning';
+      const halfPart = partOfDayAfter(ts, i + 2);
       const mer = next2 && /^(?:am|pm)$/.test(next2.lower) ? next2.lower : null;
-      const h = (later || mer === 'pm') && halfHour < 12 ? halfHour + 12 : halfHour;
-      push('time', i, later || early ? i + 4 : mer ? i + 2 : i + 1, fmtTime(h, 30, !(later || early || mer)));
+      const h = (halfPart?.pm || mer === 'pm') && halfHour < 12 ? halfHour + 12 : halfHour;
+      push('time', i, halfPart ? halfPart.to : mer ? i + 2 : i + 1, fmtTime(h, 30, !(halfPart || mer)));
       continue;
     }
     if (t.lower === 'noon' || t.lower === 'midday') {
