@@ -269,16 +269,16 @@ function subjectFrom(c: string[], from: number, throughPossessive: boolean, lead
   return owner ? { np, verb: c[j]!, at: j, owner } : { np, verb: c[j]!, at: j };
 }
 
-/**
- * The verbs a statement says of each definite subject (`np:` slot -> verb lemmas). A subject has one
- * value at a time only for one predicate: "My sister Nadia lives in Cardiff." / "My sister Nadia
- * works in Swansea." give the same subject two places, where she lives and where she works.
- */
 /** Words after "be" that say the subject is going somewhere: "are off to Spain", "is away in Rome". */
 const TRIP = new Set(['off', 'away', 'going', 'heading', 'flying', 'travelling', 'traveling']);
 /** Words between "be" and its participle: "were both born", "was originally built". */
 const BETWEEN_BE = new Set(['both', 'all', 'each', 'still', 'now', 'just', 'also', 'originally', 'first', 'actually']);
 
+/**
+ * The verbs a statement says of each definite subject (`np:` slot -> verb lemmas). A subject has one
+ * value at a time only for one predicate: "My sister Nadia lives in Cardiff." / "My sister Nadia
+ * works in Swansea." give the same subject two places, where she lives and where she works.
+ */
 export function subjectVerbs(text: string, names: Set<string>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const c of clauses(text).map(stripOpeners)) {
