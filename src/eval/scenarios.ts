@@ -60,6 +60,8 @@ export interface CaseVerdict {
   id: string;
   passed: boolean;
   failures: string[];
+  /** What the runner did that the case's words did not say exactly (only when there is some). */
+  notes?: string[];
 }
 
 export interface ScenariosReport {
@@ -248,6 +250,7 @@ export async function runCase(base: MemoryDeps, c: ScenarioCase, nothing?: Nothi
   const deps: MemoryDeps = { ...base, clock };
   const wall = await Wall.open(deps, `scenario:${c.id}`);
   const failures: string[] = [];
+  const notes: string[] = [];
   let asks = 0;
   try {
     for (const [i, step] of c.steps.entries()) {
@@ -285,7 +288,7 @@ export async function runCase(base: MemoryDeps, c: ScenarioCase, nothing?: Nothi
             await infer(deps, wall.assistant, { conversationId: conv.id, text: inf.text, type: inf.type });
           }
         } else if (step.operator) {
-          failures.push(...(await operate(deps, wall, step, label)));
+          failures.push(...(await operate(deps, wall, step, label, notes)));
         } else if (step.ask != null) {
           // Asked in a conversation of its own: the wall's conversation under this key, opened on first use.
           await wall.conversation(step.conversation ?? `ask-${++asks}`);
@@ -309,10 +312,10 @@ export async function runCase(base: MemoryDeps, c: ScenarioCase, nothing?: Nothi
   } finally {
     await wall.drop();
   }
-  return { id: c.id, passed: failures.length === 0, failures };
+  return { id: c.id, passed: failures.length === 0, failures, ...(notes.length ? { notes } : {}) };
 }
 
-async function operate(deps: MemoryDeps, wall: Wall, step: ScenarioStep, label: string): Promise<string[]> {
+async function operate(deps: MemoryDeps, wall: Wall, step: ScenarioStep, label: string, notes: string[]): Promise<string[]> {
   const quote = step.quote ?? '';
   const held = await findByQuote(deps, wall.spaceId, quote);
   if (!held) return [`${label}: operator ${step.operator}: no memory with quote ${q(quote)}`];
@@ -328,11 +331,14 @@ async function operate(deps: MemoryDeps, wall: Wall, step: ScenarioStep, label: 
       return r.changed === 1 ? [] : [`${label}: operator forget ${q(short(quote))}: ${r.results[0]?.outcome}`];
     }
     case 'mark_erroneous': {
+      // The operator's verdict is the mark; `corrected_by` names the memory that corrects it. When no
+      // memory holds that quote (the operator wrote the right value, the person never said it), the
+      // mark is still made, without a link: an operator's text is never kept as the person's words.
       let by: string | null = null;
       if (step.corrected_by) {
         const c = await findByQuote(deps, sid, step.corrected_by);
-        if (!c) return [`${label}: operator mark_erroneous: no memory with corrected_by quote ${q(step.corrected_by)}`];
-        by = c.memory.id;
+        if (c) by = c.memory.id;
+        else notes.push(`${label}: mark_erroneous: no memory holds the corrected_by quote ${q(short(step.corrected_by))}: marked without a link`);
       }
       await markErroneous(deps, wall.operator, sid, id, by);
       return [];
@@ -365,6 +371,7 @@ export function formatScenarios(r: ScenariosReport): string {
   for (const c of r.cases) {
     lines.push(`${c.passed ? 'PASS' : 'FAIL'} ${c.id}`);
     for (const f of c.failures) lines.push(`     ${f}`);
+    for (const n of c.notes ?? []) lines.push(`     note: ${n}`);
   }
   lines.push('', `scenarios: ${r.passed} passed, ${r.failed} failed`);
   const n = r.nothingExpected;

@@ -50,6 +50,26 @@ describe('eval scenarios runner', () => {
     expect((await deps.store.listSpaces()).filter((s) => s.name.startsWith('eval:scenario:'))).toEqual([]);
   });
 
+  it('marks a memory erroneous when its corrected_by quote is on file, and without a link when it is not', async () => {
+    const deps = t.app.engram.deps;
+    const marked = (by: string): ScenarioCase => ({
+      id: `erroneous-${by.includes('Wednesday') ? 'unlinked' : 'linked'}`,
+      steps: [
+        { conversation: 'c1', user: 'Our bin day is Tuesday. Recycling goes out on Thursdays.', keep: [
+          { quote: 'Our bin day is Tuesday.', type: 'FACT', expect: 'created' },
+          { quote: 'Recycling goes out on Thursdays.', type: 'FACT', expect: 'created' },
+        ] },
+        { operator: 'mark_erroneous', quote: 'Our bin day is Tuesday.', corrected_by: by },
+        { state: { active: 1, erroneous: 1 } },
+        { conversation: 'ask', ask: 'Which day is bin day?', expect: { not_current_quote: 'Our bin day is Tuesday.' } },
+      ],
+    });
+    const r = await evalScenarios(deps, [marked('Our bin day is Wednesday.'), marked('Recycling goes out on Thursdays.')]);
+    expect(r.cases.map((c) => c.passed)).toEqual([true, true]);
+    expect(r.cases[0]!.notes).toEqual(['step 2: mark_erroneous: no memory holds the corrected_by quote "Our bin day is Wednesday.": marked without a link']);
+    expect(r.cases[1]!.notes).toBeUndefined();
+  });
+
   it('steps a deterministic clock: `at` when given, a minute later otherwise', () => {
     const c = new StepClock();
     const a = c.step();
