@@ -111,6 +111,11 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     const nk = factKeys(u, vn);
     const ns = slots(u, names);
     const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : NO_OBJECT;
+    const dating = datingKeys(u);
+    const nkSaid = [...nk].filter((k) => !dating.has(k)).length;
+    // what a contrast sets aside ("pescatarian now rather than vegetarian"), every word of it said by the old sentence, names it
+    const replaced = family ? findCues(u).find((c) => c.family === family)?.replaced : undefined;
+    const asideKeys = replaced ? [...contentKeys(replaced)] : [];
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
       const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
@@ -138,10 +143,14 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // (the thing in another word of the same sense: "I love horror films." / "I've gone off horror movies")
       const said = named.some((k) => o.k.has(k)) || (obj.namedWord !== undefined && sayThing(o.t, obj.namedWord));
       const names = said && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      const setAside = asideKeys.length > 0 && asideKeys.every((k) => o.k.has(k));
+      // (the person moving house speaks to where they live: "we live at 12 Harlow Road" / "we moved house")
+      const personMoved = family === 'moved' && obj.byPerson === true && OWN_WHEREABOUTS.test(norm(o.t));
       // a thing sold or given away that the old sentence does not say, the words in common only saying which one, is
       // another thing: "I work at Apple." / "I sold my Apple shares." ("I sold my Leeds flat" ends "I have a flat in Leeds")
       if (obj.handedOver && !o.k.has(obj.handedOver) && swapped === 0 && both.length > 0 && both.every((k) => obj.after.includes(k))) continue;
-      const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nk.size) || names);
+      // (the words that date the new sentence say when, not what: "cancelled my Economist subscription last week")
+      const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nkSaid) || names || setAside || personMoved);
       if (!says && !slot) continue;
       const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
       if (score > bestScore) {
@@ -161,6 +170,16 @@ function sayThing(sentence: string, word: string): boolean {
   return contentWordsOf(sentence).some((x) => lexicon().synonymous(lemma(x), w));
 }
 
+/** The keys of the words that date a sentence: its times and dates, and relative ones ("last week", "yesterday"). */
+const datingKeys: (text: string) => ReadonlySet<string> = memoByText((text) => new Set([
+  ...timeKeys(text), ...deriveTimes(text).flatMap((x) => toks(norm(x)).map(key)),
+  ...toks(norm(text)).filter((w) => DATING_WORDS.has(w)).map(key),
+]), shared);
+const DATING_WORDS = new Set(['yesterday', 'today', 'tonight', 'tomorrow', 'ago']);
+
+/** Where the person lives or stays, said of themselves: "we live at 12 Harlow Road", "I'm renting in Leeds". */
+const OWN_WHEREABOUTS = /\b(?:i|we)(?:'m|'re| am| are)? (?:(?:now |currently |still )?(?:live|living|stay|staying|based|renting|rent))\b/;
+
 /** The keys of a sentence's times, dates, days, months and years ("June 2015" -> june, 2015). */
 const timeKeys: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(extractValues(text)
   .filter((v) => ['time', 'daypart', 'date', 'day', 'month', 'year'].includes(valueGroup(v.kind))).flatMap((v) => toks(v.raw).map(key))), shared);
@@ -169,7 +188,7 @@ const timeKeys: (text: string) => ReadonlySet<string> = memoByText((text) => new
 export const ENDING_FAMILIES = new Set(['no-longer', 'any-more', 'state-change']);
 
 /** Cues whose object is what they change: a thing ended ("I sold the Fiesta"), or one taken in place of another ("switched to soy milk"). */
-const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed', 'moved']);
+const OBJECT_FAMILIES = new Set([...ENDING_FAMILIES, 'changed', 'moved', 'up-down-to']);
 /**
  * Cues whose subject is what changed, or whose: "Luna passed away", "Dad moved into a care home" (a move's object is where
  * to, not what), "Ella changed schools".
@@ -195,9 +214,20 @@ export interface CueObject {
   handedOver?: string;
   /** the thing named, as said ("gone off horror movies" -> movies): the old sentence may say it in another word ("films") */
   namedWord?: string;
+  /** the person made the change ("we moved house", "Switched broadband to BT") */
+  byPerson?: boolean;
 }
 
 const NO_OBJECT: CueObject = { after: [], named: [], cue: [] };
+
+/** A thing had something done to it, said before the doing: "had its brake pads", "got the boiler". */
+const HAD_DONE = /\b(?:had|got|has|have|having|getting)\s+(?:(?:its|the|my|our|his|her|their|a|an|some|new)\s+)?((?:[a-z'-]+\s+){0,2}[a-z'-]+)\s*$/;
+
+/** Where a cue's phrase ends: a clause's punctuation or a dash between words (a decimal point does not). */
+const CLAUSE_END = /[,;:!?()\u2013\u2014]|\.(?!\d)|\s-\s/;
+
+/** A cue phrase with the thing changed inside it: "switched dentists", "moved the parents' evening to". */
+const INNER_OBJECT = /^(?:changed|switched|swapped)\s+([a-z]{3,}s)$|^(?:moved|pushed|shifted|brought|bumped|extended)\s+(?:all\s+)?(?:my|our|the|his|her|their)\s+(.+?)\s+(?:to|back|forward|up|over)$/;
 
 /** Cues of a thing that changed hands: what they name is the thing, and the words before it only say which. */
 const HANDED_OVER = /\b(?:sold|gave away|got rid of|gave|traded)$/;
@@ -236,7 +266,8 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   let lastAfter = '';
   // (the phrase ends at a time said after it: "I finished Dune last night" names Dune, not the night)
   const when = new Set([...timeKeys(text), ...deriveTimes(text).flatMap((x) => toks(norm(x)).map(key)), ...RELATIVE_TIME]);
-  for (const w of toks(t.slice(at + cue.phrase.length))) {
+  // (the phrase ends with its clause: "no longer doing the Brighton half - pulled out" names the half)
+  for (const w of toks(t.slice(at + cue.phrase.length).split(CLAUSE_END)[0]!)) {
     if (!own(w) && after.length === 0) continue;
     const k = key(w);
     // (an adverb ends the phrase: "gone off coffee completely" names coffee; "family" is a noun)
@@ -245,7 +276,23 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
     after.push(k);
     lastAfter = w;
   }
+  // (a part had replaced is said before its cue: "the car had its brake pads replaced in May" replaced the pads)
+  const had = after.length === 0 && cue.phrase === 'replaced' ? HAD_DONE.exec(clause) : null;
+  if (had) for (const w of toks(had[1]!)) if (own(w)) { after.push(key(w)); lastAfter = w; }
   const head = after.length > 0 && family !== 'moved' ? [after[after.length - 1]!] : [];
+  // the thing changed said inside the cue's phrase: "switched dentists", "moved the parents' evening to", "extended the
+  // deadline to": that thing is named, whoever changed it, and the phrase's own word is its verb alone
+  const inner = INNER_OBJECT.exec(cue.phrase);
+  if (inner && (family === 'changed' || family === 'moved')) {
+    const thing = toks(inner[1] ?? inner[2]!).filter(own);
+    const last = thing.at(-1);
+    if (last) {
+      return {
+        after, named: [key(last)], cue: [...contentKeys(cue.phrase.split(' ')[0]!)], mover: before,
+        namedWord: last, byPerson: PERSON_BEFORE.test(clause) || toks(clause).length === 0,
+      };
+    }
+  }
   // (a sentence opening with the cue leaves out its "I", as chat does: "Switched broadband to BT")
   const byPerson = ENDING_FAMILIES.has(family) || PERSON_BEFORE.test(clause) || /^\s*(?:i|we)\b/.test(cue.phrase) || toks(clause).length === 0;
   const handedOver = HANDED_OVER.test(cue.phrase) && head.length > 0 ? { handedOver: head[0]! } : {};
@@ -255,7 +302,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // no "Sarah is on the PTA")
   const whose = ends && (head.length === 0 || /[a-z]{3}ing$/.test(lastAfter) || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
   return {
-    after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver,
+    after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver, byPerson,
     ...(byPerson && head.length > 0 ? { namedWord: lastAfter } : {}),
   };
 }

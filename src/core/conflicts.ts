@@ -31,9 +31,9 @@ export type { Value, Cue, Relation, StatementLike };
 
 // ---------------------------------------------------------------- relate
 
-// "a second car" adds one; "the second Wednesday of the month" names a position; "too" adds at a clause's end ("… in the
+// "a second car" and "our other dog" add one; "the second Wednesday of the month" names a position; "too" adds at a clause's end ("… in the
 // evening too"), before a word it says a degree ("Katherine feels too formal")
-const ADDITIVE = /\b(?:also|as well|another|additionally|plus|other one|in addition)\b|\btoo\b(?=\s*(?:[,.;:!?)]|$))|(?<!\bthe )\b(?:second|third)\b/;
+const ADDITIVE = /\b(?:also|as well|another|additionally|plus|other one|in addition|(?:my|our|his|her|their) other(?! half))\b|\btoo\b(?=\s*(?:[,.;:!?)]|$))|(?<!\bthe )\b(?:second|third)\b/;
 
 
 /** The same sentence but for case, spacing and the final punctuation. */
@@ -113,6 +113,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       for (const cue of cues.filter((c) => !hasQuestionOnly(newS.text, c.family))) {
         // a state said to be over ends a state, not a past event: "I had knee surgery in March." / "I recovered from my knee surgery."
         if (cue.family === 'state-over' && (tenseOf(oldS.text)?.tense === 'past' || PAST_EVENT.test(norm(oldS.text)))) continue;
+        // (nor is what the person used to do, already over when they said it: "I used to live in Glasgow." / "I live in Edinburgh now.")
+        if (USED_TO.test(norm(oldS.text)) && !USED_TO.test(norm(newS.text))) continue;
         // (a contrast naming what the old statement set aside too tells its choice again: "tea over coffee" / "tea rather than coffee")
         if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
@@ -132,7 +134,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
           // a marker ("actually", "no", "scratch that") needs something said in place of something else
           const newOnly = [...pair.newKeys].filter((k) => !pair.oldKeys.has(k));
           const oldOnly = [...pair.oldKeys].filter((k) => !pair.newKeys.has(k) || replacedKeys.has(k));
-          const changes = cue.family === 'state-over' || (CHANGE_FAMILIES.has(cue.family)
+          // (a doing said to be over is the change itself, nothing else new: "we're renting" / "not renting anymore")
+          const changes = cue.family === 'state-over' || cue.family === 'no-longer' || cue.family === 'any-more' || (CHANGE_FAMILIES.has(cue.family)
             ? newOnly.length > 0 || values.added.length > 0
             : oldOnly.length > 0 && newOnly.length > 0);
           if (!changes) continue;
@@ -286,6 +289,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
 }
+
+/** A state or habit told as over ("I used to live in Glasgow"). */
+const USED_TO = /\bused to\b/;
 
 /** A statement told in the past ("I had knee surgery in March.", "We got the flu shot."): an event, not a state held now. */
 const PAST_EVENT = /^(?:i|we|he|she|they|(?:my|our) \w+) (?:had|got|was|were|did|\w{3,}ed)\b/;

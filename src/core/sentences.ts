@@ -49,13 +49,25 @@ const BEFORE_NUMBER = new Set([
 
 /** Abbreviations said within a sentence, before a lowercase word ("pears etc. and bread", "20 mins. my"): never an ending there. */
 const WITHIN = new Set(['etc', 'inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'min', 'mins', 'max', 'hr', 'hrs', 'yr', 'yrs', 'wk', 'wks', 'mo', 'mos',
-  'lb', 'lbs', 'oz', 'tbsp', 'tsp', 'dept', 'govt', 'esp', 'misc', 'al', 'ave', 'rd', 'blvd', 'ln', 'sq', 'cont', 'wt', 'ht']);
-/** A sentence's usual lower-case opening in chat: a person, a possessive or "the" (not "and", "or", "but": a list or a clause goes on). */
-const LOWER_OPENING = /^(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|she|she's|he|he's|they|they're|they've|it|it's|you|you're|my|our|his|her|their|the)(?![\p{L}\p{N}'’])/u;
+  'lb', 'lbs', 'oz', 'tbsp', 'tsp', 'dept', 'govt', 'esp', 'misc', 'al', 'ave', 'rd', 'blvd', 'ln', 'sq', 'cont', 'wt', 'ht',
+  'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
+/** Words that go on a clause after a period as often as they open a sentence: "it rained. and then it stopped". */
+const GOES_ON = /[\s\p{Cf}]*(?:and|or|but|nor|plus|so|yet|than|because|cos|cuz|whereas|while)(?![\p{L}\p{N}'’])/uy;
+
+/** The word at `at` (after spaces and invisible characters) goes on a clause: read in place, the text never copied. */
+function goesOn(text: string, at: number): boolean {
+  GOES_ON.lastIndex = at;
+  return GOES_ON.test(text);
+}
 /** A word a period can end: letters or digits (a date's "3rd", a place), no inner dot, not a single letter nor an abbreviation. */
 function plainEnding(word: string): boolean {
   const lw = word.toLowerCase();
   return /^[\p{L}\p{N}'’-]{2,}$/u.test(word) && !NEVER_FINAL.has(lw) && !BEFORE_NUMBER.has(lw) && !WITHIN.has(lw);
+}
+
+/** A figure a period can end: a time, a price, a rate ("7:30am", "£12.99/mo", "24/7"); no dotted letters ("a.m"). */
+function figureEnding(word: string): boolean {
+  return /^[£$€]?\p{N}[\p{L}\p{N}:/.,%'’-]*$/u.test(word) && !/\p{L}\.\p{L}/u.test(word);
 }
 
 /** "1. ", "2) ", "(3) ", "a) ", "- ", "* ", "• " at the start of a line. Letters need a bracket: "A. J. lives here." is not a list. */
@@ -103,9 +115,10 @@ function endsSentence(text: string, segStart: number, i: number, j: number, clos
   const word = wordBefore(text, i, segStart);
   const lw = word.toLowerCase();
   // A period or ellipsis before a lowercase word is an abbreviation or a pause ("e.g. this", "I don't know... maybe."),
-  // unless one period ends a plain word and a sentence's usual opening follows: chat is typed in lower case too
-  // ("turns 7 on june 3rd. she's obsessed with dinosaurs", "i moved to leeds. my sister lives in york.").
-  if (isLower(next)) return run === '.' && plainEnding(word) && LOWER_OPENING.test(text.slice(j).trimStart());
+  // unless one period ends a plain word or a figure and the word after it does not go on a clause: chat is typed in
+  // lower case too ("turns 7 on june 3rd. she's obsessed with dinosaurs", "i moved to leeds. my sister lives in york.",
+  // "the vet is at 7:30am. need to leave early").
+  if (isLower(next)) return run === '.' && (plainEnding(word) || figureEnding(word)) && !goesOn(text, j);
   if (run.length > 1 || run.includes('…')) return true; // "I don't know... Maybe." -> two sentences
   if (NEVER_FINAL.has(lw)) return false;
   if (isDigit(next) && BEFORE_NUMBER.has(lw)) return false;

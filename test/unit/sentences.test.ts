@@ -38,7 +38,7 @@ describe('splitSentences: invisible characters', () => {
 
   it('an invisible character does not make a split where none was: no gap, a lowercase word, an abbreviation', () => {
     expect(texts('See example.\u200ecom today.')).toEqual(['See example.\u200ecom today.']);
-    expect(texts('It was fine.\u200b\u200bmaybe.')).toEqual(['It was fine.\u200b\u200bmaybe.']);
+    expect(texts('It was fine.\u200b\u200band then.')).toEqual(['It was fine.\u200b\u200band then.']);
     expect(texts('Ask Dr.\u200b Smith.')).toEqual(['Ask Dr.\u200b Smith.']);
   });
 });
@@ -179,13 +179,21 @@ describe('splitSentences: question and exclamation marks', () => {
     expect(texts('i moved to leeds. my sister lives in york. the flat is small')).toEqual([
       'i moved to leeds.', 'my sister lives in york.', 'the flat is small',
     ]);
+    // any lower-case word that does not go on a clause, after a plain word or a figure (a time, a price)
+    expect(texts('the vet is at 7:30am. need to leave by 7. remind me the night before')).toEqual([
+      'the vet is at 7:30am.', 'need to leave by 7.', 'remind me the night before',
+    ]);
+    expect(texts('netflix is £10.99/mo. cancelling it soon. Pepper hates the groomer. booked anyway')).toEqual([
+      'netflix is £10.99/mo.', 'cancelling it soon.', 'Pepper hates the groomer.', 'booked anyway',
+    ]);
   });
 
   it('a lowercase word that goes on a clause, an abbreviation, an initial or an ellipsis keeps one sentence', () => {
     for (const t of [
       'I bought pears etc. and bread.', 'It took 20 mins. the traffic was bad', 'We went to Mill Rd. the shop was shut',
       'I got an a. my mum was happy', "I don't know... maybe.", 'meeting at 3 p.m. tomorrow', 'ask dr. smith about it',
-      'I saw them in the U.S. my friend lives there', 'it rained. and then it stopped',
+      'I saw them in the U.S. my friend lives there', 'it rained. and then it stopped', 'see you wed. morning works',
+      'we paid approx. twenty quid', 'it rained all day. but we went out', 'meet at 9 a.m. sharp',
     ]) expect(texts(t), t).toEqual([t]);
   });
 
