@@ -64,6 +64,21 @@ function toks(text: string): Tok[] {
   return out;
 }
 
+/** Words before a day in figures: "on 3/4", "by 3/4". */
+const DATING_BEFORE = new Set(['on', 'by', 'until', 'till', 'from', 'since', 'before', 'after', 'due', 'for']);
+
+/** The number words opening a compound, the longest that reads ("twenty-one-year-old" -> 21); "one-off" opens with none. */
+function compoundNumber(word: string): number | null {
+  const parts = word.split('-');
+  for (let k = parts.length - 1; k >= 1; k--) {
+    const head = parts.slice(0, k).join('-');
+    if (head === 'one') return null;
+    const n = numberWord(head);
+    if (n !== null) return n;
+  }
+  return null;
+}
+
 function parseNumber(s: string): number | null {
   const clean = s.replace(/^[£$€]/, '').replace(/,(?=\d{3}\b)/g, '');
   if (!/^\d+(\.\d+)?$/.test(clean)) return null;
@@ -271,7 +286,33 @@ function extractValuesOnce(text: string): Value[] {
     // numbers with a unit stuck on: 5k, 20%
     const stuck = t.lower.match(/^(\d+(?:\.\d+)?)(k|%)$/);
     if (stuck) {
-      push('quantity', i, i, `${stuck[1]}${stuck[2]}`);
+      // ("20%" is "20 percent": one unit however written)
+      push('quantity', i, i, stuck[2] === '%' ? withUnit(stuck[1]!, '%') : `${stuck[1]}${stuck[2]}`);
+      continue;
+    }
+    // a fraction: "1/2 cup", "3/4" (a part of a whole, written with a slash; "24/7" is none)
+    // (before a word, never after a word that dates: "Due on 3/4." may be a day)
+    if (/^\d{1,2}$/.test(t.text) && next && next.before === '/' && /^\d{1,2}$/.test(next.text) && !(ts[i + 2]?.before === '/')
+      && Number(t.text) > 0 && Number(t.text) < Number(next.text) && Number(next.text) <= 16
+      && next2 && next2.before === '' && /^[a-z]/.test(next2.lower) && !DATING_BEFORE.has(prev?.lower ?? '')) {
+      push('number', i, i + 1, `${t.text}/${next.text}`);
+      i++;
+      continue;
+    }
+    // a code said digit by digit: "4-4-7-1" is 4471 (three digits or more, one at a time, joined by hyphens)
+    if (/^\d$/.test(t.text)) {
+      let j = i;
+      while (ts[j + 1] && ts[j + 1]!.before === '-' && /^\d$/.test(ts[j + 1]!.text)) j++;
+      if (j - i >= 2) {
+        push('number', i, j, ts.slice(i, j + 1).map((x) => x.text).join(''));
+        i = j;
+        continue;
+      }
+    }
+    // a number word opening a compound is its number: "five-a-side" as "5-a-side", "two-bedroom" as "2-bedroom"
+    const leadNumber = /^[a-z]+-[a-z]/.test(t.lower) && numberWord(t.lower) === null ? compoundNumber(t.lower) : null;
+    if (leadNumber !== null) {
+      push('number', i, i, String(leadNumber));
       continue;
     }
     // how often: "weekly", "every week", "once a week" = 1/week; "twice a day" = 2/day, as "two times a day"

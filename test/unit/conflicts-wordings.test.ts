@@ -221,6 +221,39 @@ describe('who the fact is about', () => {
     expect(kinds('Due on 3/4.')).toEqual(['number:3', 'number:4']);
     expect(kinds('We are open 24/7.')).toEqual(['number:24', 'number:7']);
   });
+  it('a change told by the thing changed inside its cue, a level halved, plans changed, a doing over, a contrast naming the old value', () => {
+    expect(rel('My doctor is Dr. Shah at the Park Surgery.', 'I changed doctors, I see Dr. Lowe now')).toMatchObject({ kind: 'corrects' });
+    expect(rel('The school play is on March 3 at 7pm.', 'the school moved the play to march 10, same time')).toMatchObject({ kind: 'corrects' });
+    expect(rel('The essay deadline is the 12th.', 'my tutor extended the essay deadline to the 19th')).toMatchObject({ kind: 'corrects' });
+    expect(rel('Mum takes 20mg of simvastatin.', "mum's simvastatin has been doubled to 40mg")).toMatchObject({ kind: 'corrects' });
+    expect(rel('We are spending Christmas at home this year.', 'change of plans, Christmas is at my brother\'s this year')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I lease my car.', 'bought the car outright!! not leasing anymore')).toMatchObject({ kind: 'corrects' });
+    expect(rel("I'm vegan.", "I've started eating eggs so I'm vegetarian now rather than vegan")).toMatchObject({ kind: 'corrects' });
+    expect(rel('We live at 4 Mill Lane.', 'we moved house - the new address is 9 Orchard Way')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I subscribe to Spotify.', 'cancelled my Spotify subscription yesterday')).toMatchObject({ kind: 'corrects' });
+    expect(rel("I'm doing the London 10k in May.", 'no longer doing the London 10k - hurt my ankle')).toMatchObject({ kind: 'corrects' });
+    expect(rel('We have 4 goats on the farm.', 'one of the goats got out last night, so we\'re down to 3 goats')).toMatchObject({ kind: 'corrects' });
+  });
+
+  it('no correction: a state already over, another one of ours, a part had replaced', () => {
+    expect(rel('I used to work in Leeds.', 'I work in York now.')).not.toMatchObject({ kind: 'corrects' });
+    expect(rel('Our cat Tibbles eats Whiskas.', 'our other cat Mog eats a different brand, Felix')).not.toMatchObject({ kind: 'corrects' });
+    expect(rel('The bike had a new chain fitted in June.', 'the bike had its brakes replaced in June')).not.toMatchObject({ kind: 'corrects' });
+    // (moved the thing, not another: the old sentence names no such thing)
+    expect(rel('My dentist appointment is on May 3.', 'the gym moved my induction to May 10')).not.toMatchObject({ kind: 'corrects' });
+  });
+
+  it('a code digit by digit, a percent in words, a number opening a compound, a fraction', () => {
+    expect(kinds('code for the garage: 4-4-7-1')).toEqual(['number:4471']);
+    expect(kinds('The score was 3-1.')).toEqual(['number:3', 'number:1']);
+    expect(kinds('I put 15% of my salary in.')).toEqual(kinds('fifteen percent of my pay goes in'));
+    expect(kinds('I play five-a-side on Wednesdays.')).toEqual(['number:5', 'day:wednesday']);
+    expect(kinds('a twenty-one-year-old')).toEqual(['number:21']);
+    expect(kinds('a one-off payment')).toEqual([]);
+    expect(kinds('He gets 1/2 cup of kibble.')).toEqual(['number:1/2']);
+    expect(rel('the garage door code is 4471', 'code for the garage: 4-4-7-1')).not.toMatchObject({ kind: 'distinct' });
+    expect(rel('I put 15% of my salary into my pension', 'fifteen percent of my pay goes into the pension')).not.toMatchObject({ kind: 'distinct' });
+  });
   it('a level and an amount as chat types them: "down to 77kg now", "I\'m on 53k now", "48,000 a year"', () => {
     expect(rel('My weight is 82 kg.', 'down to 77kg now')).toMatchObject({ kind: 'corrects' });
     expect(rel('My salary is 48,000 a year.', "got a raise, I'm on 53k now")).toMatchObject({ kind: 'corrects' });
