@@ -55,7 +55,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const cues = freshCues(oldS.text, newS.text).filter((c) => c.family !== 'repair' || nextSentence);
   const oldKeys = contentKeys(oldS.text);
   const newKeys = contentKeys(newS.text);
-  const values = compareValues(oldS, newS);
+  // (what a contrast sets aside is not said of the thing now: "every other Monday now instead of weekly on Wednesdays" says Monday)
+  const values = compareValues(oldS, withoutSetAside(newS, cues));
   // The statements as the polarity rule reads them: a prefix that negates a word the other says,
   // written out ("non-smoker" / "smoker", "unemployed" / "employed": src/core/prefix-negation.ts).
   const [polOld, polNew] = prefixNegated(oldS.text, newS.text);
@@ -288,6 +289,18 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   }
   if (mode) return { kind: 'distinct', rule: 'modality', detail: mode };
   return { kind: 'compatible' };
+}
+
+/** The statement without the values a contrast sets aside ("instead of Wednesdays", "not 3pm"), when it sets aside any. */
+function withoutSetAside(s: StatementLike, cues: readonly Cue[]): StatementLike {
+  let text = s.text;
+  for (const c of cues) {
+    if (!c.replaced || extractValues(c.replaced).length === 0) continue;
+    // (the last time it is said as a whole word: what is set aside comes after its cue, "4:30 not 3")
+    const said = [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}:.])${c.replaced.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'))].at(-1);
+    if (said?.index !== undefined) text = `${text.slice(0, said.index)}${text.slice(said.index + said[0].length)}`;
+  }
+  return text === s.text ? s : { ...s, text };
 }
 
 /** A state or habit told as over ("I used to live in Glasgow"). */

@@ -235,6 +235,14 @@ describe('who the fact is about', () => {
     expect(rel('We have 4 goats on the farm.', 'one of the goats got out last night, so we\'re down to 3 goats')).toMatchObject({ kind: 'corrects' });
   });
 
+  it('a value a contrast sets aside is not said now: "Mondays now instead of weekly on Tuesdays"', () => {
+    expect(rel('Our window cleaner comes every Tuesday.', 'the window cleaner comes every other Friday now instead of weekly on Tuesdays'))
+      .toMatchObject({ kind: 'corrects', detail: expect.stringContaining('Friday') });
+    // (the one set aside is the last said, as a whole word: "4:30 not 3" keeps 4:30)
+    expect(rel('The call is at 3pm.', 'call is wed 4:30 not 3')).toMatchObject({ kind: 'corrects', detail: expect.stringContaining('4:30') });
+    expect(rel('The dentist is on May 3.', 'The dentist is on May 3, not May 10.')).not.toMatchObject({ kind: 'corrects' });
+  });
+
   it('no correction: a state already over, another one of ours, a part had replaced', () => {
     expect(rel('I used to work in Leeds.', 'I work in York now.')).not.toMatchObject({ kind: 'corrects' });
     expect(rel('Our cat Tibbles eats Whiskas.', 'our other cat Mog eats a different brand, Felix')).not.toMatchObject({ kind: 'corrects' });
