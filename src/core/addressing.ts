@@ -141,6 +141,9 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // "I replaced the screen on my iPhone 13." ("We replaced the old boiler with a heat pump" ends "Our boiler is a Worcester Bosch")
       if (obj.cue.includes(REPLACE) && obj.after.length > 0 && !obj.after.some((k) => o.k.has(k))) continue;
       // (the thing in another word of the same sense: "I love horror films." / "I've gone off horror movies")
+      // (an account closed ends being the provider's customer, not working there: "I work at Monzo." / "Closed my Monzo account")
+      const heldWith = obj.named.some((k) => HELD_WITH.has(k));
+      if (heldWith && EMPLOYED.test(norm(o.t))) continue;
       const said = named.some((k) => o.k.has(k)) || (obj.namedWord !== undefined && sayThing(o.t, obj.namedWord));
       const names = said && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
       const setAside = asideKeys.length > 0 && asideKeys.every((k) => o.k.has(k));
@@ -227,7 +230,13 @@ const HAD_DONE = /\b(?:had|got|has|have|having|getting)\s+(?:(?:its|the|my|our|h
 const CLAUSE_END = /[,;:!?()\u2013\u2014]|\.(?!\d)|\s-\s/;
 
 /** A cue phrase with the thing changed inside it: "switched dentists", "moved the parents' evening to". */
-const INNER_OBJECT = /^(?:changed|switched|swapped)\s+([a-z]{3,}s)$|^(?:moved|pushed|shifted|brought|bumped|extended)\s+(?:all\s+)?(?:my|our|the|his|her|their)\s+(.+?)\s+(?:to|back|forward|up|over)$/;
+const INNER_OBJECT = /^(?:changed|switched|swapped)\s+([a-z]{3,}s)$|^(?:moved|pushed|shifted|brought|bumped|extended|change|switch|move)\s+(?:all\s+)?(?:my|our|the|his|her|their)\s+(.+?)\s+(?:to|back|forward|up|over)$/;
+
+/** A sentence that says where someone works. */
+const EMPLOYED = /\b(?:work(?:s|ed|ing)? (?:at|for)|employed (?:at|by)|job at)\b/;
+
+/** What a provider keeps for the person: ending one ends what was said of the provider ("closed my Monzo account"). */
+const HELD_WITH = new Set(['account', 'subscription', 'membership', 'card', 'policy', 'plan', 'contract'].map(key));
 
 /** Cues of a thing that changed hands: what they name is the thing, and the words before it only say which. */
 const HANDED_OVER = /\b(?:sold|gave away|got rid of|gave|traded)$/;
@@ -279,7 +288,9 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // (a part had replaced is said before its cue: "the car had its brake pads replaced in May" replaced the pads)
   const had = after.length === 0 && cue.phrase === 'replaced' ? HAD_DONE.exec(clause) : null;
   if (had) for (const w of toks(had[1]!)) if (own(w)) { after.push(key(w)); lastAfter = w; }
-  const head = after.length > 0 && family !== 'moved' ? [after[after.length - 1]!] : [];
+  // (the person's thing, whoever changed it: "council changed our bin day to Mondays"; a provider's account names the provider too)
+  const ours = /\b(?:my|our)$/.test(cue.phrase);
+  const head = after.length > 0 && family !== 'moved' ? (HELD_WITH.has(after[after.length - 1]!) ? after : [after[after.length - 1]!]) : [];
   // the thing changed said inside the cue's phrase: "switched dentists", "moved the parents' evening to", "extended the
   // deadline to": that thing is named, whoever changed it, and the phrase's own word is its verb alone
   const inner = INNER_OBJECT.exec(cue.phrase);
@@ -302,7 +313,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // no "Sarah is on the PTA")
   const whose = ends && (head.length === 0 || /[a-z]{3}ing$/.test(lastAfter) || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
   return {
-    after, named: [...(whose ? before : []), ...(byPerson ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver, byPerson,
+    after, named: [...(whose ? before : []), ...(byPerson || ours ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver, byPerson,
     ...(byPerson && head.length > 0 ? { namedWord: lastAfter } : {}),
   };
 }

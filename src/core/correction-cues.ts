@@ -69,6 +69,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
     String.raw`|\b(?:changed|switched|swapped|converted|upgraded|downgraded)\s+(?!on\b|off\b)(?:[\w']+\s+){1,3}?(?:to|for)\b` +
     // asked for: "Switch to American spelling please", "You can go back to English"
     String.raw`|(?:^|[.!?;]\s+|\bplease\s+|\byou can\s+|\byou could\s+)(?:switch|change|go|move)(?: back| over)? to\b` +
+    // ("change the call reminder to Saturday", "can you move my dentist reminder to 3pm")
+    String.raw`|(?:^|[.!?;]\s+|\bplease\s+|\b(?:can|could|would) you\s+)(?:switch|change|move)\s+(?:the|my|our)\s+[^.,;:!?]{1,40}?\s+to\b` +
     // one thing for another, said in the plural: "Ella changed schools", "we switched banks"
     String.raw`|\b(?:changed|switched|swapped) (?!its\b|this\b|is\b|was\b|has\b|as\b|us\b|plus\b)[a-z]{3,}s\b(?! (?:on|off)\b)`), false],
   // a level that changed: "went up to 1,020", "I'm down to 78 kilos" -- a value must follow ("what have you been up to",

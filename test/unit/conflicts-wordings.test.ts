@@ -243,6 +243,16 @@ describe('who the fact is about', () => {
     expect(rel('The dentist is on May 3.', 'The dentist is on May 3, not May 10.')).not.toMatchObject({ kind: 'corrects' });
   });
 
+  it('the person\'s thing changed by someone else, a change asked for, a provider\'s account closed', () => {
+    expect(rel('Recycling goes out on Thursday nights.', 'the council changed our recycling day to Tuesdays')).toMatchObject({ kind: 'corrects' });
+    expect(rel('Remind me to water the plants on Friday at 6pm.', 'change the plant watering reminder to Sunday 10am')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I bank with Nationwide.', 'Closed my Nationwide account, everything is with Chase now.')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I have a Netflix subscription.', 'I cancelled my Netflix subscription last month.')).toMatchObject({ kind: 'corrects' });
+    // (not working there: "I work at Monzo." / "I closed my Monzo account.")
+    expect(rel('I work at Nationwide.', 'I closed my Nationwide account.')).not.toMatchObject({ kind: 'corrects' });
+    expect(rel('The café switched to oat milk.', 'the café changed the menu to vegan food')).not.toMatchObject({ kind: 'corrects' });
+  });
+
   it('no correction: a state already over, another one of ours, a part had replaced', () => {
     expect(rel('I used to work in Leeds.', 'I work in York now.')).not.toMatchObject({ kind: 'corrects' });
     expect(rel('Our cat Tibbles eats Whiskas.', 'our other cat Mog eats a different brand, Felix')).not.toMatchObject({ kind: 'corrects' });
