@@ -153,7 +153,11 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // another thing: "I work at Apple." / "I sold my Apple shares." ("I sold my Leeds flat" ends "I have a flat in Leeds")
       if (obj.handedOver && !o.k.has(obj.handedOver) && swapped === 0 && both.length > 0 && both.every((k) => obj.after.includes(k))) continue;
       // (the words that date the new sentence say when, not what: "cancelled my Economist subscription last week")
-      const says = shared > 0 && ((2 * shared >= o.k.size && 3 * shared >= nkSaid) || names || setAside || personMoved);
+      // (nor do the old sentence's times, counted one by one: "Gym is Monday, Wednesday and Friday at 7am." says the gym, at times
+      // the new one swaps for others, as a value)
+      const oldTimes = [...o.k].filter((k) => timeKeys(o.t).has(k) && !nk.has(k)).length;
+      const oSaid = oldTimes > 0 ? o.k.size - oldTimes + 1 : o.k.size;
+      const says = shared > 0 && ((2 * shared >= oSaid && 3 * shared >= nkSaid) || names || setAside || personMoved);
       if (!says && !slot) continue;
       const score = shared / Math.max(1, o.k.size) + (slot ? 1 : 0);
       if (score > bestScore) {

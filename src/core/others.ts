@@ -3,11 +3,12 @@
  * expires ..." / "My driving licence expires ..."): the different-subject and different-thing rules of
  * docs/corrections.md, read before any rule that would correct or merge.
  */
-import { STOP_WORDS, NEGATIONS } from './words.js';
+import { STOP_WORDS, NEGATIONS, lemma } from './words.js';
+import { deriveNouns } from './derive.js';
 import { lexicon } from './lexicon.js';
 import type { Cue } from './correction-cues.js';
 import { CHANGE_FAMILIES } from './addressing.js';
-import { disjoint, isVerb, key, PERSON, type Relation } from './conflict-words.js';
+import { disjoint, isVerb, key, norm, NP_ADJ, PERSON, type Relation } from './conflict-words.js';
 import { disjointInSense, possessedWords } from './slots.js';
 import { earlierThing, otherPerson, otherShare, owners, possessorSwap, reversedRole, qualifiedRoles, rolesOfOthers, subjects } from './subjects.js';
 
@@ -72,12 +73,41 @@ export function anotherHolder(oldText: string, newText: string, read: Read): Rel
   // An earlier one of a thing and the thing: "My car is blue." / "My first car was blue."
   const earlier = earlierThing(oldText, newText);
   if (earlier) return { kind: 'distinct', rule: 'different-thing', detail: earlier };
+  // One kind of a thing and another: "My yoga class is at 6pm." / "My pottery class is on Thursdays." (each side's kind unsaid by the other)
+  const kinds = otherKind(oldText, newText, oldKeys, newKeys);
+  if (kinds) return { kind: 'distinct', rule: 'different-thing', detail: kinds };
   // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
   const po = possessedWords(oldText, names);
   const pn = possessedWords(newText, names);
   const keysOf = (ws: Set<string>) => new Set([...ws].map(key));
   if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjoint(keysOf(po), newKeys) && disjoint(keysOf(pn), oldKeys)) {
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
+  }
+  return null;
+}
+
+/** "my yoga class" -> [yoga, class]: a thing of the person's said with the word for its kind before it (two nouns). */
+function kindsOfThings(text: string): Array<[string, string]> {
+  const nouns = new Set(deriveNouns(text).map((n) => n.toLowerCase()));
+  const out: Array<[string, string]> = [];
+  for (const m of norm(text).matchAll(/\b(?:my|our|your) ([a-z]{3,}) ([a-z]{3,})\b/g)) {
+    const [kind, thing] = [m[1]!, m[2]!];
+    if (STOP_WORDS.has(kind) || NP_ADJ.has(kind) || !nouns.has(kind) || !nouns.has(thing)) continue;
+    out.push([kind, thing]);
+  }
+  return out;
+}
+
+/** The same thing of the person's, of two kinds neither side says of the other: "my yoga class" / "my pottery class". */
+function otherKind(oldText: string, newText: string, oldKeys: ReadonlySet<string>, newKeys: ReadonlySet<string>): string | null {
+  const ko = kindsOfThings(oldText);
+  if (ko.length === 0) return null;
+  for (const [kn, tn] of kindsOfThings(newText)) {
+    for (const [k0, t0] of ko) {
+      if (key(t0) !== key(tn) || key(k0) === key(kn) || newKeys.has(key(k0)) || oldKeys.has(key(kn))) continue;
+      if (lexicon().synonymous(lemma(k0), lemma(kn))) continue;
+      return `my ${k0} ${t0} / my ${kn} ${tn}`;
+    }
   }
   return null;
 }

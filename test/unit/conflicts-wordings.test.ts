@@ -232,6 +232,8 @@ describe('who the fact is about', () => {
     expect(rel('We live at 4 Mill Lane.', 'we moved house - the new address is 9 Orchard Way')).toMatchObject({ kind: 'corrects' });
     expect(rel('I subscribe to Spotify.', 'cancelled my Spotify subscription yesterday')).toMatchObject({ kind: 'corrects' });
     expect(rel("I'm doing the London 10k in May.", 'no longer doing the London 10k - hurt my ankle')).toMatchObject({ kind: 'corrects' });
+    // (the old sentence's days count as one value, the one the new sentence swaps)
+    expect(rel('Swimming is Monday, Wednesday and Friday at 6am.', 'Actually my swimming days are now Tuesday and Thursday.')).toMatchObject({ kind: 'corrects' });
     expect(rel('We have 4 goats on the farm.', 'one of the goats got out last night, so we\'re down to 3 goats')).toMatchObject({ kind: 'corrects' });
   });
 
@@ -251,6 +253,13 @@ describe('who the fact is about', () => {
     // (not working there: "I work at Monzo." / "I closed my Monzo account.")
     expect(rel('I work at Nationwide.', 'I closed my Nationwide account.')).not.toMatchObject({ kind: 'corrects' });
     expect(rel('The café switched to oat milk.', 'the café changed the menu to vegan food')).not.toMatchObject({ kind: 'corrects' });
+  });
+
+  it('one kind of a thing of the person\'s and another kind: neither corrects the other', () => {
+    expect(rel('My piano lesson is at 5pm on Mondays.', 'Actually my guitar lesson is on Wednesdays.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
+    expect(rel('My car insurance renews in May.', 'My home insurance renews in June.')).toMatchObject({ kind: 'distinct', rule: 'different-thing' });
+    // (the same kind in another word is the same thing)
+    expect(rel('My dentist appointment is on May 3.', 'My dental appointment moved to May 10.')).toMatchObject({ kind: 'corrects' });
   });
 
   it('no correction: a state already over, another one of ours, a part had replaced', () => {
