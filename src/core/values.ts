@@ -236,7 +236,11 @@ function extractValuesOnce(text: string): Value[] {
     if (clock !== null) {
       const min = t.lower === 'half' ? 30 : next!.lower === 'past' ? 15 : 45;
       const h = next!.lower === 'to' && t.lower === 'quarter' ? (clock === 1 ? 12 : clock - 1) : clock;
-      push('time', i, i + 2, fmtTime(h, min, true));
+      // ("half past two in the afternoon" is 14:30, "quarter to four pm" 15:45, as a bare hour and "half three" are read)
+      const part = partOfDayAfter(ts, i + 3);
+      const mer = ts[i + 3] && /^(?:am|pm)$/.test(ts[i + 3]!.lower) ? ts[i + 3]!.lower : null;
+      const h24 = (part?.pm || mer === 'pm') && h < 12 ? h + 12 : h;
+      push('time', i, part ? part.to : mer ? i + 3 : i + 2, fmtTime(h24, min, !(part || mer)));
       continue;
     }
     // "half three" (British: half past three), "half six in the evening"; not "half an hour", "half the team"
@@ -321,7 +325,7 @@ function extractValuesOnce(text: string): Value[] {
       push('number', i, i, `1/${each}`);
       continue;
     }
-    if (t.lower === 'every' && next && PERIODS[next.lower]) {
+    if ((t.lower === 'every' || t.lower === 'each') && next && PERIODS[next.lower]) {
       push('number', i, i + 1, `1/${PERIODS[next.lower]}`);
       continue;
     }

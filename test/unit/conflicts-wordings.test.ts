@@ -278,6 +278,9 @@ describe('who the fact is about', () => {
     expect(kinds('a twenty-one-year-old')).toEqual(['number:21']);
     expect(kinds('a one-off payment')).toEqual([]);
     expect(kinds('He gets 1/2 cup of kibble.')).toEqual(['number:1/2']);
+    expect(kinds('See you at half past two in the afternoon.')).toEqual(['time:14:30']);
+    expect(kinds('See you at half past two.')).toEqual(['time:~2:30']);
+    expect(kinds('It renews on the first of each month.')).toEqual(kinds('It renews on the 1st of every month.'));
     expect(rel('the garage door code is 4471', 'code for the garage: 4-4-7-1')).not.toMatchObject({ kind: 'distinct' });
     expect(rel('I put 15% of my salary into my pension', 'fifteen percent of my pay goes into the pension')).not.toMatchObject({ kind: 'distinct' });
   });
