@@ -64,6 +64,14 @@ export function dayOf(word: string): string | null {
   return DAYS.includes(w) ? w : null;
 }
 
+/** A week day shortened as chat types it ("tues", "weds", "thurs"); not the words "sat", "sun", "wed", "mon". */
+const DAY_ABBR: Record<string, string> = {
+  tue: 'tuesday', tues: 'tuesday', weds: 'wednesday', thu: 'thursday', thur: 'thursday', thurs: 'thursday', fri: 'friday',
+};
+export function dayShortened(word: string): string | null {
+  return DAY_ABBR[word.toLowerCase().replace(/\.$/, '')] ?? null;
+}
+
 export const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;
 export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|months?|years?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
 

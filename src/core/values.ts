@@ -9,7 +9,7 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
 import { lexicon } from './lexicon.js';
 import {
-  clockHour, DAYPARTS, dayOf, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
+  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
 } from './value-words.js';
 import { count, lengthOfTime, unitOf, withUnit } from './quantities.js';
 
@@ -63,6 +63,9 @@ function toks(text: string): Tok[] {
   }
   return out;
 }
+
+/** Week days shortened into words of their own ("I sat", "the sun"): days only where a day is said. */
+const WORD_DAYS: Record<string, string> = { mon: 'monday', wed: 'wednesday', sat: 'saturday', sun: 'sunday' };
 
 /** Words before a day in figures: "on 3/4", "by 3/4". */
 const DATING_BEFORE = new Set(['on', 'by', 'until', 'till', 'from', 'since', 'before', 'after', 'due', 'for']);
@@ -178,7 +181,10 @@ function extractValuesOnce(text: string): Value[] {
     }
 
     // week days
-    const d = dayOf(t.text);
+    // ("tues 10 am", "every thurs"; "wed", "sat", "sun" and "mon" are words too, read as days only before a time or after "on",
+    // "every", "next", "this", "last")
+    const dayed = /^(?:on|every|next|this|last)$/.test(prev?.lower ?? '') || (next !== undefined && /^\d/.test(next.text));
+    const d = dayOf(t.text) ?? dayShortened(t.text) ?? (dayed ? WORD_DAYS[t.lower] ?? null : null);
     if (d) {
       push('day', i, i, d);
       continue;
