@@ -96,6 +96,15 @@ export function sameValueSameThings(a: string, b: string): boolean {
   return within(na, nb) || within(nb, na);
 }
 
+/**
+ * Both statements give one number, address or handle that names one thing only (a phone, membership or account number, an
+ * e-mail address): "my KLM Flying Blue number is 2204 881 360" / "Flying Blue (KLM) membership no. 2204881360".
+ */
+export function sameContact(a: string, b: string): boolean {
+  const vb = extractValues(b).filter((v) => v.kind === 'contact');
+  return vb.length > 0 && extractValues(a).some((x) => x.kind === 'contact' && vb.some((y) => y.norm === x.norm));
+}
+
 /** Nouns of time: when or how often a thing is, not a thing ("£52,000 a year", "every morning"). */
 const TIME_NOUNS = new Set(['year', 'month', 'week', 'fortnight', 'day', 'night', 'hour', 'minute', 'morning', 'afternoon', 'evening', 'time'].map(key));
 

@@ -9,7 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameFrameValue, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
+import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
@@ -308,6 +308,9 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // one value said of the same things, however written: "We got married on 9 September 2016." / "Our wedding day was
     // 09/09/2016." (not two things at one value: "My yoga class is at 6pm." / "My pottery class is at 6pm.")
     else if (score >= t.topic && sameValueSameThings(c.text, incoming.text)) tier = 'RELATED';
+    // one number that names one thing only, given again in other words (whoever's it is was told apart above: a different
+    // subject is distinct): "my KLM Flying Blue number is 2204 881 360" / "Flying Blue (KLM) membership no. 2204881360" (0.61)
+    else if (score >= t.recallFloor && sameContact(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved' || when === 'precise') {
       considered.pop();

@@ -92,6 +92,16 @@ describe('decide: tiers', () => {
     expect(decide(incoming('My pottery class is at 6pm on Tuesdays.'), [yoga], T).action).toBe('create');
   });
 
+  it('RELATED without hints: one number that names one thing only, given again in other words', async () => {
+    await useWordNet();
+    // (USE-lite scores such pairs about 0.6: under the topic score, over the recall floor)
+    const card = cand('My library card number is 4417 2290 118.', 0.6);
+    expect(decide(incoming('Library card no. 44172290118, for the record'), [card], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: card.id });
+    expect(decide(incoming('Library card no. 44172290119, for the record'), [card], T).action).not.toBe('reinforce');
+    // (someone else's is distinct, whatever the number)
+    expect(decide(incoming("My son's library card number is 4417 2290 118."), [card], T).action).not.toBe('reinforce');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
