@@ -123,7 +123,9 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       const shared = both.length + swapped;
       // (a time or date said on both sides, and nothing else, speaks to nothing: "We got married in June 2015." /
       // "We moved into this house in June 2015.")
-      if (swapped === 0 && both.length > 0 && both.every((k) => timeKeys(o.t).has(k))) continue;
+      // (unless the new sentence sets the old time aside by name: "Our wedding was in July 2015, not June.")
+      const setAside = asideKeys.length > 0 && asideKeys.every((k) => o.k.has(k));
+      if (swapped === 0 && both.length > 0 && both.every((k) => timeKeys(o.t).has(k)) && !setAside) continue;
       const slot = [...o.s].find((x) => ns.has(x)) ?? null;
       // a change to what the old sentence says of a thing, its verbs aside, is its result told, not a change of it:
       // "I drink oat milk." / "I switched to oat milk years ago."
@@ -146,7 +148,6 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       if (heldWith && EMPLOYED.test(norm(o.t))) continue;
       const said = named.some((k) => o.k.has(k)) || (obj.namedWord !== undefined && sayThing(o.t, obj.namedWord));
       const names = said && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
-      const setAside = asideKeys.length > 0 && asideKeys.every((k) => o.k.has(k));
       // (the person moving house speaks to where they live: "we live at 12 Harlow Road" / "we moved house")
       const personMoved = family === 'moved' && obj.byPerson === true && OWN_WHEREABOUTS.test(norm(o.t));
       // a thing sold or given away that the old sentence does not say, the words in common only saying which one, is

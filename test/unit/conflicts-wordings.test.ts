@@ -243,6 +243,8 @@ describe('who the fact is about', () => {
     // (the one set aside is the last said, as a whole word: "4:30 not 3" keeps 4:30)
     expect(rel('The call is at 3pm.', 'call is wed 4:30 not 3')).toMatchObject({ kind: 'corrects', detail: expect.stringContaining('4:30') });
     expect(rel('The dentist is on May 3.', 'The dentist is on May 3, not May 10.')).not.toMatchObject({ kind: 'corrects' });
+    // (a time set aside by name speaks to the old sentence, though only times are said on both sides)
+    expect(rel('We got engaged in October 2019.', 'Our engagement was in September 2019, not October.')).toMatchObject({ kind: 'corrects' });
   });
 
   it('the person\'s thing changed by someone else, a change asked for, a provider\'s account closed', () => {
