@@ -162,7 +162,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const onePredicate = (s: string) => samePredicateOf(s, ...(verbs ??= [subjectVerbs(oldDecl, names), subjectVerbs(newDecl, names)]));
     const shared = additive ? [] : [...slots(oldDecl, names)].filter((s) => newSlots.has(s) && onePredicate(s));
     // (unless each side counts another thing: "Our house has three bedrooms." / "… two bathrooms.", step 5)
-    if (values.disagree.length > 0 && shared.length > 0 && !countsOfOtherThings()) {
+    // (a school year said of two children by name is two children: "my son Eli is in 3rd grade" / "his sister Mia is in 4th grade")
+    const otherChild = shared.every((x) => x === 'school-year') && values.disagree.includes('name');
+    if (values.disagree.length > 0 && shared.length > 0 && !countsOfOtherThings() && !otherChild) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }
     // a favourite, a job or a relationship status is one thing: "My favourite colour is green" / "... is purple" (colours

@@ -128,7 +128,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['contrast', /\binstead of\s+([^,.;!?]+)|\brather than\s+([^,.;!?]+)|\bin place of\s+([^,.;!?]+)|\binstead\b/, true],
   // (a time a new arrangement starts: "from this term", "starting next week")
   ['from-now-on', /\bfrom now on\b|\bgoing forward\b|\bfrom today\b|\bthese days\b|\bnowadays\b|\b(?:from|starting) (?:this|next) (?:term|week|month|year|season|semester|quarter)\b|\bfrom here on\b/, true],
-  ['now', /\bnow\b|\bcurrently\b/, true],
+  ['now', /\bnow\b|\bcurrently\b|\blately\b/, true],
   ['new', /\bnew\b|\bdifferent\b/, true],
   ['no-more', /\bno more\b/, true],
 ];

@@ -156,7 +156,9 @@ export const NUMW = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|el
 export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   ['home', /\b(?:i|we)(?:'ve| have)? (?:still |now |currently |just )?(?:live|am living|'m living|are living|reside|am based|'m based|are based|moved|have moved|'ve moved|relocated) (?:in|at|to|near)\b|\bmy (?:home|address) is\b|\bi(?:'?m| am) (?:now |currently |still )?(?:living|based) in\b/],
   ['employer', /\bi (?:still |now |currently )?work (?:at|for)\b|\bi(?:'?m| am) (?:still |now |currently )?(?:employed|working) (?:at|by|for)\b|\b(?:job|position|role) (?:at|with)\b|\bmy (?:employer|company) is\b/],
-  ['job', /\bi (?:still |now |currently )?work as\b|\bmy job is\b|\bmy (?:occupation|profession) is\b/],
+  ['job', /\bi (?:still |now |currently )?work as\b|\bmy job is\b|\bmy (?:occupation|profession) is\b|\bi(?:'ve| have)? (?:re)?(?:trained|qualified) as\b/],
+  // a school year, one at a time: "My daughter is in Year 3." / "She started Year 4 in September.", "Eli is in 3rd grade"
+  ['school-year', new RegExp(`\\b(?:is in|are in|'s in|started|starts|starting|going into|moved up to|now in) (?:year|grade) ${NUMW}\\b|\\b(?:is in|are in|'s in|started|starts|starting|going into|moved up to|now in) (?:the )?(?:\\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade\\b`)],
   // (someone of the person's by role, with a bare number: "My son is 7." / "My son is 8.")
   ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`
     + `|\\b(?:my|our) (?:${[...PERSON].join('|')})(?: is|'s) (?:now |just |only )?${NUMW}(?=\\s*[,.!?;]|\\s*$| today| now)`)],

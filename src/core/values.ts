@@ -374,7 +374,9 @@ function extractValuesOnce(text: string): Value[] {
         push('number', i, i + 3, `${n}/${period}`);
         continue;
       }
-      if (next && (MONEY_UNITS.test(next.lower) || MEASURE_UNITS.test(next.lower)) && !(next.lower === 'in' && !/^\d/.test(t.text))) {
+      // ("in" before a word is where or when: "Year 4 in September", not four inches)
+      const inBefore = next?.lower === 'in' && (!/^\d/.test(t.text) || (next2 !== undefined && /^\p{L}/u.test(next2.text) && next2.before === ''));
+      if (next && (MONEY_UNITS.test(next.lower) || MEASURE_UNITS.test(next.lower)) && !inBefore) {
         push('quantity', i, i + 1, withUnit(String(n), next.lower));
         continue;
       }

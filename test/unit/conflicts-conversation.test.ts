@@ -31,7 +31,7 @@ describe('cues that are not corrections in chat', () => {
     'When he retired, we moved.',
   ])('no strong cue in %s', (text) => {
     const cue = correctionCue(text);
-    expect(cue === null || ['now', 'new'].includes(cue)).toBe(true);
+    expect(cue === null || ['now', 'new', 'lately'].includes(cue)).toBe(true);
   });
   it.each([
     ['My rent went up to 1,020 pounds.', 'went up to'],

@@ -264,6 +264,15 @@ describe('who the fact is about', () => {
     expect(rel('My dentist appointment is on May 3.', 'My dental appointment moved to May 10.')).toMatchObject({ kind: 'corrects' });
   });
 
+  it('a school year and a job are one at a time; "lately" dates a change as "now" does', () => {
+    expect(rel('My son is in Year 2.', 'My son started Year 3 in September.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('my daughter Ada is in 5th grade', 'Ada started 6th grade this fall')).toMatchObject({ kind: 'corrects' });
+    expect(rel('My son is in Year 2.', 'My daughter is in Year 5.')).not.toMatchObject({ kind: 'corrects' });
+    expect(rel('my son Eli is in 3rd grade', 'his sister Mia is in 4th grade')).not.toMatchObject({ kind: 'corrects' });
+    expect(rel('I work as an accountant.', 'I retrained as a plumber last year.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('I get up at 7am.', "I've been getting up at 6 lately.")).toMatchObject({ kind: 'corrects' });
+  });
+
   it('no correction: a state already over, another one of ours, a part had replaced', () => {
     expect(rel('I used to work in Leeds.', 'I work in York now.')).not.toMatchObject({ kind: 'corrects' });
     expect(rel('Our cat Tibbles eats Whiskas.', 'our other cat Mog eats a different brand, Felix')).not.toMatchObject({ kind: 'corrects' });
