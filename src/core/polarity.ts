@@ -11,7 +11,9 @@ import { splitSentences } from './sentences.js';
 // ---------------------------------------------------------------- polarity
 
 export const LIKE = new Set(['like', 'love', 'enjoy', 'adore', 'prefer', 'fan']);
-export const DISLIKE = new Set(['hate', 'dislike', 'detest', 'loathe', 'despise', 'abhor']);
+// (and what a dislike calls its object: "Mushrooms are disgusting to me" says "I hate mushrooms" again, it does not deny it)
+export const DISLIKE = new Set(['hate', 'dislike', 'detest', 'loathe', 'despise', 'abhor', 'disgust', 'disgusting', 'gross', 'awful', 'horrible',
+  'revolting', 'vile', 'dreadful', 'unbearable']);
 /** "can't stand", "cannot bear": a negation that means dislike. */
 export const CANT_STAND = /\b(?:can ?not|can't|cannot|couldn't|could not) (?:stand|bear|stomach|abide)\b/g;
 

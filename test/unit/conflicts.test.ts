@@ -67,6 +67,12 @@ describe('extractValues', () => {
 });
 
 describe('polarity', () => {
+  it('a dislike said of the thing ("X is disgusting to me") says the dislike again: no polarity correction', () => {
+    for (const [a, b] of [['I hate olives.', 'Olives are disgusting to me.'], ['I hate the heat.', 'The heat is unbearable.'], ["I can't stand beetroot.", 'Beetroot is vile.']]) {
+      expect(rel(a!, b!).kind, `${a} / ${b}`).not.toBe('corrects');
+    }
+  });
+
   it.each([
     ["I don't eat pork.", 'negative'],
     ['I never eat pork.', 'negative'],
