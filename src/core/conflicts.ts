@@ -180,6 +180,17 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         return { kind: 'corrects', rule: 'new-value', detail: `${named}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
       }
     }
+    // how the person has a thing, said again with the present set against the past ("these days", "now"), in other words:
+    // "I like my steak medium-rare." / "these days I'd rather have my steak well done" (the frame's verbs aside)
+    const manner = additive ? undefined : [...slots(oldDecl, names)].find((x) => x.startsWith('manner:') && newSlots.has(x));
+    if (manner && cues.some((c) => c.family === 'now' || c.family === 'from-now-on')) {
+      const own = (k: string) => !FRAME_WORDS.has(k) && !MANNER_VERBS.has(k) && !NOW_WORDS.has(k);
+      const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && own(k));
+      const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && own(k));
+      if (oldOnly.length > 0 && newOnly.length > 0) {
+        return { kind: 'corrects', rule: 'new-value', detail: `${manner}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
+      }
+    }
     // a thing is in one place at a time: "The spare key is under the flowerpot" / "... under the doormat"
     const moved = movedThing(oldDecl, newDecl, names, shared);
     if (moved) return { kind: 'corrects', rule: 'new-value', detail: moved };
@@ -304,6 +315,10 @@ function withoutSetAside(s: StatementLike, cues: readonly Cue[]): StatementLike 
   }
   return text === s.text ? s : { ...s, text };
 }
+
+/** The verbs of how one has a thing ("I take my coffee …"), and the words dating the present: not what changed. */
+const MANNER_VERBS = new Set(['like', 'take', 'have', 'drink', 'eat', 'prefer', 'want', 'order', 'rather', 'usually', 'always'].map(key));
+const NOW_WORDS = new Set(['now', 'days', 'day', 'these', 'nowadays', 'currently', 'lately'].map(key));
 
 /** A state or habit told as over ("I used to live in Glasgow"). */
 const USED_TO = /\bused to\b/;

@@ -224,6 +224,8 @@ function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
     const m = /\bi(?:'m| am) (?:now |still |currently )?an? ((?:[a-z-]+ ){0,2}?)([a-z]+) (?:at|for|with) /.exec(t);
     if (m && !NOT_EMPLOYED.has(lemma(m[2]!)) && lexicon().nounThemes(lemma(m[2]!))[0] === 'person') out.add('employer');
   }
+  // how the person has a thing, one way at a time: "I take my coffee black", "I like my steak medium-rare", "I'd rather have my steak well done"
+  for (const m of t.matchAll(/\bi(?:'d| would)? (?:rather |now |usually |always )?(?:like|take|have|drink|eat|prefer|want|order) my ([a-z]{3,})\b/g)) out.add(`manner:${key(m[1]!)}`);
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
   for (const c of clauses(text).map(stripOpeners)) {

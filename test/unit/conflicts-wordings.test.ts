@@ -273,6 +273,14 @@ describe('who the fact is about', () => {
     expect(rel('I get up at 7am.', "I've been getting up at 6 lately.")).toMatchObject({ kind: 'corrects' });
   });
 
+  it('how the person has a thing, told again with the present set against the past, in other words', () => {
+    expect(rel('I like my eggs runny.', "these days I'd rather have my eggs hard-boiled")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('I take my tea with lemon.', 'nowadays I take my tea with honey')).toMatchObject({ kind: 'corrects' });
+    // (not without the present set against the past, nor said again)
+    expect(rel('I like my eggs runny.', "I'd rather have my eggs on toast")).not.toMatchObject({ kind: 'corrects' });
+    expect(rel('I like my eggs runny.', 'these days I still like my eggs runny')).not.toMatchObject({ kind: 'corrects' });
+  });
+
   it('no correction: a state already over, another one of ours, a part had replaced', () => {
     expect(rel('I used to work in Leeds.', 'I work in York now.')).not.toMatchObject({ kind: 'corrects' });
     expect(rel('Our cat Tibbles eats Whiskas.', 'our other cat Mog eats a different brand, Felix')).not.toMatchObject({ kind: 'corrects' });
