@@ -226,6 +226,8 @@ function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
   }
   // how the person has a thing, one way at a time: "I take my coffee black", "I like my steak medium-rare", "I'd rather have my steak well done"
   for (const m of t.matchAll(/\bi(?:'d| would)? (?:rather |now |usually |always )?(?:like|take|have|drink|eat|prefer|want|order) my ([a-z]{3,})\b/g)) out.add(`manner:${key(m[1]!)}`);
+  // (what goes in it: "I have oat milk in my coffee")
+  for (const m of t.matchAll(/\bi (?:now |usually |always )?(?:have|take|put|add) (?:[a-z]+ ){1,3}?in my ([a-z]{3,})\b/g)) out.add(`manner:${key(m[1]!)}`);
   // a count of one noun: "I have two kids"
   for (const m of t.matchAll(new RegExp(`\\b(?:have|has|got|own|owns) (?:now |only |just )?(${NUMW}) ([a-z]+)`, 'g'))) out.add(`count:${key(m[2])}`);
   for (const c of clauses(text).map(stripOpeners)) {

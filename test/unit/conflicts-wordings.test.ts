@@ -276,6 +276,7 @@ describe('who the fact is about', () => {
   it('how the person has a thing, told again with the present set against the past, in other words', () => {
     expect(rel('I like my eggs runny.', "these days I'd rather have my eggs hard-boiled")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
     expect(rel('I take my tea with lemon.', 'nowadays I take my tea with honey')).toMatchObject({ kind: 'corrects' });
+    expect(rel('I take my tea black.', 'These days I have soy milk in my tea.')).toMatchObject({ kind: 'corrects' });
     // (not without the present set against the past, nor said again)
     expect(rel('I like my eggs runny.', "I'd rather have my eggs on toast")).not.toMatchObject({ kind: 'corrects' });
     expect(rel('I like my eggs runny.', 'these days I still like my eggs runny')).not.toMatchObject({ kind: 'corrects' });
