@@ -105,6 +105,27 @@ export function sameContact(a: string, b: string): boolean {
   return vb.length > 0 && extractValues(a).some((x) => x.kind === 'contact' && vb.some((y) => y.norm === x.norm));
 }
 
+/**
+ * Both statements give the same day of the year or clock time to things of the same name, each side naming at least
+ * one and one side's all named by the other: "My wife Mireille's birthday is 22 October." / "Mireille was born on
+ * October 22nd." (a birth is a birthday, a marriage a wedding). The caller asks that both name the same person or
+ * place: a date and a name, said of the same things, are one occasion.
+ */
+export function sameOccasion(a: string, b: string): boolean {
+  const vb = extractValues(b).filter((v) => v.kind === 'date' || v.kind === 'time');
+  if (!extractValues(a).some((x) => (x.kind === 'date' || x.kind === 'time') && vb.some((y) => y.kind === x.kind && sameValue(x.kind, x.norm, y.norm)))) return false;
+  const [na, nb] = [occasionThings(a), occasionThings(b)];
+  if (na.length === 0 || nb.length === 0) return false;
+  const within = (x: string[], y: string[]) => x.every((w) => y.some((v) => key(w) === key(v) || lexicon().synonymous(lemma(w), lemma(v))));
+  return within(na, nb) || within(nb, na);
+}
+
+/** The things of an occasion: its common nouns, a birth said as the birthday and a marriage as the wedding. */
+function occasionThings(text: string): string[] {
+  const t = text.toLowerCase();
+  return [...thingsNamed(text), ...(/\bborn\b/.test(t) ? ['birthday'] : []), ...(/\bmarried\b/.test(t) ? ['wedding'] : [])];
+}
+
 /** Nouns of time: when or how often a thing is, not a thing ("£52,000 a year", "every morning"). */
 const TIME_NOUNS = new Set(['year', 'month', 'week', 'fortnight', 'day', 'night', 'hour', 'minute', 'morning', 'afternoon', 'evening', 'time'].map(key));
 

@@ -9,12 +9,13 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
+import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
 import { extractValues, foldMarks } from './values.js';
+import { dayOf, monthOf } from './value-words.js';
 import { slots } from './slots.js';
 import { objects } from './multi-valued.js';
 import { subjects } from './subjects.js';
@@ -170,6 +171,22 @@ export function sharesName(a: string, b: string): boolean {
   return na.some((x) => typedLower(x, b)) || nb.some((y) => typedLower(y, a));
 }
 
+/** A name of someone or somewhere read in both texts (the tagger's, a sentence's first word too), not a month or a day. */
+export function sharesPersonName(a: string, b: string): boolean {
+  const names = (t: string) => deriveNames(t).filter((n) => /^\p{Lu}/u.test(n) && monthOf(n) === null && dayOf(n) === null);
+  const nb = names(b);
+  return names(a).some((x) => nb.some((y) => partOfName(x, y)));
+}
+
+/** Both texts are the person's own, said in the first person (I, my, we, our), and name nobody else: "My birthday is on 5 May." / "I was born on the fifth of May." */
+function bothOwn(a: string, b: string): boolean {
+  const own = (t: string) => /\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b/i.test(t) && !deriveNames(t).some((n) => /^\p{Lu}/u.test(n) && monthOf(n) === null && dayOf(n) === null && !/^(?:I|My|Our|We)$/.test(n))
+    && !PERSON_WORD.test(t.toLowerCase());
+  return own(a) && own(b);
+}
+/** Someone of the person's, by role: their birthday is not the person's. */
+const PERSON_WORD = /\b(?:wife|husband|partner|son|daughter|kids?|children|child|mum|mom|mother|dad|father|brother|sister|friend|boss|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|colleague|girlfriend|boyfriend|fianc[eé]e?)\b/;
+
 /** A one-word name that WordNet does not know as a noun, said in lower case in the text. */
 function typedLower(name: string, text: string): boolean {
   const w = name.trim().toLowerCase();
@@ -311,6 +328,10 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // one number that names one thing only, given again in other words (whoever's it is was told apart above: a different
     // subject is distinct): "my KLM Flying Blue number is 2204 881 360" / "Flying Blue (KLM) membership no. 2204881360" (0.61)
     else if (score >= t.recallFloor && sameContact(c.text, incoming.text)) tier = 'RELATED';
+    // one occasion of someone named on both sides, however dated: "My wife Mireille's birthday is 22 October." / "Mireille
+    // was born on October 22nd.", "Dentist appointment with Dr. Okafor on 14 May at 3:30pm." / "I see Dr Okafor, my dentist, on
+    // May 14th at half three in the afternoon." (scores under the topic score, over the recall floor)
+    else if (score >= t.recallFloor && (sharesPersonName(c.text, incoming.text) || bothOwn(c.text, incoming.text)) && sameOccasion(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved' || when === 'precise') {
       considered.pop();

@@ -367,6 +367,11 @@ function extractValuesOnce(text: string): Value[] {
       push('number', i, i, ordinal(ord));
       continue;
     }
+    // "floor 4" is "the 4th floor", "level 2" "the 2nd level": a position said after its noun
+    if (n !== null && Number.isInteger(n) && n > 0 && n < 200 && /^(?:floor|level|storey)$/.test(prev?.lower ?? '') && !(next && MEASURE_UNITS.test(next.lower))) {
+      push('number', i, i, ordinal(n));
+      continue;
+    }
     if (n !== null) {
       // "three times a week" = 3/week
       const period = next?.lower === 'times' && next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) && ts[i + 3] ? PERIODS[ts[i + 3]!.lower] : undefined;

@@ -303,6 +303,7 @@ describe('who the fact is about', () => {
     expect(kinds('conf w/ ms lindqvist tues 10 am')).toEqual(['day:tuesday', 'time:10:00']);
     expect(kinds('see you on sat')).toEqual(['day:saturday']);
     expect(kinds('I sat down in the sun.')).toEqual([]);
+    expect(kinds('we live on floor 4')).toEqual(kinds('Our flat is on the fourth floor.'));
     expect(kinds('It renews on the first of each month.')).toEqual(kinds('It renews on the 1st of every month.'));
     expect(rel('the garage door code is 4471', 'code for the garage: 4-4-7-1')).not.toMatchObject({ kind: 'distinct' });
     expect(rel('I put 15% of my salary into my pension', 'fifteen percent of my pay goes into the pension')).not.toMatchObject({ kind: 'distinct' });

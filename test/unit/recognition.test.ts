@@ -102,6 +102,18 @@ describe('decide: tiers', () => {
     expect(decide(incoming("My son's library card number is 4417 2290 118."), [card], T).action).not.toBe('reinforce');
   });
 
+  it('RELATED without hints: one occasion of the same person, however dated (a birth is a birthday, a marriage a wedding)', async () => {
+    await useWordNet();
+    const bday = cand("My husband Tomasz's birthday is 14 August.", 0.5);
+    expect(decide(incoming('Tomasz was born on August 14th.'), [bday], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: bday.id });
+    const mine = cand('My birthday is on 2 June.', 0.6);
+    expect(decide(incoming('I was born on the second of June.'), [mine], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+    // (not another day, not another person, not another occasion on that day)
+    expect(decide(incoming('Tomasz was born on August 15th.'), [bday], T).action).not.toBe('reinforce');
+    expect(decide(incoming('My daughter was born on the second of June.'), [mine], T).action).not.toBe('reinforce');
+    expect(decide(incoming("Tomasz's flight lands on August 14th."), [bday], T).action).not.toBe('reinforce');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
