@@ -126,6 +126,25 @@ function occasionThings(text: string): string[] {
   return [...thingsNamed(text), ...(/\bborn\b/.test(t) ? ['birthday'] : []), ...(/\bmarried\b/.test(t) ? ['wedding'] : [])];
 }
 
+/**
+ * Both statements give someone the same name they go by: "Everyone in the family calls my grandfather Pops." / "grandpa goes
+ * by 'Pops' with all of us", "My daughter Priyanka goes by Pri." / "Everyone calls Priyanka 'Pri'".
+ */
+export function sameNickname(a: string, b: string): boolean {
+  const nb = nicknames(b);
+  return nb.length > 0 && nicknames(a).some((x) => nb.includes(x));
+}
+
+/** The names a statement says someone goes by: quoted after "calls …", or the name right after "goes by", "known as", "nicknamed". */
+function nicknames(text: string): string[] {
+  const t = text.replace(/[\u2018\u2019\u201C\u201D"]/g, "'");
+  const out: string[] = [];
+  for (const m of t.matchAll(/\b(?:goes by|go by|went by|known as|nicknamed|nickname is|nickname's)\s+'?(\p{Lu}[\p{L}-]*)/gu)) out.push(m[1]!.toLowerCase());
+  // "calls my grandfather Pops", "calls Priyanka 'Pri'": the last name within four words of "call", or a quoted one
+  for (const m of t.matchAll(/\bcall(?:s|ed)?\s+((?:[\p{L}'-]+\s+){0,3}?)'?(\p{Lu}[\p{L}-]*)'?(?=\s*(?:[,.;:!?\u2014-]|$|\s+(?:with|by|at|in|since|for|and|but)\b))/gu)) out.push(m[2]!.toLowerCase());
+  return out;
+}
+
 /** Nouns of time: when or how often a thing is, not a thing ("£52,000 a year", "every morning"). */
 const TIME_NOUNS = new Set(['year', 'month', 'week', 'fortnight', 'day', 'night', 'hour', 'minute', 'morning', 'afternoon', 'evening', 'time'].map(key));
 

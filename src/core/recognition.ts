@@ -9,7 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
+import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameNickname, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
@@ -332,6 +332,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // was born on October 22nd.", "Dentist appointment with Dr. Okafor on 14 May at 3:30pm." / "I see Dr Okafor, my dentist, on
     // May 14th at half three in the afternoon." (scores under the topic score, over the recall floor)
     else if (score >= t.recallFloor && (sharesPersonName(c.text, incoming.text) || bothOwn(c.text, incoming.text)) && sameOccasion(c.text, incoming.text)) tier = 'RELATED';
+    // the same name someone goes by, said again: "Everyone in the family calls my grandfather Pops." / "grandpa goes by 'Pops'"
+    else if (score >= t.recallFloor && sameNickname(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;
     if (when === 'moved' || when === 'precise') {
       considered.pop();

@@ -114,6 +114,13 @@ describe('decide: tiers', () => {
     expect(decide(incoming("Tomasz's flight lands on August 14th."), [bday], T).action).not.toBe('reinforce');
   });
 
+  it('RELATED without hints: the same name someone goes by, said again', async () => {
+    await useWordNet();
+    const nick = cand('Everyone at work calls my manager Sunny.', 0.5);
+    expect(decide(incoming("my manager goes by 'Sunny' with all of us"), [nick], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+    expect(decide(incoming("my manager goes by 'Sol' with all of us"), [nick], T).action).not.toBe('reinforce');
+  });
+
   it('below the middle band nothing is reinforced', () => {
     expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
