@@ -279,7 +279,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   const after: string[] = [];
   let lastAfter = '';
   // (the phrase ends at a time said after it: "I finished Dune last night" names Dune, not the night)
-  const when = new Set([...timeKeys(text), ...deriveTimes(text).flatMap((x) => toks(norm(x)).map(key)), ...RELATIVE_TIME]);
+  const when = new Set([...datingKeys(text), ...RELATIVE_TIME]);
   // (the phrase ends with its clause: "no longer doing the Brighton half - pulled out" names the half)
   for (const w of toks(t.slice(at + cue.phrase.length).split(CLAUSE_END)[0]!)) {
     if (!own(w) && after.length === 0) continue;

@@ -120,6 +120,14 @@ export function subset<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
   return true;
 }
 
+/**
+ * A pattern for a literal said as a whole word (no letter or digit on either side; `notAfter`: more characters that may
+ * not stand before it). The literal is escaped: a text's own words, read in place, linear.
+ */
+export function wholeWord(literal: string, flags: string, notAfter = ''): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}${notAfter}])${literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, flags);
+}
+
 export const norm = (s: string) => s.replace(/[\u2018\u2019\u201B\u2032\u02BC`´]/g, "'").toLowerCase().replace(/\s+/g, ' ').trim();
 // ---------------------------------------------------------------- subjects and things
 

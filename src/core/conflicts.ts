@@ -11,7 +11,7 @@ import { correctionCue, findCues, type Cue } from './correction-cues.js';
 import { actionSwap, diffHunks, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import {
-  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject,
+  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject, wholeWord,
   type Relation, type StatementLike,
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
@@ -174,8 +174,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
       // (a status is its words, not whom or when: "I'm married to Chris." / "We got married in 2010." say one status)
       const said = named === 'relationship' ? new Set([...valuesOf(oldS), ...valuesOf(newS)].flatMap((v) => toks(v.raw).map(key))) : null;
       const own = (k: string) => !FRAME_WORDS.has(k) && !said?.has(k);
-      const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && own(k));
-      const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && own(k));
+      const [oldOnly, newOnly] = eachAlone(oldKeys, newKeys, own);
       if (oldOnly.length > 0 && newOnly.length > 0) {
         return { kind: 'corrects', rule: 'new-value', detail: `${named}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
       }
@@ -185,8 +184,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const manner = additive ? undefined : [...slots(oldDecl, names)].find((x) => x.startsWith('manner:') && newSlots.has(x));
     if (manner && cues.some((c) => c.family === 'now' || c.family === 'from-now-on')) {
       const own = (k: string) => !FRAME_WORDS.has(k) && !MANNER_VERBS.has(k) && !NOW_WORDS.has(k);
-      const oldOnly = [...oldKeys].filter((k) => !newKeys.has(k) && own(k));
-      const newOnly = [...newKeys].filter((k) => !oldKeys.has(k) && own(k));
+      const [oldOnly, newOnly] = eachAlone(oldKeys, newKeys, own);
       if (oldOnly.length > 0 && newOnly.length > 0) {
         return { kind: 'corrects', rule: 'new-value', detail: `${manner}: ${oldOnly.join(' ')} -> ${newOnly.join(' ')}` };
       }
@@ -304,13 +302,18 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   return { kind: 'compatible' };
 }
 
+/** The words each side says and the other does not, of those `own` keeps: [the old side's, the new side's]. */
+function eachAlone(oldKeys: ReadonlySet<string>, newKeys: ReadonlySet<string>, own: (k: string) => boolean): [string[], string[]] {
+  return [[...oldKeys].filter((k) => !newKeys.has(k) && own(k)), [...newKeys].filter((k) => !oldKeys.has(k) && own(k))];
+}
+
 /** The statement without the values a contrast sets aside ("instead of Wednesdays", "not 3pm"), when it sets aside any. */
 function withoutSetAside(s: StatementLike, cues: readonly Cue[]): StatementLike {
   let text = s.text;
   for (const c of cues) {
     if (!c.replaced || extractValues(c.replaced).length === 0) continue;
     // (the last time it is said as a whole word: what is set aside comes after its cue, "4:30 not 3")
-    const said = [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}:.])${c.replaced.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'))].at(-1);
+    const said = [...text.matchAll(wholeWord(c.replaced, 'giu', ':.'))].at(-1);
     if (said?.index !== undefined) text = `${text.slice(0, said.index)}${text.slice(said.index + said[0].length)}`;
   }
   return text === s.text ? s : { ...s, text };

@@ -92,8 +92,7 @@ export function sameFrameValue(a: string, b: string): boolean {
 export function sameValueSameThings(a: string, b: string): boolean {
   if (!sameValueSaid(a, b)) return false;
   const [na, nb] = [thingsNamed(a), thingsNamed(b)];
-  const within = (x: string[], y: string[]) => x.every((w) => y.some((v) => key(w) === key(v) || lexicon().synonymous(lemma(w), lemma(v))));
-  return within(na, nb) || within(nb, na);
+  return saysAllOf(nb, na) || saysAllOf(na, nb);
 }
 
 /**
@@ -116,8 +115,7 @@ export function sameOccasion(a: string, b: string): boolean {
   if (!extractValues(a).some((x) => (x.kind === 'date' || x.kind === 'time') && vb.some((y) => y.kind === x.kind && sameValue(x.kind, x.norm, y.norm)))) return false;
   const [na, nb] = [occasionThings(a), occasionThings(b)];
   if (na.length === 0 || nb.length === 0) return false;
-  const within = (x: string[], y: string[]) => x.every((w) => y.some((v) => key(w) === key(v) || lexicon().synonymous(lemma(w), lemma(v))));
-  return within(na, nb) || within(nb, na);
+  return saysAllOf(nb, na) || saysAllOf(na, nb);
 }
 
 /** The things of an occasion: its common nouns, a birth said as the birthday and a marriage as the wedding. */

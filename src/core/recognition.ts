@@ -12,7 +12,7 @@ import { lexicon } from './lexicon.js';
 import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameNickname, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
-import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
+import { clauses, contentKeys as conflictKeys, wholeWord } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
 import { extractValues, foldMarks } from './values.js';
 import { dayOf, monthOf } from './value-words.js';
@@ -173,14 +173,18 @@ export function sharesName(a: string, b: string): boolean {
 
 /** A name of someone or somewhere read in both texts (the tagger's, a sentence's first word too), not a month or a day. */
 export function sharesPersonName(a: string, b: string): boolean {
-  const names = (t: string) => deriveNames(t).filter((n) => /^\p{Lu}/u.test(n) && monthOf(n) === null && dayOf(n) === null);
-  const nb = names(b);
-  return names(a).some((x) => nb.some((y) => partOfName(x, y)));
+  const nb = namesIn(b);
+  return namesIn(a).some((x) => nb.some((y) => partOfName(x, y)));
+}
+
+/** The tagger's capitalised names of a text, months and days aside. */
+function namesIn(text: string): string[] {
+  return deriveNames(text).filter((n) => /^\p{Lu}/u.test(n) && monthOf(n) === null && dayOf(n) === null);
 }
 
 /** Both texts are the person's own, said in the first person (I, my, we, our), and name nobody else: "My birthday is on 5 May." / "I was born on the fifth of May." */
 function bothOwn(a: string, b: string): boolean {
-  const own = (t: string) => /\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b/i.test(t) && !deriveNames(t).some((n) => /^\p{Lu}/u.test(n) && monthOf(n) === null && dayOf(n) === null && !/^(?:I|My|Our|We)$/.test(n))
+  const own = (t: string) => /\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b/i.test(t) && !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n))
     && !PERSON_WORD.test(t.toLowerCase());
   return own(a) && own(b);
 }
@@ -191,7 +195,7 @@ const PERSON_WORD = /\b(?:wife|husband|partner|son|daughter|kids?|children|child
 function typedLower(name: string, text: string): boolean {
   const w = name.trim().toLowerCase();
   if (w.length < 4 || /\s/.test(w) || lexicon().nounThemes(w).length > 0) return false;
-  return new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text);
+  return wholeWord(w, 'u').test(text);
 }
 
 /** The longest old memory whose words are read with their synonyms by a clause restatement (content words). */

@@ -38,9 +38,6 @@ export function toks(text: string): Tok[] {
   return out;
 }
 
-/** Week days shortened into words of their own ("I sat", "the sun"): days only where a day is said. */
-export const WORD_DAYS: Record<string, string> = { mon: 'monday', wed: 'wednesday', sat: 'saturday', sun: 'sunday' };
-
 /** Words before a day in figures: "on 3/4", "by 3/4". */
 export const DATING_BEFORE = new Set(['on', 'by', 'until', 'till', 'from', 'since', 'before', 'after', 'due', 'for']);
 

@@ -68,8 +68,13 @@ export function dayOf(word: string): string | null {
 const DAY_ABBR: Record<string, string> = {
   tue: 'tuesday', tues: 'tuesday', weds: 'wednesday', thu: 'thursday', thur: 'thursday', thurs: 'thursday', fri: 'friday',
 };
-export function dayShortened(word: string): string | null {
-  return DAY_ABBR[word.toLowerCase().replace(/\.$/, '')] ?? null;
+/** Week days shortened into words of their own ("I sat", "the sun"): days only where a day is said. */
+const WORD_DAYS: Record<string, string> = { mon: 'monday', wed: 'wednesday', sat: 'saturday', sun: 'sunday' };
+
+/** A week day shortened ("tues"), and one shortened into a word ("sat") when `saidAsDay` says a day is said there. */
+export function dayShortened(word: string, saidAsDay: () => boolean): string | null {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  return DAY_ABBR[w] ?? (w in WORD_DAYS && saidAsDay() ? WORD_DAYS[w]! : null);
 }
 
 export const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;

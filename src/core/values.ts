@@ -12,7 +12,7 @@ import {
   clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
 } from './value-words.js';
 import { count, lengthOfTime, unitOf, withUnit } from './quantities.js';
-import { compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, WORD_DAYS, type Tok } from './value-tokens.js';
+import { compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
 
 export { count, lengthOfTime } from './quantities.js';
 
@@ -110,8 +110,7 @@ function extractValuesOnce(text: string): Value[] {
     // week days
     // ("tues 10 am", "every thurs"; "wed", "sat", "sun" and "mon" are words too, read as days only before a time or after "on",
     // "every", "next", "this", "last")
-    const dayed = /^(?:on|every|next|this|last)$/.test(prev?.lower ?? '') || (next !== undefined && /^\d/.test(next.text));
-    const d = dayOf(t.text) ?? dayShortened(t.text) ?? (dayed ? WORD_DAYS[t.lower] ?? null : null);
+    const d = dayOf(t.text) ?? dayShortened(t.text, () => /^(?:on|every|next|this|last)$/.test(prev?.lower ?? '') || (next !== undefined && /^\d/.test(next.text)));
     if (d) {
       push('day', i, i, d);
       continue;
