@@ -68,6 +68,17 @@ export function partOfDayAfter(ts: readonly Tok[], j: number): { pm: boolean; to
   return { pm: part !== 'morning', to: j + 2 };
 }
 
+/**
+ * An hour said in a clock phrase ending before token `j` ("half three", "quarter to four"), read with what follows it: "in
+ * the afternoon" or "pm" makes it after noon. Its hour of the day, its last token, and whether it stays approximate
+ * (neither said: "half three" may be 3:30 or 15:30).
+ */
+export function clockAfter(ts: readonly Tok[], j: number, hour: number): { h: number; to: number; approx: boolean } {
+  const part = partOfDayAfter(ts, j);
+  const mer = ts[j] && /^(?:am|pm)$/.test(ts[j]!.lower) ? ts[j]!.lower : null;
+  return { h: (part?.pm || mer === 'pm') && hour < 12 ? hour + 12 : hour, to: part ? part.to : mer ? j : j - 1, approx: !(part || mer) };
+}
+
 /** Is the token a mostly-uppercase "shouted" text, where capitals mean nothing? */
 export function shouted(text: string): boolean {
   const letters = text.replace(/[^\p{L}]/gu, '');

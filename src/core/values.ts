@@ -12,7 +12,7 @@ import {
   clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
 } from './value-words.js';
 import { count, lengthOfTime, unitOf, withUnit } from './quantities.js';
-import { compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
+import { clockAfter, compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
 
 export { count, lengthOfTime } from './quantities.js';
 
@@ -169,19 +169,15 @@ function extractValuesOnce(text: string): Value[] {
       const min = t.lower === 'half' ? 30 : next!.lower === 'past' ? 15 : 45;
       const h = next!.lower === 'to' && t.lower === 'quarter' ? (clock === 1 ? 12 : clock - 1) : clock;
       // ("half past two in the afternoon" is 14:30, "quarter to four pm" 15:45, as a bare hour and "half three" are read)
-      const part = partOfDayAfter(ts, i + 3);
-      const mer = ts[i + 3] && /^(?:am|pm)$/.test(ts[i + 3]!.lower) ? ts[i + 3]!.lower : null;
-      const h24 = (part?.pm || mer === 'pm') && h < 12 ? h + 12 : h;
-      push('time', i, part ? part.to : mer ? i + 3 : i + 2, fmtTime(h24, min, !(part || mer)));
+      const said = clockAfter(ts, i + 3, h);
+      push('time', i, said.to, fmtTime(said.h, min, said.approx));
       continue;
     }
     // "half three" (British: half past three), "half six in the evening"; not "half an hour", "half the team"
     const halfHour = t.lower === 'half' && next && !(next2 && /^(?:past|to)$/.test(next2.lower)) ? clockHour(next.lower) : null;
     if (halfHour !== null && !(next2 && next2.lower !== 'in' && (MEASURE_UNITS.test(next2.lower) || MONEY_UNITS.test(next2.lower)))) {
-      const halfPart = partOfDayAfter(ts, i + 2);
-      const mer = next2 && /^(?:am|pm)$/.test(next2.lower) ? next2.lower : null;
-      const h = (halfPart?.pm || mer === 'pm') && halfHour < 12 ? halfHour + 12 : halfHour;
-      push('time', i, halfPart ? halfPart.to : mer ? i + 2 : i + 1, fmtTime(h, 30, !(halfPart || mer)));
+      const said = clockAfter(ts, i + 2, halfHour);
+      push('time', i, said.to, fmtTime(said.h, 30, said.approx));
       continue;
     }
     if (t.lower === 'noon' || t.lower === 'midday') {
