@@ -311,13 +311,17 @@ function eachAlone(oldKeys: ReadonlySet<string>, newKeys: ReadonlySet<string>, o
 function withoutSetAside(s: StatementLike, cues: readonly Cue[]): StatementLike {
   let text = s.text;
   for (const c of cues) {
-    if (!c.replaced || extractValues(c.replaced).length === 0) continue;
+    // (a phrase set aside is a few words: one as long as a message is none, and is not looked for as one pattern)
+    if (!c.replaced || c.replaced.length > SET_ASIDE_MAX || extractValues(c.replaced).length === 0) continue;
     // (the last time it is said as a whole word: what is set aside comes after its cue, "4:30 not 3")
     const said = [...text.matchAll(wholeWord(c.replaced, 'giu', ':.'))].at(-1);
     if (said?.index !== undefined) text = `${text.slice(0, said.index)}${text.slice(said.index + said[0].length)}`;
   }
   return text === s.text ? s : { ...s, text };
 }
+
+/** The longest phrase a contrast sets aside that is looked for in the text (characters). */
+const SET_ASIDE_MAX = 200;
 
 /** The verbs of how one has a thing ("I take my coffee …"), and the words dating the present: not what changed. */
 const MANNER_VERBS = new Set(['like', 'take', 'have', 'drink', 'eat', 'prefer', 'want', 'order', 'rather', 'usually', 'always'].map(key));

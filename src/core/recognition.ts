@@ -191,10 +191,14 @@ function bothOwn(a: string, b: string): boolean {
 /** Someone of the person's, by role: their birthday is not the person's. */
 const PERSON_WORD = /\b(?:wife|husband|partner|son|daughter|kids?|children|child|mum|mom|mother|dad|father|brother|sister|friend|boss|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|colleague|girlfriend|boyfriend|fianc[eé]e?)\b/;
 
+/** The longest one-word name looked for typed in lower case (characters). */
+const NAME_MAX = 64;
+
 /** A one-word name that WordNet does not know as a noun, said in lower case in the text. */
 function typedLower(name: string, text: string): boolean {
   const w = name.trim().toLowerCase();
-  if (w.length < 4 || /\s/.test(w) || lexicon().nounThemes(w).length > 0) return false;
+  // (a word longer than any name is none, and is not looked for as one pattern)
+  if (w.length < 4 || w.length > NAME_MAX || /\s/.test(w) || lexicon().nounThemes(w).length > 0) return false;
   return wholeWord(w, 'u').test(text);
 }
 
