@@ -237,7 +237,10 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const np = npOld.find((s) => npNew.has(s));
   if (np) {
     const subjectKeys = new Set(np.slice(3).split('+'));
-    const rest = (text: string) => new Set(toks(text).filter((w) => !NP_ADJ.has(w)).map(key).filter((k) => !subjectKeys.has(k)).filter((k) => contentKeys(text).has(k)));
+    const rest = (text: string) => {
+      const content = contentKeys(text);
+      return new Set(toks(text).filter((w) => !NP_ADJ.has(w)).map(key).filter((k) => !subjectKeys.has(k) && content.has(k)));
+    };
     const restOld = rest(oldS.text);
     const restNew = rest(newS.text);
     // a value said on both sides, however written, is something said in common: "is 6" / "is six years old"

@@ -12,20 +12,32 @@ const tokenCaches = new Set<Map<string, unknown>>();
  * A cached function returns exactly what the function computes (it is pure: the text is
  * its only input), so that no caller can change what the next caller sees: either the value
  * itself typed read-only (`shared`: most caches) or a fresh copy each call (`copy`). Bounded:
- * the oldest entry goes first; long texts are not kept (computed each time, as before).
+ * the oldest entry goes first; texts past `maxChars` are kept apart, the last `MAX_LONG` of them.
  */
+/** Long texts kept per cache (the oldest goes first), and the longest kept: a quote is at most 20,000 characters. */
+const MAX_LONG = 4;
+const MAX_LONG_CHARS = 100_000;
+
 export function memoByText<R>(
   fn: (text: string) => R, copy: (r: R) => R, max = 2_000, maxChars = 2_000, scope: 'sentence' | 'token' = 'sentence',
 ): (text: string) => R {
   const cache = new Map<string, R>();
-  (scope === 'sentence' ? sentenceCaches : tokenCaches).add(cache);
+  // Long texts apart, the last few only: one remember reads its statement against each of up to
+  // candidateK candidates, and a 20,000-character quote read afresh for each held the event loop
+  // for ~0.7 s (forty-second round); a few long readings are what one remember needs, never more.
+  const long = new Map<string, R>();
+  const caches = scope === 'sentence' ? sentenceCaches : tokenCaches;
+  caches.add(cache);
+  caches.add(long);
   return (text: string): R => {
-    let r = cache.get(text);
+    const isLong = text.length > maxChars;
+    const held = isLong ? long : cache;
+    let r = held.get(text);
     if (r === undefined) {
       r = copy === shared && SEALED ? sealed(fn(text)) : fn(text);
-      if (text.length > maxChars) return r;
-      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-      cache.set(text, r);
+      if (isLong && text.length > MAX_LONG_CHARS) return r;
+      if (held.size >= (isLong ? MAX_LONG : max)) held.delete(held.keys().next().value as string);
+      held.set(text, r);
     }
     return copy(r);
   };

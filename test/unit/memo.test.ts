@@ -38,7 +38,7 @@ describe('memoByText', () => {
     expect(tokens).toBe(1);
   });
 
-  it('keeps at most `max` texts, dropping the oldest, and never keeps a long text', () => {
+  it('keeps at most `max` texts, dropping the oldest', () => {
     let calls = 0;
     const f = memoByText((t: string) => { calls++; return [t]; }, copyArray, 2, 10);
     f('one'); f('two'); f('three');
@@ -46,9 +46,31 @@ describe('memoByText', () => {
     expect(calls).toBe(3);
     f('one');
     expect(calls).toBe(4);
-    const long = 'x'.repeat(11);
-    f(long); f(long);
-    expect(calls).toBe(6);
+  });
+
+  it('keeps the last four long texts apart (one remember reads its long quote once, not once per candidate), none past 100,000 characters', () => {
+    let calls = 0;
+    const f = memoByText((t: string) => { calls++; return [t]; }, copyArray, 2, 10);
+    const longs = ['a', 'b', 'c', 'd', 'e'].map((x) => x.repeat(11));
+    f(longs[0]!); f(longs[0]!);
+    expect(calls).toBe(1);
+    // long texts do not push the short ones out, nor the short the long
+    f('one'); f('two'); f('three');
+    f(longs[0]!);
+    expect(calls).toBe(4);
+    for (const l of longs.slice(1)) f(l);
+    expect(calls).toBe(8);
+    f(longs[4]!); f(longs[1]!);
+    expect(calls).toBe(8);
+    f(longs[0]!); // the oldest of five went
+    expect(calls).toBe(9);
+    const huge = 'z'.repeat(100_001);
+    f(huge); f(huge);
+    expect(calls).toBe(11);
+    // a long text's reading is let go with the rest (a forget for good)
+    forgetSentenceReadings();
+    f(longs[1]!);
+    expect(calls).toBe(12);
   });
 
   it('a rule that adds to a cached answer does not change the next answer (valuesOf adds the entities it finds)', () => {
