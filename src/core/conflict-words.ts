@@ -84,7 +84,9 @@ export const FILLER = new Set(
   (
     'actually now new currently still really seriously sorry correction wrong wait anymore longer after all earlier ' +
     'scratch that instead rather than update updated please remember okay ok oh well yes yeah so anyway today ' +
-    'definitely certainly truly totally absolutely usually always'
+    'definitely certainly truly totally absolutely usually always ' +
+    // chat's asides: "btw i'm allergic to shellfish", "pls use metric"
+    'btw fyi pls plz thx thanks tbh fwiw lol haha'
   ).split(' '),
 );
 

@@ -16,6 +16,7 @@ import {
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
+import { valueIndex } from './value-index.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, s1, strength } from './addressing.js';
 import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
 import { attributive, differentObject, MULTI } from './multi-valued.js';
@@ -363,7 +364,15 @@ function swappedInFrame(oldText: string, newText: string, withoutAdditive = fals
   if (h.a.length === 0 || h.b.length === 0 || h.a.length > 3 || h.b.length > 3 || a.length - h.a.length < 2) return false;
   const ca = h.a.filter((w) => !STOP_WORDS.has(w));
   const cb = h.b.filter((w) => !STOP_WORDS.has(w));
-  return ca.length > 0 && cb.length > 0 && !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!));
+  return ca.length > 0 && cb.length > 0 && !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!)) && !oneValue(h.a, h.b);
+}
+
+/** Two stretches that say the same values, each written its own way: "three years" / "3 yrs", "182 cm" / "1.82 metres". */
+function oneValue(a: readonly string[], b: readonly string[]): boolean {
+  const [va, vb] = [extractValues(a.join(' ')), extractValues(b.join(' '))];
+  if (va.length === 0 || vb.length === 0) return false;
+  const [ia, ib] = [valueIndex(va), valueIndex(vb)];
+  return va.every((v) => ib.has(v)) && vb.every((v) => ia.has(v));
 }
 
 /** A statement's words without those that say it is one more ("also", "too", "as well"). */

@@ -12,6 +12,10 @@
 import { lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
 import { PERSON } from './conflict-words.js';
+import { numberWord, ordinalWord } from './value-words.js';
+
+/** A number as said: digits, a number word or an ordinal ("90", "ninety", "ninetieth", "21st"). */
+const numeric = (w: string) => /^\d/.test(w) || numberWord(w) !== null || ordinalWord(w) !== null;
 
 /**
  * Prepositions, a closed class WordNet does not hold: a goal and a source ("into" / "out of",
@@ -59,7 +63,8 @@ export function oppositeIn(a: string[], b: string[], exclusive = false): string 
       const phrase = a.slice(i, i + n).join(' ');
       // (people are not values: "I have a brother." / "I have a sister." are two people, not one changed)
       if (PERSON.has(phrase)) continue;
-      const q = [...lex.opposites(phrase), ...(preps.get(phrase) ?? [])].find((o) => occurs(o.split(' '), b));
+      // (nor are numbers opposites, the values' rules compare them: "turned 90" / "his ninetieth birthday")
+      const q = [...lex.opposites(phrase), ...(preps.get(phrase) ?? [])].find((o) => occurs(o.split(' '), b) && !(numeric(phrase) && numeric(o)));
       if (q) return `${phrase} / ${q}`;
     }
   }

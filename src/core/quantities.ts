@@ -17,6 +17,46 @@ export function lengthOfTime(norm: string): string | null {
   return `${v} ${u}`;
 }
 
+/** Each unit of a measure in its measure's unit: lengths in metres, weights in kilograms, volumes in litres. */
+const IN_BASE: Record<string, [string, number]> = {
+  km: ['length', 1000], m: ['length', 1], cm: ['length', 0.01], mm: ['length', 0.001], mile: ['length', 1609.344], ft: ['length', 0.3048], inch: ['length', 0.0254],
+  kg: ['weight', 1], g: ['weight', 0.001], lb: ['weight', 0.45359237], oz: ['weight', 0.028349523125], stone: ['weight', 6.35029318],
+  l: ['volume', 1], ml: ['volume', 0.001],
+};
+
+/** A measure's kind and its count in that kind's unit ("182|cm" -> length, 1.82), or null (no unit, or a unit of time). */
+function inBase(norm: string): { kind: string; value: number } | null {
+  const unit = unitOf(norm);
+  const base = unit ? IN_BASE[unit] : undefined;
+  const value = base ? Number(count(norm)) * base[1] : NaN;
+  return base && Number.isFinite(value) && value > 0 ? { kind: base[0], value } : null;
+}
+
+/** How far apart one measure said two ways may be: within 5 % (and within rounding, `sameMeasure`). */
+const NEAR = 1.05;
+
+/**
+ * One measure said in two units, as a conversion gives it ("1.82 metres" / "182 cm", "12 kg" / "roughly 26.5 lbs",
+ * "6 ft" / "183 cm"): the less precise count, put in the other's unit, rounds to the other as written (to its last
+ * digit), and the two are within 5 %. "80 kg" / "12 stone" are two weights (76.2 kg), as are "1.8 m" / "178 cm".
+ */
+export function sameMeasure(a: string, b: string): boolean {
+  const [ma, mb] = [inBase(a), inBase(b)];
+  if (!ma || !mb || ma.kind !== mb.kind) return false;
+  // (half the last digit of a count, in the measure's unit: "26.5" lb is within 0.05 lb)
+  const half = (norm: string) => 0.5 * 10 ** -(count(norm).split('.')[1]?.length ?? 0) * IN_BASE[unitOf(norm)!]![1];
+  const apart = Math.abs(ma.value - mb.value);
+  return apart < Math.min(half(a), half(b)) * (1 - 1e-9) && Math.max(ma.value, mb.value) <= NEAR * Math.min(ma.value, mb.value);
+}
+
+/** Keys that two measures `sameMeasure` reads as one share (one of them at least): their kind and size, in steps of 5 %. */
+export function measureKeys(norm: string): string[] {
+  const m = inBase(norm);
+  if (!m) return [];
+  const step = Math.floor(Math.log(m.value) / Math.log(NEAR));
+  return [step - 1, step, step + 1].map((x) => `m${m.kind}${x}`);
+}
+
 /** A quantity's count as compared: "5k" = "5000" (without its unit: "80|kg" -> "80"). */
 export const count = (norm: string) => norm.split('|')[0]!.replace(/k$/, '000');
 /** A quantity's unit as compared ("80|kg" -> "kg"), or null when none was said or it could be read two ways. */
@@ -31,7 +71,7 @@ const MEASURES: Array<[string, RegExp]> = [
   ['kg', /^(?:kgs?|kilos?|kilograms?)$/], ['lb', /^lbs?$/], ['stone', /^stone$/], ['g', /^(?:g|grams?)$/], ['oz', /^(?:oz|ounces?)$/],
   ['km', /^(?:kms?|kilomet(?:er|re)s?)$/], ['mile', /^miles?$/], ['m', /^(?:m|met(?:er|re)s?)$/], ['cm', /^cm$/], ['mm', /^mm$/],
   ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
-  ['second', /^(?:seconds?|secs?)$/], ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^weeks?$/], ['month', /^months?$/], ['year', /^years?$/],
+  ['second', /^(?:seconds?|secs?)$/], ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^(?:weeks?|wks?)$/], ['month', /^months?$/], ['year', /^(?:years?|yrs?)$/],
 ];
 export function withUnit(n: string, unit: string): string {
   const u = MEASURES.find(([, re]) => re.test(unit))?.[0];

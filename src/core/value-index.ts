@@ -5,6 +5,7 @@
  * against another was 2 million pairs weighed one by one. Pure.
  */
 import { count, lengthOfTime, sameCount, sameValue, valueGroup, type Value } from './values.js';
+import { measureKeys } from './quantities.js';
 
 /**
  * What `sameValue` and `sameCount` compare beyond equal norms, as one key: a time's minutes in
@@ -18,7 +19,9 @@ export function comparableKeys(v: Readonly<Value>): string[] {
   }
   // (and a length of time as a count of its smallest unit: "an hour" and "60 minutes")
   const length = v.kind === 'quantity' ? lengthOfTime(v.norm) : null;
-  if (v.kind === 'quantity' || v.kind === 'number') return length ? [`n${count(v.norm)}`, `d${length}`] : [`n${count(v.norm)}`];
+  // (and a measure in another unit, by its size: "1.82 metres" and "182 cm")
+  if (v.kind === 'quantity') return [`n${count(v.norm)}`, ...(length ? [`d${length}`] : measureKeys(v.norm))];
+  if (v.kind === 'number') return [`n${count(v.norm)}`];
   return [];
 }
 

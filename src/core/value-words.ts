@@ -26,8 +26,16 @@ export function numberWord(word: string): number | null {
 export const ORDINALS: Record<string, number> = {
   first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11,
   twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
-  twentieth: 20, thirtieth: 30,
+  twentieth: 20, thirtieth: 30, fortieth: 40, fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90, hundredth: 100,
 };
+
+/** An ordinal word's number: "fourth" -> 4, "twenty-first" -> 21; null when not one. */
+export function ordinalWord(word: string): number | null {
+  const w = word.toLowerCase();
+  if (w in ORDINALS) return ORDINALS[w]!;
+  const m = w.match(/^([a-z]+)-([a-z]+)$/);
+  return m && m[1]! in TENS && m[2]! in ORDINALS && ORDINALS[m[2]!]! < 10 ? TENS[m[1]!]! + ORDINALS[m[2]!]! : null;
+}
 
 /** 4 -> "4th", 21 -> "21st": an ordinal as written in digits. */
 export function ordinal(n: number): string {
@@ -78,7 +86,7 @@ export function dayShortened(word: string, saidAsDay: () => boolean): string | n
 }
 
 export const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;
-export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|months?|years?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
+export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|wks?|months?|years?|yrs?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
 
 
 export const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };

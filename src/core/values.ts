@@ -9,9 +9,9 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
 import { lexicon } from './lexicon.js';
 import {
-  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ORDINALS, PERIODS, SCALES, TENS, TIMES, UNITS,
+  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ordinalWord, PERIODS, SCALES, TENS, TIMES, UNITS,
 } from './value-words.js';
-import { count, lengthOfTime, unitOf, withUnit } from './quantities.js';
+import { count, lengthOfTime, sameMeasure, unitOf, withUnit } from './quantities.js';
 import { clockAfter, compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
 
 export { count, lengthOfTime } from './quantities.js';
@@ -28,6 +28,8 @@ export interface Value {
   norm: string;
 }
 
+/** The day a count of years is turned: "his 90th birthday". */
+const BIRTHDAY = /^(?:birthday|bday)$/;
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'st', 'sir', 'dame']);
 const PLACE_PREPS = new Set(['in', 'at', 'to', 'from', 'near', 'into', 'visit', 'visited', 'visiting', 'towards', 'around', 'outside', 'leave', 'left']);
 
@@ -83,7 +85,8 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
     // (a day said in words: "the third of June", "June the first")
-    const dmWord = ORDINALS[t.lower] !== undefined && ORDINALS[t.lower]! <= 31 ? [t.lower, String(ORDINALS[t.lower])] : null;
+    const dayWord = ordinalWord(t.lower);
+    const dmWord = dayWord !== null && dayWord <= 31 ? [t.lower, String(dayWord)] : null;
     const dmBefore = t.lower.match(/^(\d{1,2})(st|nd|rd|th)?$/) ?? (dmWord && next?.lower === 'of' ? dmWord : null);
     if (dmBefore && Number(dmBefore[1]) >= 1 && Number(dmBefore[1]) <= 31) {
       const mIdx = next && monthOf(next.text) !== null ? i + 1 : next?.lower === 'of' && next2 && monthOf(next2.text) !== null ? i + 2 : -1;
@@ -159,7 +162,7 @@ function extractValuesOnce(text: string): Value[] {
       push('time', i, i + 2, fmtTime(bareHour < 12 ? bareHour + 12 : bareHour, 0, false));
       continue;
     }
-    if (bareHour !== null && /^(at|by|until|till|from|before|after)$/.test(prev?.lower ?? '') && !(next && (MEASURE_UNITS.test(next.lower) || MONEY_UNITS.test(next.lower)))) {
+    if (bareHour !== null && /^(at|by|until|till|from|before|after)$/.test(prev?.lower ?? '') && !(next && (MEASURE_UNITS.test(next.lower) || MONEY_UNITS.test(next.lower) || next.lower in SCALES))) {
       push('time', i, i, fmtTime(bareHour, 0, bareHour <= 12));
       continue;
     }
@@ -241,6 +244,13 @@ function extractValuesOnce(text: string): Value[] {
         continue;
       }
     }
+    // an ordinal: "the fourth floor" = "the 4th floor" (a single ordinal word after "the" only: "at first" is no position;
+    // "twenty-first" anywhere); an Nth birthday is turning N ("his ninetieth birthday" / "turned 90")
+    const ord = isOrdinal(t.lower) ? parseInt(t.lower, 10) : ordinalWord(t.lower);
+    if (ord !== null && (isOrdinal(t.lower) || prev?.lower === 'the' || t.lower.includes('-') || BIRTHDAY.test(next?.lower ?? ''))) {
+      push('number', i, i, BIRTHDAY.test(next?.lower ?? '') ? String(ord) : ordinal(ord));
+      continue;
+    }
     // a number word opening a compound is its number: "five-a-side" as "5-a-side", "two-bedroom" as "2-bedroom"
     const leadNumber = /^[a-z]+-[a-z]/.test(t.lower) && numberWord(t.lower) === null ? compoundNumber(t.lower) : null;
     if (leadNumber !== null) {
@@ -277,16 +287,6 @@ function extractValuesOnce(text: string): Value[] {
       n = (n ?? 1) * SCALES[next.lower]!;
       const unit = next2 && (MONEY_UNITS.test(next2.lower) || MEASURE_UNITS.test(next2.lower)) && next2.lower !== 'in';
       push(unit ? 'quantity' : 'number', i, unit ? i + 2 : i + 1, String(n));
-      continue;
-    }
-    if (n === null && isOrdinal(t.lower)) {
-      push('number', i, i, t.lower);
-      continue;
-    }
-    // "the fourth floor" = "the 4th floor" (an ordinal word is read as one after "the" only: "at first" is no position)
-    const ord = ORDINALS[t.lower];
-    if (ord !== undefined && prev?.lower === 'the') {
-      push('number', i, i, ordinal(ord));
       continue;
     }
     // "floor 4" is "the 4th floor", "level 2" "the 2nd level": a position said after its noun
@@ -370,7 +370,7 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
   }
   if (kind === 'quantity') {
     const [ua, ub] = [unitOf(a), unitOf(b)];
-    if (ua !== null && ub !== null && ua !== ub) return lengthOfTime(a) !== null && lengthOfTime(a) === lengthOfTime(b);
+    if (ua !== null && ub !== null && ua !== ub) return (lengthOfTime(a) !== null && lengthOfTime(a) === lengthOfTime(b)) || sameMeasure(a, b);
     return count(a) === count(b) && (ua === null || ub === null || ua === ub);
   }
   return false;
