@@ -138,7 +138,7 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
       // (someone moving or changing something names what was said of where they are only: "Callum moved to Valencia" ends
       // "Callum lives in Manchester", not "Callum loves football")
-      const named = [...obj.named, ...(WHEREABOUTS.test(norm(o.t)) ? obj.mover ?? [] : [])];
+      const named = [...obj.named, ...(WHEREABOUTS.test(norm(o.t)) ? obj.mover ?? [] : []), ...saidFor(o.t, obj.purpose)];
       // a part replaced that the old sentence does not say is the part's change, not the thing's: "My phone is an iPhone 13." /
       // "I replaced the screen on my iPhone 13." ("We replaced the old boiler with a heat pump" ends "Our boiler is a Worcester Bosch")
       if (obj.cue.includes(REPLACE) && obj.after.length > 0 && !obj.after.some((k) => o.k.has(k))) continue;
@@ -171,6 +171,13 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
 }
 
 const REPLACE = key('replaced');
+
+/** Of `purpose`'s keys, those the sentence says a choice is for ("Use Fahrenheit for temperatures." -> temperature). */
+function saidFor(sentence: string, purpose: readonly string[] | undefined): string[] {
+  if (!purpose) return [];
+  const t = toks(sentence);
+  return purpose.filter((k) => t.some((w, i) => w === 'for' && t.slice(i + 1, i + 3).some((x) => key(x) === k)));
+}
 
 /** A content word of the sentence is the thing's word or a synonym of it (WordNet). */
 function sayThing(sentence: string, word: string): boolean {
@@ -216,6 +223,8 @@ export interface CueObject {
   named: string[];
   /** the cue's own content words ("lost") */
   cue: string[];
+  /** what a new choice is for, said after it ("switch to celsius for temperatures" -> temperature): it names the old choice said for it too */
+  purpose?: string[];
   /** who moved or changed something, said before the cue ("Dad moved into a care home" -> father, "Ella changed schools" -> ella) */
   mover?: string[];
   /** the thing a sale or a gift names, when the cue is one ("I sold my Apple shares" -> shares): what changed hands */
@@ -281,7 +290,10 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // (the phrase ends at a time said after it: "I finished Dune last night" names Dune, not the night)
   const when = new Set([...datingKeys(text), ...RELATIVE_TIME]);
   // (the phrase ends with its clause: "no longer doing the Brighton half - pulled out" names the half)
-  for (const w of toks(t.slice(at + cue.phrase.length).split(CLAUSE_END)[0]!)) {
+  const rest = toks(t.slice(at + cue.phrase.length).split(CLAUSE_END)[0]!);
+  let afterEnd = 0;
+  for (const w of rest) {
+    afterEnd++;
     if (!own(w) && after.length === 0) continue;
     const k = key(w);
     // (an adverb ends the phrase: "gone off coffee completely" names coffee; "family" is a noun)
@@ -290,6 +302,10 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
     after.push(k);
     lastAfter = w;
   }
+  // what the new choice is for, said after it: "switch to celsius for temperatures" changes what "Use Fahrenheit for
+  // temperatures." chose for them (`addressedPair`: only an old sentence that says what it chose for that)
+  const purposeAt = rest[afterEnd - 1] === 'for' ? afterEnd : -1;
+  const purpose = family === 'changed' && purposeAt > 0 ? rest.slice(purposeAt).filter(own).slice(0, 1).map(key) : [];
   // (a part had replaced is said before its cue: "the car had its brake pads replaced in May" replaced the pads)
   const had = after.length === 0 && cue.phrase === 'replaced' ? HAD_DONE.exec(clause) : null;
   if (had) for (const w of toks(had[1]!)) if (own(w)) { after.push(key(w)); lastAfter = w; }
@@ -318,7 +334,7 @@ export function cueObject(text: string, family: string, voc: ReadonlySet<string>
   // no "Sarah is on the PTA")
   const whose = ends && (head.length === 0 || /[a-z]{3}ing$/.test(lastAfter) || ROLE_NOUNS.has(head[0]!) || lexicon().nounThemes(lemma(lastAfter))[0] === 'group');
   return {
-    after, named: [...(whose ? before : []), ...(byPerson || ours ? head : [])], cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver, byPerson,
+    after, named: [...(whose ? before : []), ...(byPerson || ours ? head : [])], ...(purpose.length > 0 ? { purpose } : {}), cue: [...contentKeys(cue.phrase)], ...(ends ? {} : { mover: before }), ...handedOver, byPerson,
     ...(byPerson && head.length > 0 ? { namedWord: lastAfter } : {}),
   };
 }

@@ -69,9 +69,20 @@ function keyOnce(tok: string): string {
   return wordKey(w);
 }
 
-/** Tokens with contractions expanded and hyphenated words split ("colour-blind" -> colour, blind). */
+/**
+ * Chat's shorthands, written out as the rules read them ("my wfh days" says "work from home", "dentist appt" an
+ * appointment): each one word only, never one read two ways ("bf" is a boyfriend or a best friend; "doc" a doctor or
+ * a document). Like contractions, a closed class of how people type, not of what they say.
+ */
+const SHORTHANDS: Record<string, readonly string[]> = {
+  wfh: ['work', 'from', 'home'], appt: ['appointment'], appts: ['appointments'], bday: ['birthday'], u: ['you'], ur: ['your'],
+  pls: ['please'], plz: ['please'], thx: ['thanks'], tmrw: ['tomorrow'], tmr: ['tomorrow'], b4: ['before'], abt: ['about'],
+  ppl: ['people'], hubby: ['husband'], uni: ['university'], convo: ['conversation'], bc: ['because'], cuz: ['because'],
+};
+
+/** Tokens with contractions expanded, chat's shorthands written out and hyphenated words split ("colour-blind" -> colour, blind). */
 export const toks: (text: string) => readonly string[] = memoByText(
-  (text) => words(text).flatMap((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w])), shared);
+  (text) => words(text).flatMap((w) => SHORTHANDS[w] ?? (/^[a-z]+(-[a-z]+)+$/.test(w) && /^\D/.test(w) ? w.split('-') : [w])), shared);
 
 /** Clauses of a text: split at sentence and clause punctuation. */
 export const clauses: (text: string) => ReadonlyArray<readonly string[]> = memoByText((text): ReadonlyArray<readonly string[]> => text

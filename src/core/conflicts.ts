@@ -5,10 +5,10 @@
  * are distinct facts that stay current. The rules and their examples are in
  * docs/corrections.md, one section per rule name used here.
  */
-import { STOP_WORDS, NEGATIONS } from './words.js';
+import { STOP_WORDS, NEGATIONS, lemma } from './words.js';
 import { extractValues, numberWord, valueGroup, type Value } from './values.js';
 import { correctionCue, findCues, type Cue } from './correction-cues.js';
-import { actionSwap, diffHunks, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
+import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import {
   contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject, wholeWord,
@@ -16,7 +16,7 @@ import {
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
-import { valueIndex } from './value-index.js';
+import { swappedInFrame } from './swapped.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, s1, strength } from './addressing.js';
 import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
 import { attributive, differentObject, MULTI } from './multi-valued.js';
@@ -117,6 +117,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         if (cue.family === 'state-over' && (tenseOf(oldS.text)?.tense === 'past' || PAST_EVENT.test(norm(oldS.text)))) continue;
         // (nor is what the person used to do, already over when they said it: "I used to live in Glasgow." / "I live in Edinburgh now.")
         if (USED_TO.test(norm(oldS.text)) && !USED_TO.test(norm(newS.text))) continue;
+        // (nor does what holds "now" change where or when someone was born: "my grandma was born in Kraków" / "My
+        // grandmother lives in Gdańsk these days."; a marker still may: "Actually she was born in Warsaw.")
+        if (strength(cue, oldKeys) === 'weak' && BORN.test(norm(oldS.text)) && !BORN.test(norm(newS.text))) continue;
         // (a contrast naming what the old statement set aside too tells its choice again: "tea over coffee" / "tea rather than coffee")
         if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
@@ -276,7 +279,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   }
   // 7b. the same things, another action: "A dog is stopping on the snow" / "A dog is running on the snow"
   // a participle said as a state ("is based in") is no action: "lives in Paris" / "is based in Paris"
-  const states = new Set([...stateParticiples(oldS.text), ...stateParticiples(newS.text)]);
+  // (nor is a verb that takes another after "to": the other is the action, "I need to submit my tax return" files it,
+  // "I'd prefer to be addressed as Liz" calls her)
+  const states = new Set([...stateParticiples(oldS.text), ...stateParticiples(newS.text), ...catenatives(oldS.text), ...catenatives(newS.text)]);
   // (the word after "I" / "we" is the clause's verb, known to the word list or not: "I walk the dog at 7am" / "I feed the dog at 7am";
   // the same frame with one word swapped needs only one content word in common: "I go swimming on Mondays" / "… running …")
   const mainVerbs = new Set([...verbsAfterSubject(oldS.text), ...verbsAfterSubject(newS.text)]);
@@ -333,52 +338,17 @@ const NOW_WORDS = new Set(['now', 'days', 'day', 'these', 'nowadays', 'currently
 
 /** A state or habit told as over ("I used to live in Glasgow"). */
 const USED_TO = /\bused to\b/;
+const BORN = /\bborn\b/;
 
 /** A statement told in the past ("I had knee surgery in March.", "We got the flu shot."): an event, not a state held now. */
 const PAST_EVENT = /^(?:i|we|he|she|they|(?:my|our) \w+) (?:had|got|was|were|did|\w{3,}ed)\b/;
 
-/** The longest statement read for a swapped stretch (words of each side). */
-const SWAP_MAX_WORDS = 60;
-
-/** Words that date a statement to now, not part of what it says ("I cycle to work now"). */
-const NEWS_WORDS = new Set(['now', 'currently', 'nowadays']);
-
-/**
- * The same words but one stretch of one to three swapped for another that is no synonym, the words
- * dating it to now aside, in a frame of at least two words: "I drive to work." / "I cycle to work
- * now.", "I live in a flat." / "… a house now.", "I take my tea with milk." / "… black now", "I
- * drive to work." / "I take the bus to work now.".
- */
-function swappedInFrame(oldText: string, newText: string, withoutAdditive = false): boolean {
-  const words = (text: string) => {
-    const t = toks(text).filter((w) => !NEWS_WORDS.has(w));
-    return withoutAdditive ? withoutAdditiveWords(t) : t;
-  };
-  const a = words(oldText);
-  const b = words(newText);
-  // (a statement's words, not a long message's: the diff is quadratic, and a swap says nothing of pages of text)
-  if (a.length > SWAP_MAX_WORDS || b.length > SWAP_MAX_WORDS) return false;
-  const hunks = diffHunks(a, b);
-  if (hunks.length !== 1) return false;
-  const h = hunks[0]!;
-  if (h.a.length === 0 || h.b.length === 0 || h.a.length > 3 || h.b.length > 3 || a.length - h.a.length < 2) return false;
-  const ca = h.a.filter((w) => !STOP_WORDS.has(w));
-  const cb = h.b.filter((w) => !STOP_WORDS.has(w));
-  return ca.length > 0 && cb.length > 0 && !(ca.length === 1 && cb.length === 1 && synonyms(ca[0]!, cb[0]!)) && !oneValue(h.a, h.b);
+/** Verbs that take another verb after "to" ("need to", "prefer to", "want to"), as said in the text. */
+function catenatives(text: string): string[] {
+  const t = toks(text);
+  return t.filter((w, i) => t[i + 1] === 'to' && CATENATIVE.has(lemma(w)));
 }
-
-/** Two stretches that say the same values, each written its own way: "three years" / "3 yrs", "182 cm" / "1.82 metres". */
-function oneValue(a: readonly string[], b: readonly string[]): boolean {
-  const [va, vb] = [extractValues(a.join(' ')), extractValues(b.join(' '))];
-  if (va.length === 0 || vb.length === 0) return false;
-  const [ia, ib] = [valueIndex(va), valueIndex(vb)];
-  return va.every((v) => ib.has(v)) && vb.every((v) => ia.has(v));
-}
-
-/** A statement's words without those that say it is one more ("also", "too", "as well"). */
-function withoutAdditiveWords(t: readonly string[]): string[] {
-  return t.filter((w, i) => !(w === 'also' || w === 'too' || w === 'additionally' || (w === 'as' && t[i + 1] === 'well') || (w === 'well' && t[i - 1] === 'as')));
-}
+const CATENATIVE = new Set(['need', 'want', 'prefer', 'like', 'love', 'hate', 'try', 'plan', 'hope', 'intend', 'mean', 'wish', 'have', 'get']);
 
 /** The numbers a value is written with, in digits or words: "7am" -> 7, "10 hours" -> 10, "Two" -> 2. */
 function numbersIn(v: Value): number[] {

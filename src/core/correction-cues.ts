@@ -83,6 +83,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['state-change', new RegExp(String.raw`\b(?:got|am|'m|are|'re|just|recently|finally) (?:engaged|married|divorced|separated|remarried|widowed)\b|\bbroke up\b|\bsplit up\b|(?<!\b(?:since|when|after|before|until|till|once|because) )\b(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?:retired|quit|resigned|sold|left my|left the|left(?= [a-z]{2,}ing\b)|gave up|stopped|lost my|lost our|got rid of|gave away|graduated|finished)\b|\b(?:died|passed away|passed on|was put down|is no more|(?:had to )?rehome[ds]?)\b|\bjust started\b|\bstarted (?:a|my) new\b` +
     // said without its "I", opening a sentence as chat does: "Sold the Focus in April", "Started at Stripe this week"
     String.raw`|(?:^|[.!?;]\s+)(?:just |recently |finally )?(?:sold|quit|retired|resigned|left (?:my|the)|gave up|stopped|got rid of|started (?:at|with))\b` +
+    // asked to stop doing something: "Please stop using bullet points", "could you stop calling me Liz"
+    String.raw`|(?:^|[.!?;,]\s+)(?:please |pls |can you |could you )?stop (?=[a-z]{2,}ing\b)` +
     // a liking or a tie ended: "I've gone off coffee", "I'm done with BA"; "Rob's left Deloitte" (has left)
     String.raw`|\b(?:has|have|'s|'ve) (?:just |recently |finally )?given up\b|\b(?:i've|i have|we've|we have|i|we) (?:gone|went) off\b|\b(?:i'm|i am|we're|we are) (?:so |totally |completely |officially )?done with\b` +
     String.raw`|(?<=[a-z])(?<!\b(?:what|that|there|here|it|who|which|all|nothing|everything|something|anything))'s (?:just |recently |finally )?left\b(?!${LEFT_SOMEWHERE})` +

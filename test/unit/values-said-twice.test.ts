@@ -73,3 +73,17 @@ describe('units and numbers as chat writes them', () => {
     expect(rel("I'm allergic to shellfish.", 'fyi I am allergic to shellfish').kind).toBe('compatible');
   });
 });
+
+describe('one thing by its value', () => {
+  it('reads "the end of April" as its last day', () => {
+    expect(kinds('renewed by the end of april')).toEqual(['date:04-30']);
+    expect(kinds('at the end of the month')).toEqual([]);
+    expect(rel('Remind me to renew the car insurance by 30 April.', 'need a reminder to get the car insurance renewed by the end of april').kind).toBe('compatible');
+    expect(rel('Remind me to renew the car insurance by 30 April.', 'need a reminder to get the car insurance renewed by 28 April').kind).not.toBe('compatible');
+  });
+
+  it('one phone number said of both sides is one thing, whatever each calls it', () => {
+    expect(rel('My mobile number is 0412 555 019.', 'my cell is 0412555019').kind).toBe('compatible');
+    expect(rel('My mobile number is 0412 555 019.', 'my work phone is 0412555777').kind).not.toBe('compatible');
+  });
+});
