@@ -90,15 +90,16 @@ export const clauses: (text: string) => ReadonlyArray<readonly string[]> = memoB
   .map((c) => toks(c))
   .filter((c) => c.length > 0), shared);
 
-/** Words that carry no fact of their own: cue words, hedges, intensifiers. */
+/** Chat's asides, said around a fact and no part of it: "btw i'm allergic to shellfish", "pls use metric". */
+export const CHAT_ASIDES: ReadonlySet<string> = new Set(['btw', 'fyi', 'pls', 'plz', 'thx', 'thanks', 'tbh', 'fwiw', 'lol', 'haha']);
+
+/** Words that carry no fact of their own: cue words, hedges, intensifiers, chat's asides. */
 export const FILLER = new Set(
   (
     'actually now new currently still really seriously sorry correction wrong wait anymore longer after all earlier ' +
     'scratch that instead rather than update updated please remember okay ok oh well yes yeah so anyway today ' +
-    'definitely certainly truly totally absolutely usually always ' +
-    // chat's asides: "btw i'm allergic to shellfish", "pls use metric"
-    'btw fyi pls plz thx thanks tbh fwiw lol haha'
-  ).split(' '),
+    'definitely certainly truly totally absolutely usually always'
+  ).split(' ').concat(...CHAT_ASIDES),
 );
 
 /** Content keys: not stop words, negations or filler. */

@@ -113,9 +113,16 @@ export function sameContact(a: string, b: string): boolean {
 export function sameOccasion(a: string, b: string): boolean {
   const vb = extractValues(b).filter((v) => v.kind === 'date' || v.kind === 'time');
   if (!extractValues(a).some((x) => (x.kind === 'date' || x.kind === 'time') && vb.some((y) => y.kind === x.kind && sameValue(x.kind, x.norm, y.norm)))) return false;
-  const [na, nb] = [occasionThings(a), occasionThings(b)];
-  if (na.length === 0 || nb.length === 0) return false;
-  return saysAllOf(nb, na) || saysAllOf(na, nb);
+  // (a name typed in lower case is no thing: "I'm meeting Rafael for lunch …" / "lunch w/ rafael fri")
+  const names = new Set([...namesOf(a), ...namesOf(b)]);
+  const [na, nb] = [occasionThings(a), occasionThings(b)].map((xs) => xs.filter((x) => !names.has(x.toLowerCase())));
+  if (na!.length === 0 || nb!.length === 0) return false;
+  return saysAllOf(nb!, na!) || saysAllOf(na!, nb!);
+}
+
+/** The names a text gives (its values of kind name or place), in lower case. */
+function namesOf(text: string): string[] {
+  return extractValues(text).filter((v) => valueGroup(v.kind) === 'name').map((v) => v.norm);
 }
 
 /** The things of an occasion: its common nouns, a birth said as the birthday and a marriage as the wedding. */
@@ -149,7 +156,14 @@ const TIME_NOUNS = new Set(['year', 'month', 'week', 'fortnight', 'day', 'night'
 /** A sentence's common nouns without the words of its values and its nouns of time. */
 function thingsNamed(text: string): string[] {
   const valueWords = new Set(extractValues(text).flatMap((v) => v.raw.toLowerCase().split(/\s+/).map(key)));
-  return deriveNouns(text).filter((n) => !valueWords.has(key(n)) && !TIME_NOUNS.has(key(lemma(n))));
+  // (a verb in -ing after "am", "is", "'m" is a doing, not a thing: "I'm meeting Rafael for lunch")
+  const doing = new Set(progressives(text));
+  return deriveNouns(text).filter((n) => !valueWords.has(key(n)) && !TIME_NOUNS.has(key(lemma(n))) && !doing.has(n.toLowerCase()));
+}
+
+/** The words in -ing said right after a form of "be" ("I'm meeting", "we are moving"; not "'s": "Tom's wedding"). */
+function progressives(text: string): string[] {
+  return [...text.toLowerCase().replace(/[\u2018\u2019]/g, "'").matchAll(/(?:\b(?:am|is|are|was|were)|'m|'re) ([a-z]{2,}ing)\b/g)].map((m) => m[1]!);
 }
 
 /** Both statements name the same time, date, day, quantity, contact or ordinal, however written. */

@@ -12,7 +12,7 @@ import { lexicon } from './lexicon.js';
 import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameNickname, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
-import { clauses, contentKeys as conflictKeys, wholeWord } from './conflict-words.js';
+import { CHAT_ASIDES, clauses, contentKeys as conflictKeys, key, wholeWord } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
 import { extractValues, foldMarks } from './values.js';
 import { dayOf, monthOf } from './value-words.js';
@@ -173,8 +173,9 @@ export function sharesName(a: string, b: string): boolean {
 
 /** A name of someone or somewhere read in both texts (the tagger's, a sentence's first word too), not a month or a day. */
 export function sharesPersonName(a: string, b: string): boolean {
-  const nb = namesIn(b);
-  return namesIn(a).some((x) => nb.some((y) => partOfName(x, y)));
+  const [na, nb] = [namesIn(a), namesIn(b)];
+  // (or typed in lower case on the other side, as chat does: "I'm meeting Rafael for lunch …" / "lunch w/ rafael fri")
+  return na.some((x) => nb.some((y) => partOfName(x, y))) || na.some((x) => typedLower(x, b)) || nb.some((y) => typedLower(y, a));
 }
 
 /** The tagger's capitalised names of a text, months and days aside. */
@@ -217,9 +218,12 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
   // synonyms of a statement's words only (each word against each of a long text's would hold the process)
   const words = contentWords(oldText);
   const oldLemmas = words.length <= SYNONYMS_MAX_WORDS ? words.map((w) => lemma(w)) : [];
-  const said = (w: string) => oldKeys.has(wordKey(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
+  // (kin and roles by one word: "boss" / "manager", "mum" / "mother")
+  const oldKin = conflictKeys(oldText);
+  const said = (w: string) => oldKeys.has(wordKey(w)) || oldKin.has(key(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
   const raw = newText.split(/[,;:\u2014]|\s-\s/);
-  const clauses = raw.map((c) => contentWords(c));
+  // (chat's asides are no words of a clause: "fyi arjun has a peanut allergy")
+  const clauses = raw.map((c) => contentWords(c).filter((w) => !CHAT_ASIDES.has(w)));
   // Runs of consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one.
   for (let i = 0; i < clauses.length; i++) {
     const words: string[] = [];

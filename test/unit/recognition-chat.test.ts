@@ -1,0 +1,53 @@
+/**
+ * Restatements as chat types them (forty-second round): a name in lower case, a plan said with
+ * "I'm meeting", an aside ("fyi") and a role by another word ("boss" / "manager"). Scores are
+ * under the topic score, over the recall floor, as USE-lite gave them.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clauseRestates, decide, sharesPersonName, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
+import { sameOccasion } from '../../src/core/meeting.js';
+import { normalizeText } from '../../src/core/normalize.js';
+import type { MemoryType } from '../../src/core/types.js';
+import { useWordNet } from '../helpers/lexicon.js';
+
+const T: Thresholds = { close: 0.875, related: 0.75, topic: 0.65, recallFloor: 0.4 };
+const incoming = (text: string, type: MemoryType = 'FACT', o: Partial<Incoming> = {}): Incoming =>
+  ({ text, normalized: normalizeText(text), type, entities: [], themes: [], previousSentence: null, messageId: 'm-new', ...o });
+const cand = (text: string, score: number, type: MemoryType = 'FACT', o: Partial<Candidate> = {}): Candidate =>
+  ({ id: 'old', text, normalized: normalizeText(text), type, entities: [], themes: [], messageId: 'm-old', score, ...o });
+
+beforeAll(async () => {
+  await useWordNet();
+});
+
+describe('one occasion, typed in chat', () => {
+  it('a name typed in lower case is the name', () => {
+    expect(sharesPersonName("I'm meeting Rafael for lunch on Friday at 12:30.", 'lunch w/ rafael fri, half past twelve')).toBe(true);
+    expect(sharesPersonName('I work at Apple.', 'I ate an apple.')).toBe(false);
+  });
+
+  it('"I\'m meeting" is a doing, not a thing of the occasion; the same lunch at the same time is one', () => {
+    expect(sameOccasion("I'm meeting Rafael for lunch on Friday at 12:30.", 'lunch w/ rafael fri, half past twelve')).toBe(true);
+    const d = decide(incoming('lunch w/ rafael fri, half past twelve', 'APPOINTMENT'), [cand("I'm meeting Rafael for lunch on Friday at 12:30.", 0.594, 'APPOINTMENT')], T);
+    expect(d).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+  });
+
+  it('not another occasion at the same time, nor one at another time', () => {
+    expect(sameOccasion("I'm meeting Rafael for lunch on Friday at 12:30.", 'dinner w/ rafael fri, half past twelve')).toBe(false);
+    expect(sameOccasion("I'm meeting Rafael for lunch on Friday at 12:30.", 'lunch w/ rafael fri, 1pm')).toBe(false);
+    // ("'s" before -ing is a possessive as often as "is": "Tom's wedding" is a thing)
+    expect(sameOccasion("Tom's wedding is on 12 June.", 'The party is on 12 June.')).toBe(false);
+  });
+});
+
+describe('a clause said again in chat', () => {
+  it('leaves its asides out', () => {
+    expect(clauseRestates('My son Arjun is allergic to peanuts.', 'fyi arjun has a peanut allergy')).toBe(true);
+    expect(clauseRestates('My son Arjun is allergic to peanuts.', 'fyi arjun')).toBe(false);
+  });
+
+  it('reads a role by its other word', () => {
+    expect(clauseRestates('My manager at work is Daniela Ortiz.', 'daniela ortiz is my boss')).toBe(true);
+    expect(clauseRestates('My manager at work is Daniela Ortiz.', 'daniela ortiz is my dentist')).toBe(false);
+  });
+});
