@@ -125,6 +125,13 @@ function namesOf(text: string): string[] {
   return extractValues(text).filter((v) => valueGroup(v.kind) === 'name').map((v) => v.norm);
 }
 
+/** Both statements give the same date and the same clock time: "14 March at 3:30 pm" / "14 Mar, 15:30". */
+export function sameDayAndTime(a: string, b: string): boolean {
+  const [va, vb] = [extractValues(a), extractValues(b)];
+  const both = (kind: 'date' | 'time') => va.some((x) => x.kind === kind && vb.some((y) => y.kind === kind && sameValue(kind, x.norm, y.norm)));
+  return both('date') && both('time');
+}
+
 /** The things of an occasion: its common nouns, a birth said as the birthday and a marriage as the wedding. */
 function occasionThings(text: string): string[] {
   const t = text.toLowerCase();

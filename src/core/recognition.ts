@@ -9,7 +9,7 @@ import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys, contentWords, lemma, wordKey } from './words.js';
 import { lexicon } from './lexicon.js';
-import { elaborates, sameButToldBefore, sameContact, sameFrameValue, sameNickname, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
+import { elaborates, sameButToldBefore, sameContact, sameDayAndTime, sameFrameValue, sameNickname, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
 import { CHAT_ASIDES, clauses, contentKeys as conflictKeys, key, wholeWord } from './conflict-words.js';
@@ -185,9 +185,20 @@ function namesIn(text: string): string[] {
 
 /** Both texts are the person's own, said in the first person (I, my, we, our), and name nobody else: "My birthday is on 5 May." / "I was born on the fifth of May." */
 function bothOwn(a: string, b: string): boolean {
-  const own = (t: string) => /\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b/i.test(t) && !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n))
-    && !PERSON_WORD.test(t.toLowerCase());
   return own(a) && own(b);
+}
+
+/** Said of no one else: no name, no one by role ("my wife", "Tom"). */
+const nobodyElse = (t: string) => !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n)) && !PERSON_WORD.test(t.toLowerCase());
+/** Said in the first person (I, my, we, our) and of no one else. */
+const own = (t: string) => /\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b/i.test(t) && nobodyElse(t);
+
+/**
+ * One side the person's own, the other said of no one (chat's note form): "My dentist appointment is on 14 March at 3:30 pm." /
+ * "dentist: 14 Mar, 15:30". For an occasion dated to the day and the minute on both sides only (`sameDayAndTime`).
+ */
+function ownAndUnsaid(a: string, b: string): boolean {
+  return (own(a) && nobodyElse(b)) || (own(b) && nobodyElse(a));
 }
 /** Someone of the person's, by role: their birthday is not the person's. */
 const PERSON_WORD = /\b(?:wife|husband|partner|son|daughter|kids?|children|child|mum|mom|mother|dad|father|brother|sister|friend|boss|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|colleague|girlfriend|boyfriend|fianc[eé]e?)\b/;
@@ -343,7 +354,8 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     // one occasion of someone named on both sides, however dated: "My wife Mireille's birthday is 22 October." / "Mireille
     // was born on October 22nd.", "Dentist appointment with Dr. Okafor on 14 May at 3:30pm." / "I see Dr Okafor, my dentist, on
     // May 14th at half three in the afternoon." (scores under the topic score, over the recall floor)
-    else if (score >= t.recallFloor && (sharesPersonName(c.text, incoming.text) || bothOwn(c.text, incoming.text)) && sameOccasion(c.text, incoming.text)) tier = 'RELATED';
+    else if (score >= t.recallFloor && (sharesPersonName(c.text, incoming.text) || bothOwn(c.text, incoming.text)
+      || (ownAndUnsaid(c.text, incoming.text) && sameDayAndTime(c.text, incoming.text))) && sameOccasion(c.text, incoming.text)) tier = 'RELATED';
     // the same name someone goes by, said again: "Everyone in the family calls my grandfather Pops." / "grandpa goes by 'Pops'"
     else if (score >= t.recallFloor && sameNickname(c.text, incoming.text)) tier = 'RELATED';
     if (!tier) continue;

@@ -160,7 +160,7 @@ export const SINGLE_FRAMES: Array<[string, RegExp]> = [
   // a school year, one at a time: "My daughter is in Year 3." / "She started Year 4 in September.", "Eli is in 3rd grade"
   ['school-year', new RegExp(`\\b(?:is in|are in|'s in|started|starts|starting|going into|moved up to|now in) (?:year|grade) ${NUMW}\\b|\\b(?:is in|are in|'s in|started|starts|starting|going into|moved up to|now in) (?:the )?(?:\\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade\\b`)],
   // (someone of the person's by role, with a bare number: "My son is 7." / "My son is 8.")
-  ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: years? old)?(?=\\s*[,.!?;]|\\s*$| years| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} years? old\\b|\\bmy age is\\b`
+  ['age', new RegExp(`\\bi(?:'m| am) (?:now |just )?${NUMW}(?: (?:years?|yrs?) old)?(?=\\s*[,.!?;]|\\s*$| years| yrs| today| now)|\\bturned ${NUMW}\\b|\\b${NUMW} (?:years?|yrs?) old\\b|\\bmy age is\\b`
     + `|\\b(?:my|our) (?:${[...PERSON].join('|')})(?: is|'s) (?:now |just |only )?${NUMW}(?=\\s*[,.!?;]|\\s*$| today| now)`)],
   ['weight', new RegExp(`\\bi (?:now )?weigh\\b|\\bmy weight\\b|\\b(?:down|up) to ${NUMW} ?(?:kilos?|kg|pounds|lbs?|stone)\\b|\\bi(?:'?m| am) (?:now )?${NUMW} ?(?:kilos?|kg|lbs?|stone)\\b`)],
   // what the person earns, in money: "I earn £35,000 a year", "I'm on £40,000 now", "my salary is ..."

@@ -51,3 +51,21 @@ describe('a clause said again in chat', () => {
     expect(clauseRestates('My manager at work is Daniela Ortiz.', 'daniela ortiz is my dentist')).toBe(false);
   });
 });
+
+describe('an occasion noted without "my", dated to the day and the minute', () => {
+  const old = 'My dentist appointment is on 14 March at 3:30 pm.';
+  it('is the person\'s own occasion told again', () => {
+    expect(decide(incoming('dentist: 14 Mar, 15:30', 'APPOINTMENT'), [cand(old, 0.528, 'APPOINTMENT')], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+  });
+  it('not at another time, nor someone else\'s', () => {
+    expect(decide(incoming('dentist: 14 Mar, 16:30', 'APPOINTMENT'), [cand(old, 0.528, 'APPOINTMENT')], T).action).not.toBe('reinforce');
+    expect(decide(incoming("my son's dentist: 14 Mar, 15:30", 'APPOINTMENT'), [cand(old, 0.528, 'APPOINTMENT')], T).action).not.toBe('reinforce');
+  });
+});
+
+describe('an age in "yrs"', () => {
+  it('is the same age told again', () => {
+    expect(decide(incoming("mochi's 6 yrs old fyi"), [cand('Our cat Mochi is six years old.', 0.577)], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+    expect(decide(incoming("mochi's 7 yrs old fyi"), [cand('Our cat Mochi is six years old.', 0.577)], T).action).not.toBe('reinforce');
+  });
+});
