@@ -15,6 +15,7 @@ import { deriveEntities, deriveNames } from './derive.js';
 import { CHAT_ASIDES, clauses, contentKeys as conflictKeys, key, wholeWord } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
 import { extractValues, foldMarks } from './values.js';
+import { valueIndex } from './value-index.js';
 import { dayOf, monthOf } from './value-words.js';
 import { slots } from './slots.js';
 import { objects } from './multi-valued.js';
@@ -214,6 +215,9 @@ function typedLower(name: string, text: string): boolean {
   return wholeWord(w, 'u').test(text);
 }
 
+/** Words that hedge a value ("roughly 26.5 lbs"): said with it. */
+const HEDGES = new Set(['roughly', 'approximately', 'approx', 'about', 'around', 'nearly', 'circa']);
+
 /** The longest old memory whose words are read with their synonyms by a clause restatement (content words). */
 const SYNONYMS_MAX_WORDS = 40;
 
@@ -231,7 +235,12 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
   const oldLemmas = words.length <= SYNONYMS_MAX_WORDS ? words.map((w) => lemma(w)) : [];
   // (kin and roles by one word: "boss" / "manager", "mum" / "mother")
   const oldKin = conflictKeys(oldText);
-  const said = (w: string) => oldKeys.has(wordKey(w)) || oldKin.has(key(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
+  // (a value the old memory gives too is said, however written, and so is a hedge on it: "pepper weighs roughly 26.5 lbs"
+  // restates "Our dog Pepper weighs 12 kg.")
+  const oldValues = valueIndex(extractValues(oldText));
+  const valueWords = new Set(extractValues(newText).filter((v) => oldValues.has(v)).flatMap((v) => contentWords(v.raw)));
+  const said = (w: string) => oldKeys.has(wordKey(w)) || oldKin.has(key(w)) || valueWords.has(w) || (valueWords.size > 0 && HEDGES.has(w))
+    || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
   const raw = newText.split(/[,;:\u2014]|\s-\s/);
   // (chat's asides are no words of a clause: "fyi arjun has a peanut allergy")
   const clauses = raw.map((c) => contentWords(c).filter((w) => !CHAT_ASIDES.has(w)));

@@ -46,6 +46,12 @@ describe('a clause said again in chat', () => {
     expect(clauseRestates('My son Arjun is allergic to peanuts.', 'fyi arjun')).toBe(false);
   });
 
+  it('reads a value the old memory gives too as said, however written, with a hedge on it', () => {
+    expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'pepper weighs roughly 26.5 lbs')).toBe(true);
+    expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'pepper weighs roughly 30 lbs')).toBe(false);
+    expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'pepper eats roughly 12 kg')).toBe(false);
+  });
+
   it('reads a role by its other word', () => {
     expect(clauseRestates('My manager at work is Daniela Ortiz.', 'daniela ortiz is my boss')).toBe(true);
     expect(clauseRestates('My manager at work is Daniela Ortiz.', 'daniela ortiz is my dentist')).toBe(false);
