@@ -171,10 +171,16 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
 }
 
 const REPLACE = key('replaced');
+/** A sentence opened by who it is about ("I use …", "my wife uses …"): told, not asked. */
+const TOLD_BY_SOMEONE = /^(?:i|we|you|he|she|they|my|our|his|her|their)\b/;
 
-/** Of `purpose`'s keys, those the sentence says a choice is for ("Use Fahrenheit for temperatures." -> temperature). */
+/**
+ * Of `purpose`'s keys, those the sentence asks a choice for ("Use Fahrenheit for temperatures." -> temperature): a request
+ * to the assistant, opened by its verb; not what someone tells of their own ("I use my Kindle for reading." is no choice
+ * that "I switched to glasses for reading" replaces).
+ */
 function saidFor(sentence: string, purpose: readonly string[] | undefined): string[] {
-  if (!purpose) return [];
+  if (!purpose || TOLD_BY_SOMEONE.test(norm(sentence))) return [];
   const t = toks(sentence);
   return purpose.filter((k) => t.some((w, i) => w === 'for' && t.slice(i + 1, i + 3).some((x) => key(x) === k)));
 }

@@ -6,6 +6,7 @@
 import type { MemoryType } from './types.js';
 import { words, wordKey, lemma, STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, registerTokenCache, shared } from './memo.js';
+import { table } from './table.js';
 
 export interface StatementLike {
   text: string;
@@ -33,7 +34,7 @@ export function spelling(w: string): string {
 }
 
 /** Family and role words said several ways: mum/mom/mother, kid/child, boss/manager. */
-export const KIN: Record<string, string> = {
+export const KIN: Readonly<Record<string, string>> = table({
   mum: 'mother', mom: 'mother', mummy: 'mother', mommy: 'mother', mama: 'mother', mamma: 'mother', ma: 'mother',
   dad: 'father', daddy: 'father', papa: 'father', pa: 'father',
   kid: 'child', kids: 'child', children: 'child', child: 'child',
@@ -42,7 +43,7 @@ export const KIN: Record<string, string> = {
   boss: 'manager', coworker: 'colleague', 'co-worker': 'colleague', workmate: 'colleague',
   hubby: 'husband', neighbor: 'neighbour', bf: 'boyfriend', gf: 'girlfriend', fiance: 'fiance', fiancee: 'fiance', 'fiancé': 'fiance', 'fiancée': 'fiance',
   stepdad: 'stepfather', stepmum: 'stepmother', stepmom: 'stepmother',
-};
+});
 
 /** Comparable key of one word token. */
 export function key(tok: string): string {
@@ -71,14 +72,16 @@ function keyOnce(tok: string): string {
 
 /**
  * Chat's shorthands, written out as the rules read them ("my wfh days" says "work from home", "dentist appt" an
- * appointment): each one word only, never one read two ways ("bf" is a boyfriend or a best friend; "doc" a doctor or
- * a document). Like contractions, a closed class of how people type, not of what they say.
+ * appointment): each one word only, never one read two ways ("bf" is a boyfriend or a best friend, "doc" a doctor or
+ * a document, "ur" your or you're, "bc" because or British Columbia, "cuz" because or cousin, "uni" a university or
+ * a sea urchin). Like contractions, a closed class of how people type, not of what they say. (Kin said short, "hubby",
+ * "mum", are `KIN`'s.)
  */
-const SHORTHANDS: Record<string, readonly string[]> = {
-  wfh: ['work', 'from', 'home'], appt: ['appointment'], appts: ['appointments'], bday: ['birthday'], u: ['you'], ur: ['your'],
-  pls: ['please'], plz: ['please'], thx: ['thanks'], tmrw: ['tomorrow'], tmr: ['tomorrow'], b4: ['before'], abt: ['about'],
-  ppl: ['people'], hubby: ['husband'], uni: ['university'], convo: ['conversation'], bc: ['because'], cuz: ['because'],
-};
+const SHORTHANDS: Readonly<Record<string, readonly string[]>> = table({
+  wfh: ['work', 'from', 'home'], appt: ['appointment'], appts: ['appointments'], bday: ['birthday'], u: ['you'],
+  pls: ['please'], plz: ['please'], tmrw: ['tomorrow'], tmr: ['tomorrow'], b4: ['before'], abt: ['about'],
+  ppl: ['people'], convo: ['conversation'],
+});
 
 /** Tokens with contractions expanded, chat's shorthands written out and hyphenated words split ("colour-blind" -> colour, blind). */
 export const toks: (text: string) => readonly string[] = memoByText(
@@ -90,8 +93,11 @@ export const clauses: (text: string) => ReadonlyArray<readonly string[]> = memoB
   .map((c) => toks(c))
   .filter((c) => c.length > 0), shared);
 
-/** Chat's asides, said around a fact and no part of it: "btw i'm allergic to shellfish", "pls use metric". */
-export const CHAT_ASIDES: ReadonlySet<string> = new Set(['btw', 'fyi', 'pls', 'plz', 'thx', 'thanks', 'tbh', 'fwiw', 'lol', 'haha']);
+/**
+ * Chat's asides, said around a fact and no part of it: "btw i'm allergic to shellfish", "pls use metric". (Not thanks or
+ * laughter: a chat turn may be nothing else, "Thanks! Glad you like it.", and two such turns are not one fact.)
+ */
+export const CHAT_ASIDES: ReadonlySet<string> = new Set(['btw', 'fyi', 'pls', 'plz', 'tbh', 'fwiw']);
 
 /** Words that carry no fact of their own: cue words, hedges, intensifiers, chat's asides. */
 export const FILLER = new Set(

@@ -117,12 +117,17 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
         if (cue.family === 'state-over' && (tenseOf(oldS.text)?.tense === 'past' || PAST_EVENT.test(norm(oldS.text)))) continue;
         // (nor is what the person used to do, already over when they said it: "I used to live in Glasgow." / "I live in Edinburgh now.")
         if (USED_TO.test(norm(oldS.text)) && !USED_TO.test(norm(newS.text))) continue;
-        // (nor does what holds "now" change where or when someone was born: "my grandma was born in Kraków" / "My
-        // grandmother lives in Gdańsk these days."; a marker still may: "Actually she was born in Warsaw.")
-        if (strength(cue, oldKeys) === 'weak' && BORN.test(norm(oldS.text)) && !BORN.test(norm(newS.text))) continue;
         // (a contrast naming what the old statement set aside too tells its choice again: "tea over coffee" / "tea rather than coffee")
         if (cue.replaced && setAsideToo(oldS.text, cue.replaced)) continue;
         const strong = strength(cue, oldKeys) === 'strong';
+        // (nor does what holds "now" change where or when someone was born, when that is what the old sentence tells: "my
+        // grandma was born in Kraków" / "My grandmother lives in Gdańsk these days."; a marker still may: "Actually she was
+        // born in Warsaw."; a birth said by the way is not: "My grandma, born in 1930, lives in Kraków." / "… in Gdańsk now.")
+        if (!strong && BORN.test(norm(oldS.text)) && !BORN.test(norm(newS.text))) continue;
+        // (asked to stop doing something ends what was asked of the assistant, or the doing the old sentence tells: "i want
+        // your answers in bullet points" / "Please stop using bullet points"; not a fact or a liking told by the way: "I like
+        // going to the gym on Mondays." / "Can you stop suggesting the gym?")
+        if (/\bstop$/.test(cue.phrase) && oldS.type !== 'INSTRUCTION' && !stoppedDoing(newS.text).some((k) => oldKeys.has(k))) continue;
         // (a weak cue's values may disagree in the sentence that speaks to the old one, the old value said elsewhere:
         // "Call me Katherine." / "Can you call me Kate from here on? Katherine feels too formal."; only where the new
         // statement adds a value of a kind the old one has)
@@ -338,7 +343,13 @@ const NOW_WORDS = new Set(['now', 'days', 'day', 'these', 'nowadays', 'currently
 
 /** A state or habit told as over ("I used to live in Glasgow"). */
 const USED_TO = /\bused to\b/;
-const BORN = /\bborn\b/;
+/** The doings asked to stop, as keys ("Please stop using bullet points" -> use). */
+function stoppedDoing(text: string): string[] {
+  return [...norm(text).matchAll(/\bstop ([a-z]{2,}ing)\b/g)].map((m) => key(m[1]!));
+}
+
+/** A birth told ("was born"): when and where it was does not change. */
+const BORN = /\b(?:was|were|is|am|are|'s|'m) born\b/;
 
 /** A statement told in the past ("I had knee surgery in March.", "We got the flu shot."): an event, not a state held now. */
 const PAST_EVENT = /^(?:i|we|he|she|they|(?:my|our) \w+) (?:had|got|was|were|did|\w{3,}ed)\b/;

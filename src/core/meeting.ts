@@ -111,8 +111,7 @@ export function sameContact(a: string, b: string): boolean {
  * place: a date and a name, said of the same things, are one occasion.
  */
 export function sameOccasion(a: string, b: string): boolean {
-  const vb = extractValues(b).filter((v) => v.kind === 'date' || v.kind === 'time');
-  if (!extractValues(a).some((x) => (x.kind === 'date' || x.kind === 'time') && vb.some((y) => y.kind === x.kind && sameValue(x.kind, x.norm, y.norm)))) return false;
+  if (!sameOfKind(a, b, 'date') && !sameOfKind(a, b, 'time')) return false;
   // (a name typed in lower case is no thing: "I'm meeting Rafael for lunch …" / "lunch w/ rafael fri")
   const names = new Set([...namesOf(a), ...namesOf(b)]);
   const [na, nb] = [occasionThings(a), occasionThings(b)].map((xs) => xs.filter((x) => !names.has(x.toLowerCase())));
@@ -127,9 +126,13 @@ function namesOf(text: string): string[] {
 
 /** Both statements give the same date and the same clock time: "14 March at 3:30 pm" / "14 Mar, 15:30". */
 export function sameDayAndTime(a: string, b: string): boolean {
-  const [va, vb] = [extractValues(a), extractValues(b)];
-  const both = (kind: 'date' | 'time') => va.some((x) => x.kind === kind && vb.some((y) => y.kind === kind && sameValue(kind, x.norm, y.norm)));
-  return both('date') && both('time');
+  return sameOfKind(a, b, 'date') && sameOfKind(a, b, 'time');
+}
+
+/** Both statements give one value of this kind, however written. */
+function sameOfKind(a: string, b: string, kind: 'date' | 'time'): boolean {
+  const vb = extractValues(b).filter((v) => v.kind === kind);
+  return vb.length > 0 && extractValues(a).some((x) => x.kind === kind && vb.some((y) => sameValue(kind, x.norm, y.norm)));
 }
 
 /** The things of an occasion: its common nouns, a birth said as the birthday and a marriage as the wedding. */

@@ -3,6 +3,10 @@ const sentenceCaches = new Set<Map<string, unknown>>();
 /** Every cache keyed by one token (`memoByText`'s of scope 'token', and `registerTokenCache`'s). */
 const tokenCaches = new Set<Map<string, unknown>>();
 
+/** Long texts kept per cache (the least recently read goes first), and the longest kept: a quote is at most 20,000 characters. */
+const MAX_LONG = 4;
+const MAX_LONG_CHARS = 100_000;
+
 /**
  * Per-text caches for the recognition rules' pure text functions (tokens, values, cues,
  * content keys): one remember runs the rules on the new statement against each of its
@@ -12,12 +16,8 @@ const tokenCaches = new Set<Map<string, unknown>>();
  * A cached function returns exactly what the function computes (it is pure: the text is
  * its only input), so that no caller can change what the next caller sees: either the value
  * itself typed read-only (`shared`: most caches) or a fresh copy each call (`copy`). Bounded:
- * the oldest entry goes first; texts past `maxChars` are kept apart, the last `MAX_LONG` of them.
+ * the oldest entry goes first; texts past `maxChars` are kept apart, the last `MAX_LONG` read of them.
  */
-/** Long texts kept per cache (the oldest goes first), and the longest kept: a quote is at most 20,000 characters. */
-const MAX_LONG = 4;
-const MAX_LONG_CHARS = 100_000;
-
 export function memoByText<R>(
   fn: (text: string) => R, copy: (r: R) => R, max = 2_000, maxChars = 2_000, scope: 'sentence' | 'token' = 'sentence',
 ): (text: string) => R {
@@ -33,6 +33,11 @@ export function memoByText<R>(
     const isLong = text.length > maxChars;
     const held = isLong ? long : cache;
     let r = held.get(text);
+    // (a long text read again is the latest: the new statement, read against each candidate, stays while long candidates come and go)
+    if (r !== undefined && isLong) {
+      long.delete(text);
+      long.set(text, r);
+    }
     if (r === undefined) {
       r = copy === shared && SEALED ? sealed(fn(text)) : fn(text);
       if (isLong && text.length > MAX_LONG_CHARS) return r;

@@ -5,7 +5,7 @@
  */
 import { STOP_WORDS, NEGATIONS, lemma } from './words.js';
 import { deriveNouns } from './derive.js';
-import { extractValues } from './values.js';
+import { sameContact } from './meeting.js';
 import { lexicon } from './lexicon.js';
 import type { Cue } from './correction-cues.js';
 import { CHANGE_FAMILIES } from './addressing.js';
@@ -78,22 +78,16 @@ export function anotherHolder(oldText: string, newText: string, read: Read): Rel
   const kinds = otherKind(oldText, newText, oldKeys, newKeys);
   if (kinds) return { kind: 'distinct', rule: 'different-thing', detail: kinds };
   // Not the same thing: "My passport expires..." / "My driving licence expires..." (a synonym is the same thing: film / movie).
-  // (one phone number or address said of both is one thing, whatever each calls it: "My mobile number is 0412 555 019." /
-  // "my cell is 0412555019")
+  // (one phone number or address said of both, both the person's own, is one thing, whatever each calls it: "My mobile
+  // number is 0412 555 019." / "my cell is 0412555019"; not "My wife's cell is …" / "my mobile is …")
   const po = possessedWords(oldText, names);
   const pn = possessedWords(newText, names);
   const keysOf = (ws: Set<string>) => new Set([...ws].map(key));
-  if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjoint(keysOf(po), newKeys) && disjoint(keysOf(pn), oldKeys) && !oneContact(oldText, newText)) {
+  if (po.size > 0 && pn.size > 0 && disjointInSense(po, pn) && disjoint(keysOf(po), newKeys) && disjoint(keysOf(pn), oldKeys)
+    && !([...oo.values(), ...on.values()].every((o) => o === 'me') && sameContact(oldText, newText))) {
     return { kind: 'distinct', rule: 'different-thing', detail: `my ${[...po].join(' ')} / my ${[...pn].join(' ')}` };
   }
   return null;
-}
-
-/** A phone number or address both texts say. */
-function oneContact(a: string, b: string): boolean {
-  const contacts = (t: string) => extractValues(t).filter((v) => v.kind === 'contact').map((v) => v.norm);
-  const ca = contacts(a);
-  return ca.length > 0 && contacts(b).some((c) => ca.includes(c));
 }
 
 /** "my yoga class" -> [yoga, class]: a thing of the person's said with the word for its kind before it (two nouns). */

@@ -32,13 +32,14 @@ function inBase(norm: string): { kind: string; value: number } | null {
   return base && Number.isFinite(value) && value > 0 ? { kind: base[0], value } : null;
 }
 
-/** How far apart one measure said two ways may be: within 5 % (and within rounding, `sameMeasure`). */
-const NEAR = 1.05;
+/** How far apart one measure said two ways may be: within 3 % (and within rounding, `sameMeasure`). */
+const NEAR = 1.03;
 
 /**
  * One measure said in two units, as a conversion gives it ("1.82 metres" / "182 cm", "12 kg" / "roughly 26.5 lbs",
  * "6 ft" / "183 cm"): the less precise count, put in the other's unit, rounds to the other as written (to its last
- * digit), and the two are within 5 %. "80 kg" / "12 stone" are two weights (76.2 kg), as are "1.8 m" / "178 cm".
+ * digit), and the two are within 3 %. "80 kg" / "12 stone" are two weights (76.2 kg), as are "1.8 m" / "178 cm" and
+ * "5 km" / "3 miles" (4.8 km: a round count in miles is no conversion of it).
  */
 export function sameMeasure(a: string, b: string): boolean {
   const [ma, mb] = [inBase(a), inBase(b)];
@@ -49,7 +50,7 @@ export function sameMeasure(a: string, b: string): boolean {
   return apart < Math.min(half(a), half(b)) * (1 - 1e-9) && Math.max(ma.value, mb.value) <= NEAR * Math.min(ma.value, mb.value);
 }
 
-/** Keys that two measures `sameMeasure` reads as one share (one of them at least): their kind and size, in steps of 5 %. */
+/** Keys that two measures `sameMeasure` reads as one share (one of them at least): their kind and size, in steps of 3 %. */
 export function measureKeys(norm: string): string[] {
   const m = inBase(norm);
   if (!m) return [];

@@ -169,19 +169,38 @@ export function sharesName(a: string, b: string): boolean {
   if (na.some((x) => nb.some((y) => partOfName(x, y)))) return true;
   // (or typed in lower case on the other side, as chat does, when it is a name and no word: "I pay for a Spotify Premium
   // family plan." / "cancelled spotify today"; not "Apple" / "an apple")
+  return typedEitherWay(na, a, nb, b);
+}
+
+/** A name of one text typed in lower case in the other, either way round (`typedLower`). */
+function typedEitherWay(na: readonly string[], a: string, nb: readonly string[], b: string): boolean {
   return na.some((x) => typedLower(x, b)) || nb.some((y) => typedLower(y, a));
 }
 
 /** A name of someone or somewhere read in both texts (the tagger's, a sentence's first word too), not a month or a day. */
 export function sharesPersonName(a: string, b: string): boolean {
   const [na, nb] = [namesIn(a), namesIn(b)];
-  // (or typed in lower case on the other side, as chat does: "I'm meeting Rafael for lunch …" / "lunch w/ rafael fri")
-  return na.some((x) => nb.some((y) => partOfName(x, y))) || na.some((x) => typedLower(x, b)) || nb.some((y) => typedLower(y, a));
+  // (or typed in lower case on the other side, as chat does: "I'm meeting Rafael for lunch …" / "lunch w/ rafael fri"; not
+  // chat's own words, read as names where a sentence opens: "Gonna see the dentist on Friday." / "gonna grab lunch")
+  if (na.some((x) => nb.some((y) => partOfName(x, y)))) return true;
+  const named = (xs: string[]) => xs.filter((x) => !CHAT_WORDS.has(x.toLowerCase()));
+  return typedEitherWay(named(na), a, named(nb), b);
 }
+
+/** Chat's words a tagger reads as names where a sentence opens ("Gonna …", "Yeah …"). */
+const CHAT_WORDS = new Set(['gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'dunno', 'lemme', 'gimme', 'yeah', 'nope', 'okay', 'hiya', 'cheers', 'omg']);
 
 /** The tagger's capitalised names of a text, months and days aside. */
 function namesIn(text: string): string[] {
   return deriveNames(text).filter((n) => /^\p{Lu}/u.test(n) && monthOf(n) === null && dayOf(n) === null);
+}
+
+/** The text says the name somewhere other than where a sentence opens (its capital is its own, not the sentence's). */
+function saidMidSentence(name: string, text: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+    if (!/(?:^|[.!?:;\n])\s*$/.test(text.slice(Math.max(0, at - 4), at))) return true;
+  }
+  return false;
 }
 
 /** Both texts are the person's own, said in the first person (I, my, we, our), and name nobody else: "My birthday is on 5 May." / "I was born on the fifth of May." */
@@ -189,8 +208,12 @@ function bothOwn(a: string, b: string): boolean {
   return own(a) && own(b);
 }
 
-/** Said of no one else: no name, no one by role ("my wife", "Tom"). */
-const nobodyElse = (t: string) => !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n)) && !PERSON_WORD.test(t.toLowerCase());
+/**
+ * Said of no one else: no name, no one by role ("my wife", "Tom"). (A word WordNet knows as a noun, capitalised where a
+ * sentence opens, is no name: "Dentist: 14 Mar, 15:30".)
+ */
+const nobodyElse = (t: string) => !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n) && (saidMidSentence(n, t) || lexicon().nounThemes(n.toLowerCase()).length === 0))
+  && !PERSON_WORD.test(t.toLowerCase());
 /** Said in the first person (I, my, we, our) and of no one else. */
 const own = (t: string) => /\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b/i.test(t) && nobodyElse(t);
 
@@ -215,8 +238,10 @@ function typedLower(name: string, text: string): boolean {
   return wholeWord(w, 'u').test(text);
 }
 
-/** Words that hedge a value ("roughly 26.5 lbs"): said with it. */
-const HEDGES = new Set(['roughly', 'approximately', 'approx', 'about', 'around', 'nearly', 'circa']);
+/** Words that hedge a value ("roughly 26.5 lbs"): said with a value the old memory gives too. */
+const HEDGES = new Set(['roughly', 'approximately', 'approx', 'nearly', 'circa']);
+/** The most consecutive clauses read as one restating run. */
+const RUN_MAX = 3;
 
 /** The longest old memory whose words are read with their synonyms by a clause restatement (content words). */
 const SYNONYMS_MAX_WORDS = 40;
@@ -233,24 +258,39 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
   // synonyms of a statement's words only (each word against each of a long text's would hold the process)
   const words = contentWords(oldText);
   const oldLemmas = words.length <= SYNONYMS_MAX_WORDS ? words.map((w) => lemma(w)) : [];
-  // (kin and roles by one word: "boss" / "manager", "mum" / "mother")
+  // (and a word as the conflict rules key it: kin and roles by one word, "boss" / "manager", "mum" / "mother")
   const oldKin = conflictKeys(oldText);
   // (a value the old memory gives too is said, however written, and so is a hedge on it: "pepper weighs roughly 26.5 lbs"
-  // restates "Our dog Pepper weighs 12 kg.")
+  // restates "Our dog Pepper weighs 12 kg."; but a clause of values alone restates nothing: "Dentist - Sept 9th")
   const oldValues = valueIndex(extractValues(oldText));
-  const valueWords = new Set(extractValues(newText).filter((v) => oldValues.has(v)).flatMap((v) => contentWords(v.raw)));
-  const said = (w: string) => oldKeys.has(wordKey(w)) || oldKin.has(key(w)) || valueWords.has(w) || (valueWords.size > 0 && HEDGES.has(w))
-    || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o));
+  const newValues = extractValues(newText);
+  const valueWords = new Set(newValues.filter((v) => oldValues.has(v)).flatMap((v) => contentWords(v.raw)));
+  const inValues = new Set(newValues.flatMap((v) => contentWords(v.raw)));
+  const saysWord = (w: string) => !inValues.has(w) && (oldKeys.has(wordKey(w)) || oldKin.has(key(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o)));
+  const saysValue = (w: string) => valueWords.has(w) || (valueWords.size > 0 && HEDGES.has(w))
+    || (inValues.has(w) && oldKeys.has(wordKey(w)));
   const raw = newText.split(/[,;:\u2014]|\s-\s/);
   // (chat's asides are no words of a clause: "fyi arjun has a peanut allergy")
-  const clauses = raw.map((c) => contentWords(c).filter((w) => !CHAT_ASIDES.has(w)));
-  // Runs of consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one.
+  const clauses = raw.map((c) => {
+    const ws = contentWords(c).filter((w) => !CHAT_ASIDES.has(w));
+    let byWord = 0;
+    for (const w of ws) {
+      if (saysWord(w)) byWord++;
+      else if (!saysValue(w)) return null;
+    }
+    return { all: ws.length, byWord };
+  });
+  // Runs of up to three consecutive clauses, so that an apposition ("Owen, that's my brother,") counts as one (each
+  // clause read once, each run joined once: a text of many short clauses was cubic when `keep` refused them)
   for (let i = 0; i < clauses.length; i++) {
-    const words: string[] = [];
-    for (let j = i; j < clauses.length; j++) {
-      words.push(...clauses[j]);
-      if (!words.every(said)) break;
-      if (words.length >= 2 && (!keep || keep(raw.slice(i, j + 1).join(',')))) return true;
+    let all = 0;
+    let byWord = 0;
+    for (let j = i; j < clauses.length && j < i + RUN_MAX; j++) {
+      const c = clauses[j];
+      if (!c) break;
+      all += c.all;
+      byWord += c.byWord;
+      if (all >= 2 && byWord >= 1 && (!keep || keep(raw.slice(i, j + 1).join(',')))) return true;
     }
   }
   return false;

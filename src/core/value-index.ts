@@ -13,6 +13,8 @@ import { measureKeys } from './quantities.js';
  * kinds compared by their norm alone. Two values that are the same by those rules share one.
  */
 export function comparableKeys(v: Readonly<Value>): string[] {
+  // (a date says its month: "in April" / "at the end of April")
+  if (v.kind === 'month' || v.kind === 'date') return [`mo${v.norm.slice(0, 2)}`];
   if (v.kind === 'time') {
     const m = v.norm.match(/^~?(\d+):(\d+)$/);
     return m ? [`t${(Number(m[1]) * 60 + Number(m[2])) % 720}`] : [];
@@ -49,8 +51,15 @@ export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
   return {
     has: (v) => {
       if (exact.has(`${valueGroup(v.kind)}\u0000${v.norm}`)) return true;
-      return comparableKeys(v).some((k) => (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm)) || sameCount(o, v)));
+      return comparableKeys(v).some((k) => (byKey.get(k) ?? []).some((o) => (valueGroup(o.kind) === valueGroup(v.kind) && sameValue(v.kind, o.norm, v.norm))
+        || sameCount(o, v) || monthOfDate(o, v)));
     },
     wholeNameWords,
   };
+}
+
+/** A month and a date in it, either way round: "in April" is said by "the end of April" (the date the more precise). */
+function monthOfDate(a: Readonly<Value>, b: Readonly<Value>): boolean {
+  const kinds = new Set([a.kind, b.kind]);
+  return kinds.has('month') && kinds.has('date') && a.norm.slice(0, 2) === b.norm.slice(0, 2);
 }

@@ -3,14 +3,16 @@
  * months and days, units of money and measure, how often, and clock times as values write them.
  * English's closed classes, not a word list fitted to any case.
  */
-export const UNITS: Record<string, number> = {
+import { table } from './table.js';
+
+export const UNITS: Readonly<Record<string, number>> = table({
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
   eighteen: 18, nineteen: 19,
-};
-export const TENS: Record<string, number> = {
+});
+export const TENS: Readonly<Record<string, number>> = table({
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
+});
 
 /** "eight" -> 8, "twenty-one" -> 21, "twenty" -> 20, "dozen" -> 12; null when not a number word. */
 export function numberWord(word: string): number | null {
@@ -23,11 +25,11 @@ export function numberWord(word: string): number | null {
   return null;
 }
 
-export const ORDINALS: Record<string, number> = {
+export const ORDINALS: Readonly<Record<string, number>> = table({
   first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11,
   twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
   twentieth: 20, thirtieth: 30, fortieth: 40, fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90, hundredth: 100,
-};
+});
 
 /** An ordinal word's number: "fourth" -> 4, "twenty-first" -> 21; null when not one. */
 export function ordinalWord(word: string): number | null {
@@ -48,7 +50,7 @@ export function isOrdinal(norm: string): boolean {
   return /^\d+(?:st|nd|rd|th)$/.test(norm);
 }
 
-export const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
+export const SCALES: Readonly<Record<string, number>> = table({ hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 });
 
 /** A word without its accents: "Kraków" and "Krakow" name one city. */
 export function foldMarks(word: string): string {
@@ -56,7 +58,7 @@ export function foldMarks(word: string): string {
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_ABBR: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
+const MONTH_ABBR: Readonly<Record<string, number>> = table({ jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 });
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /** Month number of a word ("June", "jun", "Sept"), or null. */
@@ -73,11 +75,11 @@ export function dayOf(word: string): string | null {
 }
 
 /** A week day shortened as chat types it ("tues", "weds", "thurs"); not the words "sat", "sun", "wed", "mon". */
-const DAY_ABBR: Record<string, string> = {
+const DAY_ABBR: Readonly<Record<string, string>> = table({
   tue: 'tuesday', tues: 'tuesday', weds: 'wednesday', thu: 'thursday', thur: 'thursday', thurs: 'thursday', fri: 'friday',
-};
+});
 /** Week days shortened into words of their own ("I sat", "the sun"): days only where a day is said. */
-const WORD_DAYS: Record<string, string> = { mon: 'monday', wed: 'wednesday', sat: 'saturday', sun: 'sunday' };
+const WORD_DAYS: Readonly<Record<string, string>> = table({ mon: 'monday', wed: 'wednesday', sat: 'saturday', sun: 'sunday' });
 
 /** A week day shortened ("tues"), and one shortened into a word ("sat") when `saidAsDay` says a day is said there. */
 export function dayShortened(word: string, saidAsDay: () => boolean): string | null {
@@ -89,14 +91,14 @@ export const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|
 export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|wks?|months?|years?|yrs?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
 
 
-export const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3 };
+export const TIMES: Readonly<Record<string, number>> = table({ once: 1, twice: 2, thrice: 3 });
 /** Periods a frequency is counted in, and the adverbs of once a period (English's closed class). */
-export const PERIODS: Record<string, string> = {
+export const PERIODS: Readonly<Record<string, string>> = table({
   hour: 'hour', day: 'day', night: 'day', week: 'week', fortnight: 'fortnight', month: 'month', year: 'year',
-};
-export const FREQUENCY_WORDS: Record<string, string> = {
+});
+export const FREQUENCY_WORDS: Readonly<Record<string, string>> = table({
   hourly: 'hour', daily: 'day', nightly: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', yearly: 'year', annually: 'year',
-};
+});
 
 /** The hour a clock phrase names ("eight", "8"), 1-12, or null. */
 export function clockHour(word: string): number | null {
@@ -109,7 +111,7 @@ export function fmtTime(h: number, min: number, ambiguous: boolean): string {
 }
 
 /** Parts of the day, as when something is done ("in the morning", "every evening"). */
-export const DAYPARTS: Record<string, string> = { morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night' };
+export const DAYPARTS: Readonly<Record<string, string>> = table({ morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night' });
 
 /** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */
 export const LENGTH_BEFORE = new Set(['is', "'s", 'was', 'takes', 'take', 'took', 'about', 'around', 'roughly', 'nearly', 'almost', 'over', 'under', 'for', 'within', 'only', 'just', 'than', 'lasts']);

@@ -28,8 +28,8 @@ export interface Value {
   norm: string;
 }
 
-/** The last day of each month (February's in most years). */
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** The last day of each month (February's is not read: 28 or 29). */
+const MONTH_DAYS = [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** The day a count of years is turned: "his 90th birthday". */
 const BIRTHDAY = /^(?:birthday|bday)$/;
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'st', 'sir', 'dame']);
@@ -72,9 +72,10 @@ function extractValuesOnce(text: string): Value[] {
     const next2 = ts[i + 2];
     const prev = ts[i - 1];
 
-    // the last day of a month, said as its end: "by the end of April" is by 30 April
+    // the last day of a month, said as its end: "by the end of April" is by 30 April (February's end, the 28th or the
+    // 29th, is said as the month)
     const endOf = t.lower === 'end' && prev?.lower === 'the' && next?.lower === 'of' && next2 ? monthOf(next2.text) : null;
-    if (endOf !== null && (next2!.lower !== 'may' || next2!.text === 'May')) {
+    if (endOf !== null && endOf !== 2 && (next2!.lower !== 'may' || next2!.text === 'May')) {
       push('date', i, i + 2, `${String(endOf).padStart(2, '0')}-${MONTH_DAYS[endOf - 1]}`);
       continue;
     }

@@ -5,6 +5,7 @@
  */
 import lemmatizer from 'wink-lemmatizer';
 import { memoByText, shared } from './memo.js';
+import { table } from './table.js';
 
 const APOSTROPHES = /[\u2018\u2019\u201B\u2032\u02BC`´]/g;
 
@@ -18,14 +19,16 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+const CONTRACTIONS: Readonly<Record<string, readonly string[]>> = table({
+  "won't": ['will', 'not'], "can't": ['can', 'not'], "shan't": ['shall', 'not'], "ain't": ['is', 'not'],
+  "let's": ['let', 'us'],
+});
+
 /** Splits contractions into their parts: "don't" -> ["do", "not"], "i'm" -> ["i", "am"]. */
 export function expandContraction(tok: string): string[] {
   if (!tok.includes("'")) return [tok];
-  const special: Record<string, string[]> = {
-    "won't": ['will', 'not'], "can't": ['can', 'not'], "shan't": ['shall', 'not'], "ain't": ['is', 'not'],
-    "let's": ['let', 'us'],
-  };
-  if (special[tok]) return special[tok];
+  const special = CONTRACTIONS[tok];
+  if (special) return [...special];
   let m: RegExpMatchArray | null;
   if ((m = tok.match(/^(.+)n't$/))) return [m[1], 'not'];
   if ((m = tok.match(/^(.+)'m$/))) return [m[1], 'am'];
@@ -57,7 +60,7 @@ export const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'no
 
 /**
  * A pure function of one token, cached (`memoByText`): a vocabulary's worth of tokens (200,000);
- * longer tokens (a pasted hash, a run of letters) are computed each time, not kept.
+ * longer tokens (a pasted hash, a run of letters) are kept apart, the last few read only (`memoByText`).
  */
 const byToken = (fn: (tok: string) => string) => memoByText(fn, (x) => x, 200_000, 64, 'token');
 
@@ -97,7 +100,7 @@ const DERIVATIONS: Array<[RegExp, string]> = [
  * British spellings whose American form is not reached by the rules below
  * (or where a rule would misfire), keyed by the British form.
  */
-const BRITISH_WORDS: Readonly<Record<string, string>> = {
+const BRITISH_WORDS: Readonly<Record<string, string>> = table({
   grey: 'gray', greys: 'grays', greyish: 'grayish', programme: 'program', programmes: 'programs',
   tyre: 'tire', tyres: 'tires', aluminium: 'aluminum', jewellery: 'jewelry', pyjamas: 'pajamas',
   defence: 'defense', offence: 'offense', licence: 'license', pretence: 'pretense',
@@ -111,7 +114,7 @@ const BRITISH_WORDS: Readonly<Record<string, string>> = {
   oesophagus: 'esophagus', oestrogen: 'estrogen', encyclopaedia: 'encyclopedia', mum: 'mom', mums: 'moms',
   mummy: 'mommy', cosy: 'cozy', cheque: 'check', cheques: 'checks', kerb: 'curb', draught: 'draft',
   doughnut: 'donut', doughnuts: 'donuts', storey: 'story', storeys: 'stories', favouritism: 'favoritism',
-};
+});
 
 /** Words ending in -our that are not British -our/-or spellings. */
 const OUR_KEEP: ReadonlySet<string> = new Set(

@@ -37,6 +37,10 @@ const SHAPES: Record<string, (n: number) => string> = {
   // one sentence about a memory's own subject, said again and again: the subject's other words were
   // read against the whole text once per word (x70 from 10,000 to 20,000 letters; forty-second round)
   'one sentence again': (n) => fill(n, (i) => ['the', 'cleaner', 'comes', 'now', 'instead', 'of', 'weekly', 'on', 'Wednesdays'][i % 9]),
+  // short clauses each said by the memory (a value, a hedge): every run of them was read again, cubic when none was kept
+  'clauses of values': (n) => fill(n, (i) => ['weighs', 'roughly', '12', 'kg,'][i % 4]),
+  // one hyphenated run: each of its heads was read as a number word ("a-a-a-…" of 50,000 letters took 4.8 s)
+  'a-a-a': (n) => `${'a-'.repeat(Math.floor(n / 2))}a`,
 };
 
 function fill(n: number, word: (i: number) => string): string {
@@ -58,6 +62,7 @@ const RULES: Record<string, (text: string) => unknown> = {
   relate: (t) => relate({ text: 'I live in Leeds.', type: 'FACT', entities: [], themes: [] }, { text: t, type: 'FACT', entities: [], themes: [] }, true),
   'relate (one subject)': (t) => relate({ text: 'Our cleaner comes every Wednesday.', type: 'FACT', entities: [], themes: [] }, { text: t, type: 'FACT', entities: [], themes: [] }, true),
   clauseRestates: (t) => clauseRestates('I live in Leeds.', t),
+  'clauseRestates (none kept)': (t) => clauseRestates('Our dog does not weigh 12 kg.', t, () => false),
   decide: (t) => decide(
     { text: t, normalized: normalizeText(t), type: 'FACT', entities: [], themes: [], previousSentence: null, messageId: 'm' },
     [{ id: 'x', text: 'I live in Leeds.', normalized: 'i live in leeds.', type: 'FACT', entities: [], themes: [], messageId: null, score: 0.8 }],
@@ -148,7 +153,7 @@ describe('text rules are linear in their input', () => {
         rows.push(`${shape}: ${fastSmall.toFixed(2)} ms -> ${fastLarge.toFixed(2)} ms (x${ratio.toFixed(1)})`);
         expect(ratio, `${name} on ${shape}: ${rows.at(-1)}`).toBeLessThan(MAX_RATIO);
       }
-      // A bound, not a race: 10 shapes x 3 runs of a 50k-letter input take ~15 s at rest and went
+      // A bound, not a race: 12 shapes x 3 runs of a 50k-letter input take ~15 s at rest and went
       // past 120 s at load 18 on 2 cores; only a hang should reach this.
     }, 600_000);
   }

@@ -22,6 +22,7 @@ describe("chat's shorthands", () => {
     expect(toks('dentist appt tmrw')).toEqual(['dentist', 'appointment', 'tomorrow']);
     // read two ways, left as typed
     expect(toks('my bf')).toEqual(['my', 'bf']);
+    expect(toks('ur cuz at uni bc')).toEqual(['ur', 'cuz', 'at', 'uni', 'bc']);
   });
 
   it('so that new days for working from home correct the old ones', () => {
@@ -36,8 +37,9 @@ describe('a choice switched for what it is for', () => {
     expect(rel('I use whole milk for my coffee.', 'I switched to oat milk for my coffee.')).toMatchObject({ kind: 'corrects' });
   });
 
-  it('not a sentence that says the thing but no choice for it', () => {
+  it('not a sentence that says the thing but no choice for it, nor a choice told rather than asked', () => {
     expect(rel('I drink coffee in the morning.', 'I switched to oat milk for my coffee.').kind).not.toBe('corrects');
+    expect(rel('I use my Kindle for reading.', 'I switched to glasses for reading.').kind).not.toBe('corrects');
   });
 });
 
@@ -45,7 +47,17 @@ describe('asked to stop doing something', () => {
   it('is a cue that ends what was asked', () => {
     expect(findCues('Please stop using bullet points and write in full paragraphs instead.').map((c) => c.family)).toContain('state-change');
     expect(findCues('could you stop calling me Liz').map((c) => c.family)).toContain('state-change');
-    expect(rel('i want your answers in bullet points', 'Please stop using bullet points and write in full paragraphs instead.')).toMatchObject({ kind: 'corrects' });
+    const asked = (text: string) => ({ ...s(text), type: 'INSTRUCTION' as const });
+    expect(relate(asked('i want your answers in bullet points'), asked('Please stop using bullet points and write in full paragraphs instead.'), true))
+      .toMatchObject({ kind: 'corrects' });
+    // the doing the old sentence tells, whatever its type
+    expect(rel('Remind me to stretch every hour.', 'Stop reminding me to stretch every hour.')).toMatchObject({ kind: 'corrects' });
+  });
+
+  it('not a fact or a liking told by the way, of another doing', () => {
+    const liked = { ...s('I like going to the gym on Mondays.'), type: 'PREFERENCE' as const };
+    expect(relate(liked, { ...s('Can you stop suggesting the gym?'), type: 'INSTRUCTION' }, true).kind).not.toBe('corrects');
+    expect(rel("I'm on a keto diet.", 'Please stop worrying about my diet.').kind).not.toBe('corrects');
   });
 
   it('not a stop that is a noun, nor one the person cannot help', () => {
@@ -59,6 +71,10 @@ describe('what holds "now" does not change where someone was born', () => {
     const [old, neu] = ['my grandma was born in kraków', 'My grandmother lives in Gdańsk these days.'];
     expect(rel(old, neu, { old: ['Kraków'], neu: ['Gdańsk'] }).kind).not.toBe('corrects');
     expect(rel(old, neu).kind).not.toBe('corrects');
+  });
+
+  it('a birth said by the way is no birth told: the home still changes', () => {
+    expect(rel('My grandma, born in 1930, lives in Kraków.', 'My grandma lives in Gdańsk now.', { old: ['Kraków'], neu: ['Gdańsk'] })).toMatchObject({ kind: 'corrects' });
   });
 
   it('a marker still corrects the birthplace', () => {

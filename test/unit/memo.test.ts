@@ -48,7 +48,7 @@ describe('memoByText', () => {
     expect(calls).toBe(4);
   });
 
-  it('keeps the last four long texts apart (one remember reads its long quote once, not once per candidate), none past 100,000 characters', () => {
+  it('keeps the four long texts read last apart (one remember reads its long quote once, not once per candidate), none past 100,000 characters', () => {
     let calls = 0;
     const f = memoByText((t: string) => { calls++; return [t]; }, copyArray, 2, 10);
     const longs = ['a', 'b', 'c', 'd', 'e'].map((x) => x.repeat(11));
@@ -67,10 +67,16 @@ describe('memoByText', () => {
     const huge = 'z'.repeat(100_001);
     f(huge); f(huge);
     expect(calls).toBe(11);
+    // the one read most recently stays: the new statement, read between long candidates
+    calls = 0;
+    forgetSentenceReadings();
+    const [statement, ...candidates] = ['s', 'p', 'q', 'r', 't', 'u'].map((x) => x.repeat(11));
+    for (const c of candidates) { f(statement!); f(c); }
+    expect(calls).toBe(1 + candidates.length);
     // a long text's reading is let go with the rest (a forget for good)
     forgetSentenceReadings();
     f(longs[1]!);
-    expect(calls).toBe(12);
+    expect(calls).toBe(candidates.length + 2);
   });
 
   it('a rule that adds to a cached answer does not change the next answer (valuesOf adds the entities it finds)', () => {

@@ -24,6 +24,9 @@ describe('one occasion, typed in chat', () => {
   it('a name typed in lower case is the name', () => {
     expect(sharesPersonName("I'm meeting Rafael for lunch on Friday at 12:30.", 'lunch w/ rafael fri, half past twelve')).toBe(true);
     expect(sharesPersonName('I work at Apple.', 'I ate an apple.')).toBe(false);
+    // (nor chat's own words, read as names where a sentence opens; a name that opens one is still a name)
+    expect(sharesPersonName('Gonna see the dentist on Friday at 3pm.', 'gonna grab lunch fri 3pm')).toBe(false);
+    expect(sharesPersonName('Rafael and I have lunch on Friday.', 'lunch w/ rafael fri')).toBe(true);
   });
 
   it('"I\'m meeting" is a doing, not a thing of the occasion; the same lunch at the same time is one', () => {
@@ -50,6 +53,9 @@ describe('a clause said again in chat', () => {
     expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'pepper weighs roughly 26.5 lbs')).toBe(true);
     expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'pepper weighs roughly 30 lbs')).toBe(false);
     expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'pepper eats roughly 12 kg')).toBe(false);
+    // (a clause of values alone restates nothing)
+    expect(clauseRestates('Our dog Pepper weighs 12 kg.', 'Bought a new bag of kibble - roughly 26.5 lbs')).toBe(false);
+    expect(clauseRestates('Our wedding anniversary is on 9 September.', 'Dentist appointment - Sept 9th')).toBe(false);
   });
 
   it('reads a role by its other word', () => {

@@ -78,12 +78,17 @@ describe('one thing by its value', () => {
   it('reads "the end of April" as its last day', () => {
     expect(kinds('renewed by the end of april')).toEqual(['date:04-30']);
     expect(kinds('at the end of the month')).toEqual([]);
+    // (February's end is the 28th or the 29th: the month)
+    expect(kinds('due at the end of February')).toEqual(['month:02']);
+    // a month is said by a date in it: "in April" / "at the end of April"
+    expect(rel('My lease ends in April.', 'My lease ends at the end of April.').kind).toBe('compatible');
     expect(rel('Remind me to renew the car insurance by 30 April.', 'need a reminder to get the car insurance renewed by the end of april').kind).toBe('compatible');
     expect(rel('Remind me to renew the car insurance by 30 April.', 'need a reminder to get the car insurance renewed by 28 April').kind).not.toBe('compatible');
   });
 
-  it('one phone number said of both sides is one thing, whatever each calls it', () => {
+  it('one phone number said of both sides is one thing, whatever each calls it, when both are the person\'s own', () => {
     expect(rel('My mobile number is 0412 555 019.', 'my cell is 0412555019').kind).toBe('compatible');
+    expect(rel("My wife's cell is 0412 555 019.", 'my mobile is 0412555019').kind).not.toBe('compatible');
     expect(rel('My mobile number is 0412 555 019.', 'my work phone is 0412555777').kind).not.toBe('compatible');
   });
 });
