@@ -4,17 +4,15 @@
  * under the topic score, over the recall floor, as USE-lite gave them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clauseRestates, decide, sharesPersonName, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
+import { clauseRestates, decide, sharesPersonName, type Thresholds } from '../../src/core/recognition.js';
 import { sameOccasion } from '../../src/core/meeting.js';
-import { normalizeText } from '../../src/core/normalize.js';
 import type { MemoryType } from '../../src/core/types.js';
 import { useWordNet } from '../helpers/lexicon.js';
+import { candidate, incoming } from '../helpers/statements.js';
 
 const T: Thresholds = { close: 0.875, related: 0.75, topic: 0.65, recallFloor: 0.4 };
-const incoming = (text: string, type: MemoryType = 'FACT', o: Partial<Incoming> = {}): Incoming =>
-  ({ text, normalized: normalizeText(text), type, entities: [], themes: [], previousSentence: null, messageId: 'm-new', ...o });
-const cand = (text: string, score: number, type: MemoryType = 'FACT', o: Partial<Candidate> = {}): Candidate =>
-  ({ id: 'old', text, normalized: normalizeText(text), type, entities: [], themes: [], messageId: 'm-old', score, ...o });
+const said = (text: string, type: MemoryType = 'FACT') => incoming(text, { type });
+const stored = (text: string, score: number, type: MemoryType = 'FACT') => candidate(text, score, { type });
 
 beforeAll(async () => {
   await useWordNet();
@@ -31,7 +29,7 @@ describe('one occasion, typed in chat', () => {
 
   it('"I\'m meeting" is a doing, not a thing of the occasion; the same lunch at the same time is one', () => {
     expect(sameOccasion("I'm meeting Rafael for lunch on Friday at 12:30.", 'lunch w/ rafael fri, half past twelve')).toBe(true);
-    const d = decide(incoming('lunch w/ rafael fri, half past twelve', 'APPOINTMENT'), [cand("I'm meeting Rafael for lunch on Friday at 12:30.", 0.594, 'APPOINTMENT')], T);
+    const d = decide(said('lunch w/ rafael fri, half past twelve', 'APPOINTMENT'), [stored("I'm meeting Rafael for lunch on Friday at 12:30.", 0.594, 'APPOINTMENT')], T);
     expect(d).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
   });
 
@@ -67,17 +65,17 @@ describe('a clause said again in chat', () => {
 describe('an occasion noted without "my", dated to the day and the minute', () => {
   const old = 'My dentist appointment is on 14 March at 3:30 pm.';
   it('is the person\'s own occasion told again', () => {
-    expect(decide(incoming('dentist: 14 Mar, 15:30', 'APPOINTMENT'), [cand(old, 0.528, 'APPOINTMENT')], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+    expect(decide(said('dentist: 14 Mar, 15:30', 'APPOINTMENT'), [stored(old, 0.528, 'APPOINTMENT')], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
   });
   it('not at another time, nor someone else\'s', () => {
-    expect(decide(incoming('dentist: 14 Mar, 16:30', 'APPOINTMENT'), [cand(old, 0.528, 'APPOINTMENT')], T).action).not.toBe('reinforce');
-    expect(decide(incoming("my son's dentist: 14 Mar, 15:30", 'APPOINTMENT'), [cand(old, 0.528, 'APPOINTMENT')], T).action).not.toBe('reinforce');
+    expect(decide(said('dentist: 14 Mar, 16:30', 'APPOINTMENT'), [stored(old, 0.528, 'APPOINTMENT')], T).action).not.toBe('reinforce');
+    expect(decide(said("my son's dentist: 14 Mar, 15:30", 'APPOINTMENT'), [stored(old, 0.528, 'APPOINTMENT')], T).action).not.toBe('reinforce');
   });
 });
 
 describe('an age in "yrs"', () => {
   it('is the same age told again', () => {
-    expect(decide(incoming("mochi's 6 yrs old fyi"), [cand('Our cat Mochi is six years old.', 0.577)], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
-    expect(decide(incoming("mochi's 7 yrs old fyi"), [cand('Our cat Mochi is six years old.', 0.577)], T).action).not.toBe('reinforce');
+    expect(decide(said("mochi's 6 yrs old fyi"), [stored('Our cat Mochi is six years old.', 0.577)], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
+    expect(decide(said("mochi's 7 yrs old fyi"), [stored('Our cat Mochi is six years old.', 0.577)], T).action).not.toBe('reinforce');
   });
 });

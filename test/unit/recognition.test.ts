@@ -1,20 +1,11 @@
 /** src/core/recognition.ts decide(): tiers, precedence, and what is never merged. */
 import { describe, expect, it } from 'vitest';
 import { stance } from '../../src/core/polarity.js';
-import { akinTypes, clauseRestates, decide, sharesEntityOrTheme, sharesName, withinReach, type Candidate, type Incoming, type Thresholds } from '../../src/core/recognition.js';
-import { normalizeText } from '../../src/core/normalize.js';
-import type { MemoryType } from '../../src/core/types.js';
+import { akinTypes, clauseRestates, decide, sharesEntityOrTheme, sharesName, withinReach, type Thresholds } from '../../src/core/recognition.js';
 import { useWordNet } from '../helpers/lexicon.js';
+import { candidate, incoming } from '../helpers/statements.js';
 
 const T: Thresholds = { close: 0.875, related: 0.8, topic: 0.65, recallFloor: 0.4 };
-
-function incoming(text: string, o: Partial<Incoming> = {}): Incoming {
-  return { text, normalized: normalizeText(text), type: 'FACT', entities: [], themes: [], previousSentence: null, messageId: 'm-new', ...o };
-}
-let n = 0;
-function cand(text: string, score: number | null, o: Partial<Candidate> & { type?: MemoryType } = {}): Candidate {
-  return { id: `c${n++}`, text, normalized: normalizeText(text), type: 'FACT', entities: [], themes: [], messageId: `m${n}`, score, ...o };
-}
 
 describe('sharesName', () => {
   it('a capitalised name read in both texts, whole or in part, even where the tagger reads no entity', () => {
@@ -31,71 +22,71 @@ describe('sharesName', () => {
 
 describe('decide: tiers', () => {
   it('EXACT: the same text after normalisation, whatever the score', () => {
-    const c = cand('I take the 7:15 train to work.', 0.2);
+    const c = candidate('I take the 7:15 train to work.', 0.2);
     const d = decide(incoming('i take the 7:15  train to work'), [c], T);
     expect(d).toMatchObject({ action: 'reinforce', targetId: c.id, tier: 'EXACT', score: 1 });
   });
 
   it('CLOSE: a score at or above the close threshold, same type', () => {
-    const c = cand('My sister lives in Oslo.', 0.875);
+    const c = candidate('My sister lives in Oslo.', 0.875);
     expect(decide(incoming('My sister lives in Oslo, Norway.'), [c], T)).toMatchObject({ action: 'reinforce', targetId: c.id, tier: 'CLOSE', score: 0.875 });
   });
 
   it('RELATED: the middle band only with the same type and a shared entity or theme', () => {
     const text = 'My sister lives in Oslo with her dog.';
-    const shared = cand('My sister has lived in Oslo for years.', 0.82, { entities: ['Oslo'] });
+    const shared = candidate('My sister has lived in Oslo for years.', 0.82, { entities: ['Oslo'] });
     expect(decide(incoming(text, { entities: ['oslo'] }), [shared], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: shared.id });
-    const alone = cand('My sister has lived in Oslo for years.', 0.82);
+    const alone = candidate('My sister has lived in Oslo for years.', 0.82);
     expect(decide(incoming(text), [alone], T).action).toBe('create');
-    const otherType = cand('My sister has lived in Oslo for years.', 0.82, { entities: ['Oslo'], type: 'EVENT' });
+    const otherType = candidate('My sister has lived in Oslo for years.', 0.82, { entities: ['Oslo'], type: 'EVENT' });
     expect(decide(incoming(text, { entities: ['Oslo'] }), [otherType], T).action).toBe('create');
   });
 
   it('RELATED without hints: the same words pointing back at their first telling, or one count with and without its unit', () => {
-    const married = cand('I am married.', 0.853);
+    const married = candidate('I am married.', 0.853);
     expect(decide(incoming("I'm married, as I said."), [married], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: married.id });
     expect(decide(incoming("I'm married, like I told you."), [married], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
     expect(decide(incoming("I'm not married, as I said."), [married], T).action).not.toBe('reinforce');
-    const age = cand("I'm 42 years old.", 0.867);
+    const age = candidate("I'm 42 years old.", 0.867);
     expect(decide(incoming("I'm 42."), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: age.id });
     expect(decide(incoming("I'm 43."), [age], T).action).not.toBe('reinforce');
   });
 
   it('RELATED without hints: one single-valued thing of the person given the same value in digits and in words', () => {
     // (USE-lite scores this pair 0.57: below the middle band, above the recall floor)
-    const age = cand("I'm 42.", 0.57);
+    const age = candidate("I'm 42.", 0.57);
     expect(decide(incoming("I'm forty-two."), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: age.id });
     expect(decide(incoming("I'm forty-three."), [age], T).action).not.toBe('reinforce');
     expect(decide(incoming('I am forty two.'), [age], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
     // a bare number said of no such thing meets nothing
-    expect(decide(incoming('Room forty-two.'), [cand('Room 42.', 0.57)], T).action).toBe('create');
+    expect(decide(incoming('Room forty-two.'), [candidate('Room 42.', 0.57)], T).action).toBe('create');
   });
 
   it('RELATED without hints: told again in other words, saying so, about the same thing and at one with it', async () => {
     await useWordNet();
     // (USE-lite scores this pair 0.87: just below CLOSE; the person says it is a restatement)
-    const pen = cand("I'm allergic to penicillin.", 0.87);
+    const pen = candidate("I'm allergic to penicillin.", 0.87);
     const again = incoming("As I mentioned before, penicillin gives me an allergic reaction, so I can't take it.");
     expect(decide(again, [pen], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: pen.id });
     // not without the pointer back, nor below the topic score, nor with what disagrees
     expect(decide(incoming("Penicillin gives me an allergic reaction, so I can't take it."), [pen], T).action).toBe('create');
-    expect(decide(again, [cand("I'm allergic to penicillin.", 0.6)], T).action).toBe('create');
-    expect(decide(incoming('As I said, I have two dogs.'), [cand('I have two cats.', 0.8)], T).action).toBe('create');
+    expect(decide(again, [candidate("I'm allergic to penicillin.", 0.6)], T).action).toBe('create');
+    expect(decide(incoming('As I said, I have two dogs.'), [candidate('I have two cats.', 0.8)], T).action).toBe('create');
   });
 
   it('RELATED without hints: one value said of the same things, however written; not two things at one value', async () => {
     await useWordNet();
-    const pay = cand('I earn £52,000 a year.', 0.69);
+    const pay = candidate('I earn £52,000 a year.', 0.69);
     expect(decide(incoming("My salary's 52k."), [pay], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: pay.id });
     expect(decide(incoming("My salary's 55k."), [pay], T).action).not.toBe('reinforce');
-    const yoga = cand('My yoga class is at 6pm on Tuesdays.', 0.66);
+    const yoga = candidate('My yoga class is at 6pm on Tuesdays.', 0.66);
     expect(decide(incoming('My pottery class is at 6pm on Tuesdays.'), [yoga], T).action).toBe('create');
   });
 
   it('RELATED without hints: one number that names one thing only, given again in other words', async () => {
     await useWordNet();
     // (USE-lite scores such pairs about 0.6: under the topic score, over the recall floor)
-    const card = cand('My library card number is 4417 2290 118.', 0.6);
+    const card = candidate('My library card number is 4417 2290 118.', 0.6);
     expect(decide(incoming('Library card no. 44172290118, for the record'), [card], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: card.id });
     expect(decide(incoming('Library card no. 44172290119, for the record'), [card], T).action).not.toBe('reinforce');
     // (someone else's is distinct, whatever the number)
@@ -104,9 +95,9 @@ describe('decide: tiers', () => {
 
   it('RELATED without hints: one occasion of the same person, however dated (a birth is a birthday, a marriage a wedding)', async () => {
     await useWordNet();
-    const bday = cand("My husband Tomasz's birthday is 14 August.", 0.5);
+    const bday = candidate("My husband Tomasz's birthday is 14 August.", 0.5);
     expect(decide(incoming('Tomasz was born on August 14th.'), [bday], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED', targetId: bday.id });
-    const mine = cand('My birthday is on 2 June.', 0.6);
+    const mine = candidate('My birthday is on 2 June.', 0.6);
     expect(decide(incoming('I was born on the second of June.'), [mine], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
     // (not another day, not another person, not another occasion on that day)
     expect(decide(incoming('Tomasz was born on August 15th.'), [bday], T).action).not.toBe('reinforce');
@@ -116,50 +107,50 @@ describe('decide: tiers', () => {
 
   it('RELATED without hints: the same name someone goes by, said again', async () => {
     await useWordNet();
-    const nick = cand('Everyone at work calls my manager Sunny.', 0.5);
+    const nick = candidate('Everyone at work calls my manager Sunny.', 0.5);
     expect(decide(incoming("my manager goes by 'Sunny' with all of us"), [nick], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
     expect(decide(incoming("my manager goes by 'Sol' with all of us"), [nick], T).action).not.toBe('reinforce');
   });
 
   it('below the middle band nothing is reinforced', () => {
-    expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [cand('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
+    expect(decide(incoming('I like hiking.', { themes: ['outdoors'] }), [candidate('I bought new boots.', 0.5, { themes: ['outdoors'] })], T).action).toBe('create');
   });
 
   it('the best tier wins, then the best score', () => {
-    const related = cand('My brother Owen lives in Bristol now.', 0.85, { entities: ['Owen'] });
-    const close = cand('My brother Owen lives in Bristol.', 0.9);
-    const closer = cand('My brother Owen lives in Bristol!', 0.95);
+    const related = candidate('My brother Owen lives in Bristol now.', 0.85, { entities: ['Owen'] });
+    const close = candidate('My brother Owen lives in Bristol.', 0.9);
+    const closer = candidate('My brother Owen lives in Bristol!', 0.95);
     const d = decide(incoming('My brother Owen lives in Bristol, England.', { entities: ['Owen'] }), [related, close, closer], T);
     expect(d).toMatchObject({ action: 'reinforce', tier: 'CLOSE', targetId: closer.id });
-    const exact = cand('My brother Owen lives in Bristol, England', 0.1);
+    const exact = candidate('My brother Owen lives in Bristol, England', 0.1);
     expect(decide(incoming('My brother Owen lives in Bristol, England.', { entities: ['Owen'] }), [closer, exact], T)).toMatchObject({ tier: 'EXACT', targetId: exact.id });
   });
 
   it('types stay apart: a CLOSE score of another type is not reinforced', () => {
-    const event = cand("I'm going to my brother's in Bristol on Saturday.", 0.95, { type: 'EVENT', entities: ['Owen'] });
+    const event = candidate("I'm going to my brother's in Bristol on Saturday.", 0.95, { type: 'EVENT', entities: ['Owen'] });
     expect(decide(incoming("I'm going over to my brother's in Bristol on Saturday.", { type: 'FACT', entities: ['Owen'] }), [event], T).action).toBe('create');
-    const pref = cand('I love the sea.', 0.9, { type: 'PREFERENCE', themes: ['sea'] });
+    const pref = candidate('I love the sea.', 0.9, { type: 'PREFERENCE', themes: ['sea'] });
     expect(decide(incoming('I love the sea so much.', { type: 'MEMO', themes: ['sea'] }), [pref], T).action).toBe('create');
   });
 
   it('a correction crosses an akin pair of types only: an ending told as an event corrects a fact, never a wish', async () => {
     await useWordNet();
-    const pays = cand('I pay for Netflix.', 0.72);
+    const pays = candidate('I pay for Netflix.', 0.72);
     const told = incoming('Cancelled Netflix last night, not worth it.', { type: 'EVENT' });
     expect(decide(told, [pays], T)).toMatchObject({ action: 'correct', targetId: pays.id });
     // the same pair across a wall that is no akin pair: a new memory beside the old
-    const task = cand('I pay for Netflix.', 0.72, { type: 'TASK' });
+    const task = candidate('I pay for Netflix.', 0.72, { type: 'TASK' });
     expect(decide(told, [task], T).action).toBe('create');
     // and a restatement across the pair is still no reinforcement
-    const close = cand('I cancelled Netflix last night.', 0.95);
+    const close = candidate('I cancelled Netflix last night.', 0.95);
     expect(decide(incoming('Cancelled Netflix last night.', { type: 'EVENT' }), [close], T).action).toBe('create');
     expect(akinTypes('FACT', 'EVENT') && akinTypes('INSTRUCTION', 'PREFERENCE')).toBe(true);
     expect(akinTypes('FACT', 'PREFERENCE') || akinTypes('APPOINTMENT', 'TASK') || akinTypes('FACT', 'INSTRUCTION')).toBe(false);
   });
 
   it('records every candidate considered, with its score and relation', () => {
-    const a = cand('I like tea.', 0.3);
-    const b = cand('I like green tea.', 0.9);
+    const a = candidate('I like tea.', 0.3);
+    const b = candidate('I like green tea.', 0.9);
     const d = decide(incoming('I like green tea a lot.'), [a, b], T);
     expect(d.considered.map((c) => c.id)).toEqual([a.id, b.id]);
     expect(d.considered[1]).toMatchObject({ score: 0.9 });
@@ -174,38 +165,38 @@ describe('decide: a correction is never merged, whatever the score', () => {
     ['I have two cats.', 'I have three cats.'],
   ])('"%s" then "%s"', (oldText, newText) => {
     for (const score of [0.999, 0.9, 0.8]) {
-      const c = cand(oldText, score, { themes: ['x'] });
+      const c = candidate(oldText, score, { themes: ['x'] });
       const d = decide(incoming(newText, { themes: ['x'] }), [c], T);
       expect(d.action, `score ${score}`).not.toBe('reinforce');
     }
   });
 
   it('with several candidates, the one the correction is about (best score) is superseded', () => {
-    const blue = cand('My favorite color is blue.', 0.82, { type: 'PREFERENCE' });
-    const bright = cand('I like bright colors.', 0.66, { type: 'PREFERENCE' });
-    const season = cand('My favorite season is autumn.', 0.29, { type: 'PREFERENCE' });
+    const blue = candidate('My favorite color is blue.', 0.82, { type: 'PREFERENCE' });
+    const bright = candidate('I like bright colors.', 0.66, { type: 'PREFERENCE' });
+    const season = candidate('My favorite season is autumn.', 0.29, { type: 'PREFERENCE' });
     const d = decide(incoming('Actually, my favorite color is orange, not blue.', { type: 'PREFERENCE' }), [bright, season, blue], T);
     expect(d).toMatchObject({ action: 'correct', targetId: blue.id, rule: 'explicit-cue', score: 0.82 });
   });
 
   it('a correction in the next sentence of the same message corrects the sentence before it', () => {
-    const old = cand('My anniversary is June 3.', 0.55, { messageId: 'm-new' });
+    const old = candidate('My anniversary is June 3.', 0.55, { messageId: 'm-new' });
     const d = decide(incoming('Actually, scratch that, it is June 13.', { previousSentence: 'My anniversary is June 3.', messageId: 'm-new' }), [old], T);
     expect(d).toMatchObject({ action: 'correct', targetId: old.id });
   });
 
   it('a multi-valued thing stays apart: I speak French / I speak Spanish', () => {
-    const d = decide(incoming('I speak Spanish.', { themes: ['languages'] }), [cand('I speak French.', 0.93, { themes: ['languages'] })], T);
+    const d = decide(incoming('I speak Spanish.', { themes: ['languages'] }), [candidate('I speak French.', 0.93, { themes: ['languages'] })], T);
     expect(d.action).toBe('create');
   });
 
   it('a value disagreement vetoes a CLOSE score: meeting with Ana on Monday vs Thursday', () => {
-    const d = decide(incoming('Meeting with Ana on Thursday.', { type: 'APPOINTMENT' }), [cand('Meeting with Ana on Monday.', 0.999, { type: 'APPOINTMENT' })], T);
+    const d = decide(incoming('Meeting with Ana on Thursday.', { type: 'APPOINTMENT' }), [candidate('Meeting with Ana on Monday.', 0.999, { type: 'APPOINTMENT' })], T);
     expect(d.action).not.toBe('reinforce');
   });
 
   it('a name disagreement vetoes a CLOSE score', () => {
-    expect(decide(incoming('I met Hana in Lima.'), [cand('I met Femi in Lima.', 0.95)], T).action).not.toBe('reinforce');
+    expect(decide(incoming('I met Hana in Lima.'), [candidate('I met Femi in Lima.', 0.95)], T).action).not.toBe('reinforce');
   });
 
   /*
@@ -218,7 +209,7 @@ describe('decide: a correction is never merged, whatever the score', () => {
    * disagree on a name.
    */
   it('a name disagreement vetoes a CLOSE score also when the name opens the sentence', () => {
-    expect(decide(incoming('Hana gave me a kite in Lima.'), [cand('Femi gave me a kite in Lima.', 0.95)], T).action).not.toBe('reinforce');
+    expect(decide(incoming('Hana gave me a kite in Lima.'), [candidate('Femi gave me a kite in Lima.', 0.95)], T).action).not.toBe('reinforce');
   });
 });
 
@@ -271,17 +262,17 @@ describe('meeting without hints (src/core/meeting.ts)', () => {
 
 describe('decide: far candidates', () => {
   it('a candidate below every threshold is recorded as far, with its score, and no rule is named', () => {
-    const far = cand('My sister moved to Lisbon in 2019.', 0.12);
+    const far = candidate('My sister moved to Lisbon in 2019.', 0.12);
     const d = decide(incoming('My brother moved to Porto in 2020.'), [far], T);
     expect(d.action).toBe('create');
     expect(d.considered).toEqual([{ id: far.id, score: 0.12, relation: 'far' }]);
     // the same pair within reach runs the rules and names the one that keeps them apart
-    const near = cand('My sister moved to Lisbon in 2019.', 0.5);
+    const near = candidate('My sister moved to Lisbon in 2019.', 0.5);
     expect(decide(incoming('My brother moved to Porto in 2020.'), [near], T).considered[0]).toMatchObject({ relation: 'distinct' });
   });
 
   it('the sentence just before the quote is never far: a next-sentence correction at any score', () => {
-    const old = cand('My anniversary is June 3.', 0.05, { messageId: 'm-new' });
+    const old = candidate('My anniversary is June 3.', 0.05, { messageId: 'm-new' });
     const d = decide(incoming('Actually, scratch that, it is June 13.', { previousSentence: 'My anniversary is June 3.', messageId: 'm-new' }), [old], T);
     expect(d).toMatchObject({ action: 'correct', targetId: old.id, rule: 'next-sentence' });
     expect(withinReach({ normalized: 'x', previousSentence: 'My anniversary is June 3.' }, old, T)).toBe(true);
@@ -289,7 +280,7 @@ describe('decide: far candidates', () => {
   });
 
   it('far neighbours passed by id come last in what was considered, after the candidates read', () => {
-    const close = cand('I like green tea.', 0.9);
+    const close = candidate('I like green tea.', 0.9);
     const d = decide(incoming('I like green tea a lot.'), [close], T, [{ id: 'far-1', score: 0.2 }, { id: 'far-2', score: 0.1 }]);
     expect(d).toMatchObject({ action: 'reinforce', targetId: close.id, tier: 'CLOSE' });
     expect(d.considered.map((c) => [c.id, c.relation])).toEqual([[close.id, 'compatible'], ['far-1', 'far'], ['far-2', 'far']]);
