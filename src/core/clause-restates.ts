@@ -17,11 +17,11 @@ const RUN_MAX = 3;
 const SYNONYMS_MAX_WORDS = 40;
 
 /**
- * One clause of the new statement restates the old memory outright: every content
- * word of the clause (at least two) is in the old memory ("Owen, that's my brother,
- * he works in a lab." restates "My brother Owen lives in Bristol." and adds a detail).
+ * One clause of the new statement restates the old memory outright: every content word of the clause (at least two) is
+ * said by the old memory, a value it gives too however written, or a hedge on such a value, and one of them at least is a
+ * word of the memory besides its values ("Owen, that's my brother, he works in a lab." restates "My brother Owen lives in
+ * Bristol." and adds a detail). A run of up to three clauses counts as one; `keep` may refuse a run.
  */
-
 export function clauseRestates(oldText: string, newText: string, keep?: (clause: string) => boolean): boolean {
   const oldKeys = new Set(contentKeys(oldText));
   // a word of the old memory, or a WordNet synonym of one ("Keep your answers short." / "Keep your replies short."):

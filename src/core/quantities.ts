@@ -24,12 +24,17 @@ const IN_BASE: Record<string, [string, number]> = {
   l: ['volume', 1], ml: ['volume', 0.001],
 };
 
-/** A measure's kind and its count in that kind's unit ("182|cm" -> length, 1.82), or null (no unit, or a unit of time). */
-function inBase(norm: string): { kind: string; value: number } | null {
+/**
+ * A measure's kind, its count in that kind's unit, and half its count's last digit in that unit ("26.5|lb" -> weight,
+ * 12.02, 0.05 lb): or null (no unit, or a unit of time).
+ */
+function inBase(norm: string): { kind: string; value: number; half: number } | null {
   const unit = unitOf(norm);
   const base = unit ? IN_BASE[unit] : undefined;
-  const value = base ? Number(count(norm)) * base[1] : NaN;
-  return base && Number.isFinite(value) && value > 0 ? { kind: base[0], value } : null;
+  if (!base) return null;
+  const n = count(norm);
+  const value = Number(n) * base[1];
+  return Number.isFinite(value) && value > 0 ? { kind: base[0], value, half: 0.5 * 10 ** -(n.split('.')[1]?.length ?? 0) * base[1] } : null;
 }
 
 /** How far apart one measure said two ways may be: within 3 % (and within rounding, `sameMeasure`). */
@@ -44,10 +49,8 @@ const NEAR = 1.03;
 export function sameMeasure(a: string, b: string): boolean {
   const [ma, mb] = [inBase(a), inBase(b)];
   if (!ma || !mb || ma.kind !== mb.kind) return false;
-  // (half the last digit of a count, in the measure's unit: "26.5" lb is within 0.05 lb)
-  const half = (norm: string) => 0.5 * 10 ** -(count(norm).split('.')[1]?.length ?? 0) * IN_BASE[unitOf(norm)!]![1];
   const apart = Math.abs(ma.value - mb.value);
-  return apart < Math.min(half(a), half(b)) * (1 - 1e-9) && Math.max(ma.value, mb.value) <= NEAR * Math.min(ma.value, mb.value);
+  return apart < Math.min(ma.half, mb.half) * (1 - 1e-9) && Math.max(ma.value, mb.value) <= NEAR * Math.min(ma.value, mb.value);
 }
 
 /** Keys that two measures `sameMeasure` reads as one share (one of them at least): their kind and size, in steps of 3 %. */

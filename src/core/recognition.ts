@@ -15,14 +15,15 @@ import { clauses, contentKeys as conflictKeys } from './conflict-words.js';
 import { findCues } from './correction-cues.js';
 import { bothOwn, ownAndUnsaid, partOfName, sharesName, sharesPersonName } from './names-said.js';
 import { clauseRestates } from './clause-restates.js';
-
-export { clauseRestates, sharesName, sharesPersonName };
 import { extractValues } from './values.js';
 import { slots } from './slots.js';
 import { objects } from './multi-valued.js';
 import { subjects } from './subjects.js';
 import { assertions, vocatives } from './addressing.js';
 import { movedDetail, occasion, type SaidWhen, type TimeWindow } from './occasions.js';
+
+/** Read by recognition, kept in files of their own (names-said.ts, clause-restates.ts). */
+export { clauseRestates, sharesName, sharesPersonName };
 
 export interface Thresholds {
   close: number;

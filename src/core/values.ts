@@ -28,8 +28,8 @@ export interface Value {
   norm: string;
 }
 
-/** The last day of each month (February's is not read: 28 or 29). */
-const MONTH_DAYS = [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** The last day of each month (February's, the 28th or the 29th, none). */
+const MONTH_DAYS: ReadonlyArray<number | null> = [31, null, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** The day a count of years is turned: "his 90th birthday". */
 const BIRTHDAY = /^(?:birthday|bday)$/;
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'st', 'sir', 'dame']);
@@ -75,8 +75,9 @@ function extractValuesOnce(text: string): Value[] {
     // the last day of a month, said as its end: "by the end of April" is by 30 April (February's end, the 28th or the
     // 29th, is said as the month)
     const endOf = t.lower === 'end' && prev?.lower === 'the' && next?.lower === 'of' && next2 ? monthOf(next2.text) : null;
-    if (endOf !== null && endOf !== 2 && (next2!.lower !== 'may' || next2!.text === 'May')) {
-      push('date', i, i + 2, `${String(endOf).padStart(2, '0')}-${MONTH_DAYS[endOf - 1]}`);
+    const lastDay = endOf !== null ? MONTH_DAYS[endOf - 1] : null;
+    if (lastDay && (next2!.lower !== 'may' || next2!.text === 'May')) {
+      push('date', i, i + 2, `${String(endOf).padStart(2, '0')}-${lastDay}`);
       continue;
     }
     // dates: "June 13", "June 13th", "13 June", "13th of June"
@@ -255,9 +256,11 @@ function extractValuesOnce(text: string): Value[] {
     }
     // an ordinal: "the fourth floor" = "the 4th floor" (a single ordinal word after "the" only: "at first" is no position;
     // "twenty-first" anywhere); an Nth birthday is turning N ("his ninetieth birthday" / "turned 90")
-    const ord = isOrdinal(t.lower) ? parseInt(t.lower, 10) : ordinalWord(t.lower);
-    if (ord !== null && (isOrdinal(t.lower) || prev?.lower === 'the' || t.lower.includes('-') || BIRTHDAY.test(next?.lower ?? ''))) {
-      push('number', i, i, BIRTHDAY.test(next?.lower ?? '') ? String(ord) : ordinal(ord));
+    const digits = isOrdinal(t.lower);
+    const ord = digits ? parseInt(t.lower, 10) : ordinalWord(t.lower);
+    const birthday = BIRTHDAY.test(next?.lower ?? '');
+    if (ord !== null && (digits || prev?.lower === 'the' || t.lower.includes('-') || birthday)) {
+      push('number', i, i, birthday ? String(ord) : ordinal(ord));
       continue;
     }
     // a number word opening a compound is its number: "five-a-side" as "5-a-side", "two-bedroom" as "2-bedroom"
