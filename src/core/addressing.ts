@@ -8,7 +8,7 @@ import { findCues, type Cue } from './correction-cues.js';
 import { extractValues, valueGroup } from './values.js';
 import { splitSentences } from './sentences.js';
 import { contentKeys, contentWordsOf, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
-import { compareValues, slots } from './slots.js';
+import { compareValues, slots, withoutSetAside } from './slots.js';
 import { memoByText, shared } from './memo.js';
 import { deriveTimes } from './derive.js';
 
@@ -118,7 +118,8 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     const asideKeys = replaced ? [...contentKeys(replaced)] : [];
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
-      const swapped = compareValues(s1(o.t), s1(u)).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
+      // (without what the unit sets aside: "dentist is wed 3pm not tues" gives Wednesday in place of Tuesday)
+      const swapped = compareValues(s1(o.t), withoutSetAside(s1(u), findCues(u))).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
       const both = [...o.k].filter((k) => nk.has(k));
       const shared = both.length + swapped;
       // (a time or date said on both sides, and nothing else, speaks to nothing: "We got married in June 2015." /

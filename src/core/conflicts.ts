@@ -18,11 +18,13 @@ import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { swappedInFrame } from './swapped.js';
 import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, s1, strength } from './addressing.js';
-import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf } from './slots.js';
+import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf, withoutSetAside } from './slots.js';
 import { attributive, differentObject, MULTI } from './multi-valued.js';
 import { anotherHolder } from './others.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense, tenseOf, usedToDo } from './modality.js';
+import { anotherValueOfOneThing } from './another-value.js';
+import { withoutToldBefore } from './meeting.js';
 import { choiceReversed, saysSetAsideAgain, setAgainst, setAsideToo } from './set-aside.js';
 
 export { extractValues, correctionCue, polarity };
@@ -89,7 +91,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const names = new Set([...valuesOf(oldS), ...valuesOf(newS)].filter((v) => valueGroup(v.kind) === 'name').map((v) => v.norm));
 
   // Not the same person, nor the same thing (src/core/others.ts)
-  const another = anotherHolder(oldS.text, newS.text, { cues, oldKeys, newKeys, names });
+  // (whoever said it before is not whom it is said of: "luca, my boy, has a peanut allergy, I think I mentioned it before")
+  const another = anotherHolder(oldS.text, withoutToldBefore(newS.text), { cues, oldKeys, newKeys, names });
   if (another) return another;
 
   // One more of the same kind: the same words, one stretch swapped, said "too" / "also" / "as well": "I drink
@@ -175,6 +178,11 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     const otherChild = shared.every((x) => x === 'school-year') && values.disagree.includes('name');
     if (values.disagree.length > 0 && shared.length > 0 && !countsOfOtherThings() && !otherChild) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
+    }
+    // the same things given another number, quantity, year or contact, in the same mode and tense: "I wear a size 42
+    // shoe." / "shoe size 44", "My passport expires in 2027." / "passport expiry is 2029" (src/core/another-value.ts)
+    if (!additive && values.disagree.length === 1 && anotherValueOfOneThing(oldS.text, newS.text) && !otherMode(oldS, newS) && !otherTense(oldS.text, newS.text)) {
+      return { kind: 'corrects', rule: 'new-value', detail: `the same things: ${values.detail}` };
     }
     // a favourite, a job or a relationship status is one thing: "My favourite colour is green" / "... is purple" (colours
     // are not values), "I'm single." / "I've got a girlfriend now."
@@ -321,21 +329,6 @@ function eachAlone(oldKeys: ReadonlySet<string>, newKeys: ReadonlySet<string>, o
   return [[...oldKeys].filter((k) => !newKeys.has(k) && own(k)), [...newKeys].filter((k) => !oldKeys.has(k) && own(k))];
 }
 
-/** The statement without the values a contrast sets aside ("instead of Wednesdays", "not 3pm"), when it sets aside any. */
-function withoutSetAside(s: StatementLike, cues: readonly Cue[]): StatementLike {
-  let text = s.text;
-  for (const c of cues) {
-    // (a phrase set aside is a few words: one as long as a message is none, and is not looked for as one pattern)
-    if (!c.replaced || c.replaced.length > SET_ASIDE_MAX || extractValues(c.replaced).length === 0) continue;
-    // (the last time it is said as a whole word: what is set aside comes after its cue, "4:30 not 3")
-    const said = [...text.matchAll(wholeWord(c.replaced, 'giu', ':.'))].at(-1);
-    if (said?.index !== undefined) text = `${text.slice(0, said.index)}${text.slice(said.index + said[0].length)}`;
-  }
-  return text === s.text ? s : { ...s, text };
-}
-
-/** The longest phrase a contrast sets aside that is looked for in the text (characters). */
-const SET_ASIDE_MAX = 200;
 
 /** The verbs of how one has a thing ("I take my coffee …"), and the words dating the present: not what changed. */
 const MANNER_VERBS = new Set(['like', 'take', 'have', 'drink', 'eat', 'prefer', 'want', 'order', 'rather', 'usually', 'always'].map(key));

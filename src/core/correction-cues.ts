@@ -43,13 +43,16 @@ const LEFT_SOMEWHERE = String.raw` (?:his|her|their|my|our|the|a|an|its) [a-z]+ 
  */
 const LEFT_NAMED = /\b(?=left|quit)(?<!\b(?:[Ss]ince|[Ww]hen|[Aa]fter|[Bb]efore|[Uu]ntil|[Tt]ill|[Oo]nce|[Bb]ecause|[Ii]f) (?:\S+ ){0,3})(?<!\b(?:to|will|would|not|never|n't) )\b(?:left|quit)\s+(?=(?!(?:I|A|An|The|My|Our)\b)\p{Lu})(?!\p{Lu}[\p{L}'-]*\s+(?:a|an|the|some|my|his|her|their|our|early|late|at|on|for|around|by|before|after|today|tonight)\b)/u;
 
+/** A day of the week as chat writes it: "tues", "weds", "thurs", "fri", "saturday". */
+const WEEKDAY = String.raw`(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?|(?:wednes|satur)days?`;
+
 /** [family, pattern, weak]; the pattern runs on the lower-cased text with apostrophes normalised (`AS_TYPED`: on the text as typed). */
 const CUES: Array<[string, RegExp, boolean]> = [
   ['actually', /\bactually\b/, false],
   // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
   // forget that" nor "don't forget that you have friends"
   ['scratch-that', /\bscratch that\b|(?:^|[,.;:!\u2014-]\s*|\b(?:oh|so|please|just|no|actually|wait|sorry)\s+)(?:forget|ignore) (?:that|what i said)\b(?=\s*(?:[,.;:!\u2014-]|$))/, false],
-  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+ ?'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered)\b/, false],
+  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+ ?'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|(?:\bi |(?:^|[,;:.!?\u2014-])\s*)mis(?:read|typed|remembered|counted|heard|calculated|spelt|spelled)\b/, false],
   ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
   ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
   // "No, ..." opens an answer far more often than a correction ("No, I haven't tried it yet"): weak
@@ -123,6 +126,8 @@ const CUES: Array<[string, RegExp, boolean]> = [
   ['not-x', /(?:[,;:(\u2014]|\s-)\s*(?:and |but )?not\s+(?!only\b|just\b|even\b|really\b|sure\b|yet\b|to\b|that\b|at all\b|any\b|too\b|very\b|so\b|much\b|a lot\b|anymore\b|always\b|now\b|today\b|tomorrow\b|ever\b|again\b|quite\b)([\p{L}\d][\p{L}\d'-]*(?:\s+[\p{L}\d][\p{L}\d'-]*){0,2})\s*(?=[.!?,;)]|$)/u, false],
   // a time or a number, then "not" and the one it replaces, typed without a comma: "acme call is wed 4:30 not 3"
   ['not-x', /\b\d{1,2}(?::\d\d)?(?:am|pm)? not (\d{1,2}(?::\d\d)?(?:am|pm)?)(?=\s*[.!?]*\s*$)/, false],
+  // (or a day: "dentist is wed 3pm not tues", "it's on fri not thurs")
+  ['not-x', new RegExp(String.raw`\b(?:\d{1,2}(?::\d\d)?(?:am|pm)?|${WEEKDAY}) not (${WEEKDAY})(?=\s*[.!?]*\s*$)`), false],
   // "Not Emma, it's Hannah." / "Not 5, 6.": opening a sentence, a name or a number only (read as typed: "Not bad at all, thanks" is no contrast)
   ['not-x', NOT_NAME_OPENING, false],
   // The contrasted span is bounded (200 characters): unbounded, every "not" of a long text rescanned the rest of it.

@@ -23,7 +23,7 @@ import { SINGLE_FRAMES, slots } from './slots.js';
 import { deriveNouns } from './derive.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
-function saysAllOf(big: string[], small: string[]): boolean {
+export function saysAllOf(big: string[], small: string[]): boolean {
   const keys = new Set(big.map(key));
   const lex = lexicon();
   const lemmas = big.map((w) => lemma(w));
@@ -40,7 +40,14 @@ export function elaborates(a: string, b: string): boolean {
 }
 
 /** Words pointing back at an earlier telling ("as I said", "like I told you", "as you know"): they add nothing to what is said. */
-const TOLD_BEFORE = /\b(?:as|like) (?:i|i've|i have|i had) (?:said|told you|mentioned|say)(?: (?:before|earlier|already))?\b|\bas you (?:already )?know\b|\bas (?:i )?mentioned(?: before| earlier)?\b/gi;
+// (or said of the telling itself: "I think I mentioned it before", "I've told you this already")
+const TOLD_BEFORE = new RegExp(String.raw`\b(?:as|like) (?:i|i've|i have|i had) (?:said|told you|mentioned|say)(?: (?:before|earlier|already))?\b|\bas you (?:already )?know\b|\bas (?:i )?mentioned(?: before| earlier)?\b` +
+  String.raw`|\b(?:i (?:think|believe|guess) )?i(?:'ve|\u2019ve| have)? (?:already )?(?:said|told you|mentioned)(?: (?:this|that|it))? (?:before|earlier|already)\b`, 'gi');
+
+/** The text without its words pointing back at an earlier telling (`TOLD_BEFORE`). */
+export function withoutToldBefore(text: string): string {
+  return text.replace(TOLD_BEFORE, ' ');
+}
 
 /** The statement points back at an earlier telling of itself ("As I said, …", "As I mentioned before, …"). */
 export function toldBefore(text: string): boolean {
@@ -54,7 +61,7 @@ export function toldBefore(text: string): boolean {
  * word: no clause restatement reads it).
  */
 export function sameButToldBefore(a: string, b: string): boolean {
-  const [ta, tb] = [a.replace(TOLD_BEFORE, ' '), b.replace(TOLD_BEFORE, ' ')];
+  const [ta, tb] = [withoutToldBefore(a), withoutToldBefore(b)];
   if (ta === a && tb === b) return false;
   const seq = (t: string) => contentWordsOf(t).map(key).join(' ');
   return seq(ta) !== '' && seq(ta) === seq(tb) && stance(ta) === stance(tb);
@@ -91,7 +98,9 @@ export function sameFrameValue(a: string, b: string): boolean {
  */
 export function sameValueSameThings(a: string, b: string): boolean {
   if (!sameValueSaid(a, b)) return false;
+  // (each side names a thing: "i owe jonas 50 euros" / "Lena owes me 50 euros." names none on one side, and is two debts)
   const [na, nb] = [thingsNamed(a), thingsNamed(b)];
+  if (na.length === 0 || nb.length === 0) return false;
   return saysAllOf(nb, na) || saysAllOf(na, nb);
 }
 
@@ -164,7 +173,7 @@ function nicknames(text: string): string[] {
 const TIME_NOUNS = new Set(['year', 'month', 'week', 'fortnight', 'day', 'night', 'hour', 'minute', 'morning', 'afternoon', 'evening', 'time'].map(key));
 
 /** A sentence's common nouns without the words of its values and its nouns of time. */
-function thingsNamed(text: string): string[] {
+export function thingsNamed(text: string): string[] {
   const valueWords = new Set(extractValues(text).flatMap((v) => v.raw.toLowerCase().split(/\s+/).map(key)));
   // (a verb in -ing after "am", "is", "'m" is a doing, not a thing: "I'm meeting Rafael for lunch")
   const doing = new Set(progressives(text));

@@ -10,7 +10,8 @@ import { lexicon } from './lexicon.js';
 import { memoByText, registerSentenceCache, shared } from './memo.js';
 import { deriveNouns } from './derive.js';
 import { misplacedValue } from './value-places.js';
-import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, toks, type StatementLike } from './conflict-words.js';
+import { AUX, clauses, FILLER, isVerb, key, MANY, norm, NP_ADJ, PERSON, PREPS, stripOpeners, toks, wholeWord, type StatementLike } from './conflict-words.js';
+import type { Cue } from './correction-cues.js';
 
 // ---------------------------------------------------------------- values
 
@@ -348,3 +349,19 @@ export function sharedSlot(oldText: string, newText: string): string | null {
   for (const x of a) if (b.has(x) && !x.startsWith('count:')) return x;
   return null;
 }
+
+/** The statement without the values a contrast sets aside ("instead of Wednesdays", "not 3pm"), when it sets aside any. */
+export function withoutSetAside(s: StatementLike, cues: readonly Cue[]): StatementLike {
+  let text = s.text;
+  for (const c of cues) {
+    // (a phrase set aside is a few words: one as long as a message is none, and is not looked for as one pattern)
+    if (!c.replaced || c.replaced.length > SET_ASIDE_MAX || extractValues(c.replaced).length === 0) continue;
+    // (the last time it is said as a whole word: what is set aside comes after its cue, "4:30 not 3")
+    const said = [...text.matchAll(wholeWord(c.replaced, 'giu', ':.'))].at(-1);
+    if (said?.index !== undefined) text = `${text.slice(0, said.index)}${text.slice(said.index + said[0].length)}`;
+  }
+  return text === s.text ? s : { ...s, text };
+}
+
+/** The longest phrase a contrast sets aside that is looked for in the text (characters). */
+const SET_ASIDE_MAX = 200;

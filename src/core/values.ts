@@ -270,6 +270,12 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
     // how often: "weekly", "every week", "once a week" = 1/week; "twice a day" = 2/day, as "two times a day"
+    // ("twice daily", "thrice weekly": how many times in the period the next word gives)
+    const timesIn = TIMES[t.lower] !== undefined && next ? FREQUENCY_WORDS[next.lower] : undefined;
+    if (timesIn) {
+      push('number', i, i + 1, `${TIMES[t.lower]}/${timesIn}`);
+      continue;
+    }
     const each = FREQUENCY_WORDS[t.lower];
     if (each) {
       push('number', i, i, `1/${each}`);

@@ -1,0 +1,53 @@
+/**
+ * One thing given another value (docs/corrections.md, "new-value"): both statements name the same things, one
+ * side's all said by the other in the same or a synonymous word, and each gives it one number, quantity, year or
+ * contact, the two different: "I wear a size 42 shoe." / "shoe size 44", "My passport expires in 2027." / "passport
+ * expiry is 2029". The mirror of `sameValueSameThings` (src/core/meeting.ts): the same things at one value are one
+ * fact said again; at another value, that fact changed.
+ */
+import { extractValues, sameValue, valueGroup, type Value, type ValueKind } from './values.js';
+import { saysAllOf, thingsNamed } from './meeting.js';
+import { tenseOf } from './modality.js';
+import { unitOf } from './quantities.js';
+import { foldMarks, isOrdinal } from './value-words.js';
+import { contentWordsOf, isVerb, key, PERSON } from './conflict-words.js';
+import { lemma } from './words.js';
+
+/** The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions). */
+const ONE_AT_A_TIME = new Set<ValueKind>(['number', 'quantity', 'year', 'contact']);
+
+export function anotherValueOfOneThing(a: string, b: string): boolean {
+  const [va, vb] = [extractValues(a), extractValues(b)];
+  const said = (vs: readonly Value[]) => vs.filter((v) => valueGroup(v.kind) !== 'name');
+  const [oa, ob] = [said(va), said(vb)];
+  if (oa.length !== 1 || ob.length !== 1) return false;
+  const [x, y] = [oa[0]!, ob[0]!];
+  if (x.kind !== y.kind || !ONE_AT_A_TIME.has(x.kind) || sameValue(x.kind, x.norm, y.norm)) return false;
+  // (an ordinal is a position or a day of the month, "on the 5th"; a quantity is one of its unit: "under 500 calories" / "under 20 minutes")
+  if (isOrdinal(x.norm) || isOrdinal(y.norm) || (x.kind === 'quantity' && unitOf(x.norm) !== unitOf(y.norm))) return false;
+  // (the same people and places on both sides, a name typed in lower case too: another's number is not this one's)
+  const namesSaidIn = (vs: readonly Value[], other: string) => {
+    const o = foldMarks(other.toLowerCase());
+    return vs.every((v) => valueGroup(v.kind) !== 'name' || o.includes(v.norm));
+  };
+  if (!namesSaidIn(va, b) || !namesSaidIn(vb, a)) return false;
+  // (a past event is one of many: "I ran a marathon in 2019." / "… in 2022.")
+  if (tenseOf(a)?.tense === 'past' || tenseOf(b)?.tense === 'past') return false;
+  // (the same things, in the same or synonymous words, and nothing said of them on one side only but a verb: "I wear a
+  // size 42 shoe." / "shoe size 44"; not "My work e-mail is …" / "My personal email is …", nor "My flight to Rome …" /
+  // "My return flight from Rome …")
+  const [ta, tb] = [thingsNamed(a), thingsNamed(b)];
+  if (ta.length === 0 || tb.length === 0) return false;
+  const [wa, wb] = [qualifiers(a, x), qualifiers(b, y)];
+  const [small, big] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
+  if (!saysAllOf(big, small)) return false;
+  // (what the longer side says besides is no one: "Our house has three bedrooms." / "My parents' house has four bedrooms.")
+  const smallKeys = new Set(small.map(key));
+  return !big.some((w) => !smallKeys.has(key(w)) && PERSON.has(lemma(w)));
+}
+
+/** A statement's content words but its verbs and its value's own words. */
+function qualifiers(text: string, value: Value): string[] {
+  const own = new Set(value.raw.toLowerCase().split(/\s+/).map(key));
+  return contentWordsOf(text).filter((w) => !own.has(key(w)) && !isVerb(w));
+}
