@@ -38,7 +38,7 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   // "My return flight from Rome …")
   const [ta, tb] = [thingsNamed(a), thingsNamed(b)];
   if (ta.length === 0 || tb.length === 0) return false;
-  const [wa, wb] = [qualifiers(a, x), qualifiers(b, y)];
+  const [wa, wb] = [qualifiers(a, x, ta), qualifiers(b, y, tb)];
   const [small, big] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
   if (!saysAllOf(big, small)) return false;
   // (what the longer side says besides is no one: "Our house has three bedrooms." / "My parents' house has four bedrooms.")
@@ -46,8 +46,9 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   return !big.some((w) => !smallKeys.has(key(w)) && PERSON.has(lemma(w)));
 }
 
-/** A statement's content words but its verbs and its value's own words. */
-function qualifiers(text: string, value: Value): string[] {
+/** A statement's content words but its verbs (a word the tagger reads as a thing stays: "my work phone") and its value's own words. */
+function qualifiers(text: string, value: Value, things: readonly string[]): string[] {
   const own = new Set(value.raw.toLowerCase().split(/\s+/).map(key));
-  return contentWordsOf(text).filter((w) => !own.has(key(w)) && !isVerb(w));
+  const named = new Set(things.map((t) => t.toLowerCase()));
+  return contentWordsOf(text).filter((w) => !own.has(key(w)) && (!isVerb(w) || named.has(w)));
 }
