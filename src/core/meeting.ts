@@ -20,7 +20,7 @@ import { stance } from './polarity.js';
 import { extractValues, isOrdinal, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { lemma } from './words.js';
 import { SINGLE_FRAMES, slots } from './slots.js';
-import { deriveNouns } from './derive.js';
+import { deriveNames, deriveNouns } from './derive.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
 export function saysAllOf(big: string[], small: string[]): boolean {
@@ -98,9 +98,9 @@ export function sameFrameValue(a: string, b: string): boolean {
  */
 export function sameValueSameThings(a: string, b: string): boolean {
   if (!sameValueSaid(a, b)) return false;
-  // (each side names a thing: "i owe jonas 50 euros" / "Lena owes me 50 euros." names none on one side, and is two debts)
-  const [na, nb] = [thingsNamed(a), thingsNamed(b)];
-  if (na.length === 0 || nb.length === 0) return false;
+  // (the names a side says count as its things: "i owe jonas 50 euros" / "Lena owes me 50 euros." is two debts)
+  const named = (t: string) => [...thingsNamed(t), ...deriveNames(t).filter((n) => /^\p{Lu}/u.test(n)).map((n) => n.toLowerCase())];
+  const [na, nb] = [named(a), named(b)];
   return saysAllOf(nb, na) || saysAllOf(na, nb);
 }
 

@@ -299,7 +299,9 @@ function extractValuesOnce(text: string): Value[] {
     }
     // digits, number words
     let n = parseNumber(t.text);
-    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES))) n = nw;
+    // ("one" is a count after a verb of having, before a scale, or of a thing in a period: "one coffee a day")
+    const onePerPeriod = () => !!next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) && !!PERIODS[ts[i + 3]?.lower ?? ''];
+    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES) || onePerPeriod())) n = nw;
     // "ten thousand", "two hundred", "a million": the scale word multiplies (and is read with it)
     if (next && next.lower in SCALES && (n !== null || t.lower === 'a')) {
       n = (n ?? 1) * SCALES[next.lower]!;

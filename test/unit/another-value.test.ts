@@ -85,9 +85,11 @@ describe('an earlier telling said of itself', () => {
 });
 
 describe('one value said of things on one side only', () => {
-  it('is not one fact said again', () => {
+  it('is not one fact said again when each side names someone the other does not', () => {
     expect(sameValueSameThings('i owe marek 30 pounds', 'Ines owes me 30 pounds.')).toBe(false);
     expect(sameValueSameThings('My yoga class costs 30 pounds.', 'yoga class: 30 pounds')).toBe(true);
+    // (a side that names nothing but its value says it of whatever the other names)
+    expect(sameValueSameThings('I earn £41,000 a year.', "My salary's 41k.")).toBe(true);
   });
 });
 
