@@ -16,6 +16,9 @@ import { lemma } from './words.js';
 /** The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions). */
 const ONE_AT_A_TIME = new Set<ValueKind>(['number', 'quantity', 'year', 'contact']);
 
+/** The most content words a side may say (`saysAllOf` weighs them pairwise). */
+const MAX_WORDS = 40;
+
 export function anotherValueOfOneThing(a: string, b: string): boolean {
   const [va, vb] = [extractValues(a), extractValues(b)];
   const said = (vs: readonly Value[]) => vs.filter((v) => valueGroup(v.kind) !== 'name');
@@ -39,6 +42,8 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   const [ta, tb] = [thingsNamed(a), thingsNamed(b)];
   if (ta.length === 0 || tb.length === 0) return false;
   const [wa, wb] = [qualifiers(a, x, ta), qualifiers(b, y, tb)];
+  // (one thing's value is said in a sentence, not a page: the words are weighed pairwise, by synonym)
+  if (wa.length > MAX_WORDS || wb.length > MAX_WORDS) return false;
   const [small, big] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
   if (!saysAllOf(big, small)) return false;
   // (what the longer side says besides is no one: "Our house has three bedrooms." / "My parents' house has four bedrooms.")

@@ -21,6 +21,8 @@ import { clauseRestates, decide } from '../../src/core/recognition.js';
 import { lexicalKeys, lexicalText, ownPhraseKeys, possessorKeys } from '../../src/memory/lexical.js';
 import { prepareText } from '../../src/embed/use-lite-embedder.js';
 import { forgetAllReadings } from '../../src/core/memo.js';
+import { anotherValueOfOneThing } from '../../src/core/another-value.js';
+import { sameValueSameThings } from '../../src/core/meeting.js';
 
 /** Text shapes of about n letters each. */
 const SHAPES: Record<string, (n: number) => string> = {
@@ -41,6 +43,8 @@ const SHAPES: Record<string, (n: number) => string> = {
   'clauses of values': (n) => fill(n, (i) => ['weighs', 'roughly', '12', 'kg,'][i % 4]),
   // one hyphenated run: each of its heads was read as a number word ("a-a-a-…" of 50,000 letters took 4.8 s)
   'a-a-a': (n) => `${'a-'.repeat(Math.floor(n / 2))}a`,
+  // one value and many words about things: the things' words are weighed pairwise, by synonym (forty-third round)
+  'one value, many things': (n) => fill(n, (i) => (i === 0 ? '44' : ['shoe', 'size', 'boots', 'trainers', 'slippers'][i % 5])),
 };
 
 function fill(n: number, word: (i: number) => string): string {
@@ -63,6 +67,8 @@ const RULES: Record<string, (text: string) => unknown> = {
   'relate (one subject)': (t) => relate({ text: 'Our cleaner comes every Wednesday.', type: 'FACT', entities: [], themes: [] }, { text: t, type: 'FACT', entities: [], themes: [] }, true),
   clauseRestates: (t) => clauseRestates('I live in Leeds.', t),
   'clauseRestates (none kept)': (t) => clauseRestates('Our dog does not weigh 12 kg.', t, () => false),
+  anotherValueOfOneThing: (t) => anotherValueOfOneThing('I wear a size 42 shoe.', t),
+  sameValueSameThings: (t) => sameValueSameThings('My shoe size is 44.', t),
   decide: (t) => decide(
     { text: t, normalized: normalizeText(t), type: 'FACT', entities: [], themes: [], previousSentence: null, messageId: 'm' },
     [{ id: 'x', text: 'I live in Leeds.', normalized: 'i live in leeds.', type: 'FACT', entities: [], themes: [], messageId: null, score: 0.8 }],
