@@ -21,6 +21,7 @@ import { extractValues, isOrdinal, sameCount, sameValue, valueGroup, type Value 
 import { lemma } from './words.js';
 import { SINGLE_FRAMES, slots } from './slots.js';
 import { deriveNames, deriveNouns } from './derive.js';
+import { dayOf, monthOf } from './value-words.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
 export function saysAllOf(big: string[], small: string[]): boolean {
@@ -98,10 +99,23 @@ export function sameFrameValue(a: string, b: string): boolean {
  */
 export function sameValueSameThings(a: string, b: string): boolean {
   if (!sameValueSaid(a, b)) return false;
-  // (the names a side says count as its things: "i owe jonas 50 euros" / "Lena owes me 50 euros." is two debts)
-  const named = (t: string) => [...thingsNamed(t), ...deriveNames(t).filter((n) => /^\p{Lu}/u.test(n)).map((n) => n.toLowerCase())];
-  const [na, nb] = [named(a), named(b)];
-  return saysAllOf(nb, na) || saysAllOf(na, nb);
+  const [na, nb] = [thingsNamed(a), thingsNamed(b)];
+  if (!saysAllOf(nb, na) && !saysAllOf(na, nb)) return false;
+  // (someone named on one side only, and something of the other's unsaid by it, is someone else: "i owe jonas 50 euros" /
+  // "Lena owes me 50 euros." is two debts; not "My daughter Zoe starts university at Bath …" / "Zoe's off to Bath Uni …")
+  const [ua, ub] = [unsaidNames(a, b), unsaidNames(b, a)];
+  const unsaidThing = (xs: readonly string[], other: string) => xs.some((x) => !wordsOf(other).has(x.toLowerCase()));
+  return !((ub.length > 0 && (ua.length > 0 || unsaidThing(na, b))) || (ua.length > 0 && unsaidThing(nb, a)));
+}
+
+/** The text's words, lower-cased. */
+const wordsOf = (text: string): ReadonlySet<string> => new Set(text.toLowerCase().split(/[^\p{L}\p{N}'-]+/u).filter(Boolean));
+
+/** The capitalised names the tagger reads in `text` (no month, day or number) of which no word is said in `other`. */
+function unsaidNames(text: string, other: string): string[] {
+  const there = wordsOf(other);
+  return deriveNames(text).filter((n) => /^\p{Lu}/u.test(n) && !/\d/.test(n) && monthOf(n) === null && dayOf(n) === null && n !== 'I')
+    .filter((n) => !n.toLowerCase().split(/\s+/).some((w) => there.has(w)));
 }
 
 /**
