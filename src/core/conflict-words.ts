@@ -234,12 +234,3 @@ export function stateParticiples(text: string): Set<string> {
   });
   return out;
 }
-
-// "a second car" and "our other dog" add one; "the second Wednesday of the month" names a position; "too" adds at a clause's end ("… in the
-// evening too"), before a word it says a degree ("Katherine feels too formal")
-const ADDITIVE = /\b(?:also|as well|another|additionally|plus|other one|in addition|(?:my|our|his|her|their) other(?! half))\b|\btoo\b(?=\s*(?:[,.;:!?)]|$))|(?<!\bthe )\b(?:second|third)\b/;
-
-/** The new statement says it adds one ("also", "too", "another", "a second") where the old one did not. */
-export function saidAsOneMore(oldText: string, newText: string): boolean {
-  return ADDITIVE.test(norm(newText)) && !ADDITIVE.test(norm(oldText));
-}

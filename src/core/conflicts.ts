@@ -11,7 +11,7 @@ import { correctionCue, findCues, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import {
-  contentKeys, contentSeq, contentWordsOf, disjoint, saidAsOneMore, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject, wholeWord,
+  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject, wholeWord,
   type Relation, type StatementLike,
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
@@ -34,6 +34,9 @@ export type { Value, Cue, Relation, StatementLike };
 
 // ---------------------------------------------------------------- relate
 
+// "a second car" and "our other dog" add one; "the second Wednesday of the month" names a position; "too" adds at a clause's end ("… in the
+// evening too"), before a word it says a degree ("Katherine feels too formal")
+const ADDITIVE = /\b(?:also|as well|another|additionally|plus|other one|in addition|(?:my|our|his|her|their) other(?! half))\b|\btoo\b(?=\s*(?:[,.;:!?)]|$))|(?<!\bthe )\b(?:second|third)\b/;
 
 
 /** The same sentence but for case, spacing and the final punctuation. */
@@ -65,7 +68,7 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
   const newCore = core(polNew);
   // the same predicate, and the negation bears on it: "I don't like jazz" / "I like jazz", not "Keep it up!" / "... never give up!"
   const samePredicate = sharedPredicate(polOld, polNew);
-  const additive = saidAsOneMore(oldS.text, newS.text);
+  const additive = ADDITIVE.test(norm(newS.text)) && !ADDITIVE.test(norm(oldS.text));
   const strongCue = cues.find((c) => strength(c, oldKeys) === 'strong');
   const weakCue = cues.find((c) => strength(c, oldKeys) === 'weak');
   const newContent = [...newKeys].filter((k) => !oldKeys.has(k));

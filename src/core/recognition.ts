@@ -8,7 +8,6 @@ import type { MemoryType, Tier } from './types.js';
 import type { Relation, StatementLike } from './conflicts.js';
 import { relate, sameSentence, sharedSlot } from './conflicts.js';
 import { contentKeys } from './words.js';
-import { saidAlike } from './said-alike.js';
 import { elaborates, sameButToldBefore, sameContact, sameDayAndTime, sameFrameValue, sameNickname, sameOccasion, sameValueSaid, sameValueSameThings, toldBefore } from './meeting.js';
 import { core, negatedHeads, stance } from './polarity.js';
 import { deriveEntities, deriveNames } from './derive.js';
@@ -233,8 +232,6 @@ export function decide(incoming: Incoming, candidates: Candidate[], t: Threshold
     let tier: Tier | null = null;
     if (score >= t.close) tier = 'CLOSE';
     else if (score >= t.related && shared()) tier = 'RELATED';
-    // said again in other words, sharing a thing (derived nouns too), with nothing that says another fact (src/core/said-alike.ts)
-    else if (score >= t.related && sharesEntity(c, incoming) && saidAlike(c.text, incoming.text)) tier = 'RELATED';
     else if (score >= t.recallFloor && sharesEntity(named(c), named(incoming)) && clauseRestates(c.text, incoming.text)) tier = 'RELATED';
     // without a shared entity (no hints, no name), a clause restating the old memory needs a topical score and the same stance
     // as the old memory, in that clause: "I'm allergic to peanuts." / "I have a peanut allergy, so watch out for that in recipes.",

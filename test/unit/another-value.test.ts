@@ -10,10 +10,7 @@ import { anotherValueOfOneThing } from '../../src/core/another-value.js';
 import { sameValueSameThings, toldBefore } from '../../src/core/meeting.js';
 import { ownAndUnsaid } from '../../src/core/names-said.js';
 import { useWordNet } from '../helpers/lexicon.js';
-import { candidate, incoming, statement as s } from '../helpers/statements.js';
-import { saidAlike } from '../../src/core/said-alike.js';
-import { decide } from '../../src/core/recognition.js';
-import { deriveEntities, deriveNames } from '../../src/core/derive.js';
+import { statement as s } from '../helpers/statements.js';
 
 const rel = (a: string, b: string) => relate(s(a), s(b), true);
 const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
@@ -100,31 +97,5 @@ describe('a place named', () => {
   it('is nobody else: a note of the same flight at the same day and time is the person\'s own', () => {
     expect(ownAndUnsaid('My flight to Quito leaves at 9:15 in the evening on the 2nd of May.', 'quito flight departs 21:15, 2 may')).toBe(true);
     expect(ownAndUnsaid("My sister's flight to Quito leaves at 9:15 pm on 2 May.", 'quito flight departs 21:15, 2 may')).toBe(false);
-  });
-});
-
-describe('said alike (no hints, at the related score)', () => {
-  const T = { close: 0.875, related: 0.75, topic: 0.65, recallFloor: 0.5 } as never;
-  // (as remember reads them: the tagger's entities and names derived from each text)
-  const derived = (t: string) => ({ derivedEntities: deriveEntities(t), derivedNames: deriveNames(t) });
-  const said = (t: string) => incoming(t, derived(t));
-  const kept = (t: string, score: number) => candidate(t, score, derived(t));
-  it('reinforces a restatement sharing a thing, with nothing saying another fact', () => {
-    expect(saidAlike("I don't drink milk.", 'no milk for me, ever')).toBe(true);
-    expect(decide(said('when travelling by train i always want the seat facing forward'), [kept('I prefer forward-facing seats on trains.', 0.78)], T))
-      .toMatchObject({ action: 'reinforce', tier: 'RELATED' });
-  });
-
-  it('leaves apart another stance, a cue, one more, a name on one side and one stretch exchanged', () => {
-    expect(saidAlike('I like milk chocolate.', 'not a fan of milk chocolate')).toBe(false);
-    expect(saidAlike('I use Firefox for browsing.', 'moved over to chrome, no more firefox')).toBe(false);
-    expect(saidAlike('I have a bike at home.', 'There is a bike for me at work as well.')).toBe(false);
-    expect(saidAlike('our plumber is mr novak', 'Our plumber is Mr. Horvat.')).toBe(false);
-    expect(saidAlike("I don't like getting invoices by e-mail.", "I don't like getting invoices by post.")).toBe(false);
-  });
-
-  it('needs the related score: under it, a shared thing is not enough', () => {
-    expect(decide(said('no milk for me, ever'), [kept("I don't drink milk.", 0.7)], T).action).toBe('create');
-    expect(decide(said('no milk for me, ever'), [kept("I don't drink milk.", 0.78)], T)).toMatchObject({ action: 'reinforce', tier: 'RELATED' });
   });
 });
