@@ -1,8 +1,7 @@
 /**
- * One thing given another value (docs/corrections.md, "new-value"): both statements name the same things, one
- * side's all said by the other in the same or a synonymous word, and each gives it one number, quantity, year or
- * contact, the two different: "I wear a size 42 shoe." / "shoe size 44", "My passport expires in 2027." / "passport
- * expiry is 2029". The mirror of `sameValueSameThings` (src/core/meeting.ts): the same things at one value are one
+ * One thing given another value (docs/corrections.md, "new-value"): both statements name the same things, each side's
+ * words (verbs aside) all said by the other in the same or a synonymous word, and each gives it one number, quantity or
+ * contact, the two different: "I wear a size 42 shoe." / "shoe size 44". The mirror of `sameValueSameThings` (src/core/meeting.ts): the same things at one value are one
  * fact said again; at another value, that fact changed.
  */
 import { extractValues, sameValue, valueGroup, type Value, type ValueKind } from './values.js';
@@ -10,11 +9,16 @@ import { saysAllOf, thingsNamed } from './meeting.js';
 import { tenseOf } from './modality.js';
 import { unitOf } from './quantities.js';
 import { foldMarks, isOrdinal } from './value-words.js';
-import { contentWordsOf, isVerb, key, PERSON } from './conflict-words.js';
-import { lemma } from './words.js';
+import { contentWordsOf, isVerb, key, norm, wholeWord } from './conflict-words.js';
 
-/** The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions). */
-const ONE_AT_A_TIME = new Set<ValueKind>(['number', 'quantity', 'year', 'contact']);
+/**
+ * The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions, and a
+ * year often dates one of several events: "japan trip 2024" / "japan trip 2026").
+ */
+const ONE_AT_A_TIME = new Set<ValueKind>(['number', 'quantity', 'contact']);
+
+/** Words of a wish, a plan or a future, and of a limit or a share: not the thing's value as it stands ("I want 4 kids", "max dose"). */
+const NOT_AS_IT_STANDS = /\b(?:want|wants|wanted|wish|hope|plan|plans|planning|will|would|'ll|'d|going to|gonna|should|could|might|may|must|max|maximum|min|minimum|up to|at most|at least|over the years|ever)\b/;
 
 /** The most content words a side may say (`saysAllOf` weighs them pairwise). */
 const MAX_WORDS = 40;
@@ -28,27 +32,26 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   if (x.kind !== y.kind || !ONE_AT_A_TIME.has(x.kind) || sameValue(x.kind, x.norm, y.norm)) return false;
   // (an ordinal is a position or a day of the month, "on the 5th"; a quantity is one of its unit: "under 500 calories" / "under 20 minutes")
   if (isOrdinal(x.norm) || isOrdinal(y.norm) || (x.kind === 'quantity' && unitOf(x.norm) !== unitOf(y.norm))) return false;
+  // (how often and how many are read two ways: "one coffee a day" gives 1, "once a day" 1/day; a rate against a count is left)
+  if (x.norm.includes('/') !== y.norm.includes('/')) return false;
   // (the same people and places on both sides, a name typed in lower case too: another's number is not this one's)
   const namesSaidIn = (vs: readonly Value[], other: string) => {
     const o = foldMarks(other.toLowerCase());
-    return vs.every((v) => valueGroup(v.kind) !== 'name' || o.includes(v.norm));
+    return vs.every((v) => valueGroup(v.kind) !== 'name' || wholeWord(v.norm, 'u').test(o));
   };
   if (!namesSaidIn(va, b) || !namesSaidIn(vb, a)) return false;
-  // (a past event is one of many: "I ran a marathon in 2019." / "… in 2022.")
+  // (a past event is one of many: "I ran a marathon in 2019." / "… in 2022."; a wish or a plan is not what is)
   if (tenseOf(a)?.tense === 'past' || tenseOf(b)?.tense === 'past') return false;
+  if (NOT_AS_IT_STANDS.test(norm(a)) || NOT_AS_IT_STANDS.test(norm(b))) return false;
   // (the same things, in the same or synonymous words, and nothing said of them on one side only but a verb: "I wear a
-  // size 42 shoe." / "shoe size 44"; not "My work e-mail is …" / "My personal email is …", nor "My flight to Rome …" /
-  // "My return flight from Rome …")
+  // size 42 shoe." / "shoe size 44"; a word on one side only is another thing or someone else's: "my phone number at the
+  // office", "my mum phone number", "anna shoe size 38", "return flight number", "My work e-mail" / "My personal email")
   const [ta, tb] = [thingsNamed(a), thingsNamed(b)];
   if (ta.length === 0 || tb.length === 0) return false;
   const [wa, wb] = [qualifiers(a, x, ta), qualifiers(b, y, tb)];
   // (one thing's value is said in a sentence, not a page: the words are weighed pairwise, by synonym)
   if (wa.length > MAX_WORDS || wb.length > MAX_WORDS) return false;
-  const [small, big] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
-  if (!saysAllOf(big, small)) return false;
-  // (what the longer side says besides is no one: "Our house has three bedrooms." / "My parents' house has four bedrooms.")
-  const smallKeys = new Set(small.map(key));
-  return !big.some((w) => !smallKeys.has(key(w)) && PERSON.has(lemma(w)));
+  return saysAllOf(wa, wb) && saysAllOf(wb, wa);
 }
 
 /** A statement's content words but its verbs (a word the tagger reads as a thing stays: "my work phone") and its value's own words. */

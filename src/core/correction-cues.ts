@@ -52,7 +52,7 @@ const CUES: Array<[string, RegExp, boolean]> = [
   // "forget that" / "ignore that" as an order closing its clause ("Forget that, it's on Wednesday"), not "I won't
   // forget that" nor "don't forget that you have friends"
   ['scratch-that', /\bscratch that\b|(?:^|[,.;:!\u2014-]\s*|\b(?:oh|so|please|just|no|actually|wait|sorry)\s+)(?:forget|ignore) (?:that|what i said)\b(?=\s*(?:[,.;:!\u2014-]|$))/, false],
-  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+ ?'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|(?:\bi |(?:^|[,;:.!?\u2014-])\s*)mis(?:read|typed|remembered|counted|heard|calculated|spelt|spelled)\b/, false],
+  ['wrong', /\bi (?:was|am|'m) (?:wrong|mistaken|confused)\b|\b(?:got|had|have|'ve|get) (?:that|it|this|those|them|(?:my|the|your|his|her|our|their|[a-z]+ ?'s) [a-z]+) (?:all )?wrong\b|\bi misspoke\b|\bmy (?:mistake|bad)\b|\bthat(?:'s| is| was) (?:wrong|not right|incorrect|not true)\b|\bi meant\b|\bi mis(?:read|typed|remembered|counted|heard|calculated|spelt|spelled)\b|(?:^|[,;:.!?\u2014-])\s*mis(?:read|typed|remembered|counted|heard|calculated|spelt|spelled) (?:the|my|it|that|this|what|his|her|their|our)\b/, false],
   ['no-wait', /\bno,? wait\b|^\s*wait\b/, false],
   ['correction', /\bcorrection\b|\bto correct (?:myself|that)\b|\blet me correct\b/, false],
   // "No, ..." opens an answer far more often than a correction ("No, I haven't tried it yet"): weak

@@ -41,13 +41,17 @@ export function elaborates(a: string, b: string): boolean {
 }
 
 /** Words pointing back at an earlier telling ("as I said", "like I told you", "as you know"): they add nothing to what is said. */
-// (or said of the telling itself: "I think I mentioned it before", "I've told you this already")
-const TOLD_BEFORE = new RegExp(String.raw`\b(?:as|like) (?:i|i've|i have|i had) (?:said|told you|mentioned|say)(?: (?:before|earlier|already))?\b|\bas you (?:already )?know\b|\bas (?:i )?mentioned(?: before| earlier)?\b` +
-  String.raw`|\b(?:i (?:think|believe|guess) )?i(?:'ve|\u2019ve| have)? (?:already )?(?:said|told you|mentioned)(?: (?:this|that|it))? (?:before|earlier|already)\b`, 'gi');
+const TOLD_BEFORE = /\b(?:as|like) (?:i|i've|i have|i had) (?:said|told you|mentioned|say)(?: (?:before|earlier|already))?\b|\bas you (?:already )?know\b|\bas (?:i )?mentioned(?: before| earlier)?\b/gi;
+/**
+ * Those words, or the telling said of itself ("I think I mentioned it before", "I've told you this already"): set aside,
+ * never read as a sign of a restatement (said in a clause of its own, it may come with a change: "I've told you this before,
+ * steak well done for me").
+ */
+const TELLING = new RegExp(`${TOLD_BEFORE.source}|${String.raw`\b(?:i (?:think|believe|guess) )?i(?:'ve|\u2019ve| have)? (?:already )?(?:said|told you|mentioned)(?: (?:this|that|it))? (?:before|earlier|already)\b`}`, 'gi');
 
-/** The text without its words pointing back at an earlier telling (`TOLD_BEFORE`). */
+/** The text without its words pointing back at an earlier telling, or at the telling itself (`TELLING`). */
 export function withoutToldBefore(text: string): string {
-  return text.replace(TOLD_BEFORE, ' ');
+  return text.replace(TELLING, ' ');
 }
 
 /** The statement points back at an earlier telling of itself ("As I said, …", "As I mentioned before, …"). */
@@ -109,7 +113,7 @@ export function sameValueSameThings(a: string, b: string): boolean {
 }
 
 /** The text's words, lower-cased. */
-const wordsOf = (text: string): ReadonlySet<string> => new Set(text.toLowerCase().split(/[^\p{L}\p{N}'-]+/u).filter(Boolean));
+const wordsOf = (text: string): ReadonlySet<string> => new Set(text.toLowerCase().replace(/['\u2019]s\b/g, '').split(/[^\p{L}\p{N}'-]+/u).filter(Boolean));
 
 /** The capitalised names the tagger reads in `text` (no month, day or number) of which no word is said in `other`. */
 function unsaidNames(text: string, other: string): string[] {

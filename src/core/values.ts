@@ -299,9 +299,13 @@ function extractValuesOnce(text: string): Value[] {
     }
     // digits, number words
     let n = parseNumber(t.text);
-    // ("one" is a count after a verb of having, before a scale, or of a thing in a period: "one coffee a day")
-    const onePerPeriod = () => !!next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) && !!PERIODS[ts[i + 3]?.lower ?? ''];
-    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES) || onePerPeriod())) n = nw;
+    // ("one" of a thing in a period is how often, as "once" is: "down to one coffee a day" = "once a day" = 1/day)
+    const period = t.lower === 'one' && next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) ? PERIODS[ts[i + 3]?.lower ?? ''] : undefined;
+    if (period && n === null) {
+      push('number', i, i + 3, `1/${period}`);
+      continue;
+    }
+    if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES))) n = nw;
     // "ten thousand", "two hundred", "a million": the scale word multiplies (and is read with it)
     if (next && next.lower in SCALES && (n !== null || t.lower === 'a')) {
       n = (n ?? 1) * SCALES[next.lower]!;
