@@ -111,6 +111,8 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     const nk = factKeys(u, vn);
     const ns = slots(u, names);
     const obj = family && OBJECT_FAMILIES.has(family) ? cueObject(u, family, vn) : NO_OBJECT;
+    // (its values without what it sets aside: "dentist is wed 3pm not tues" gives Wednesday in place of Tuesday)
+    const given = withoutSetAside(s1(u), findCues(u));
     const dating = datingKeys(u);
     const nkSaid = [...nk].filter((k) => !dating.has(k)).length;
     // what a contrast sets aside ("pescatarian now rather than vegetarian"), every word of it said by the old sentence, names it
@@ -118,8 +120,7 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     const asideKeys = replaced ? [...contentKeys(replaced)] : [];
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
-      // (without what the unit sets aside: "dentist is wed 3pm not tues" gives Wednesday in place of Tuesday)
-      const swapped = compareValues(s1(o.t), withoutSetAside(s1(u), findCues(u))).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
+      const swapped = compareValues(s1(o.t), given).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
       const both = [...o.k].filter((k) => nk.has(k));
       const shared = both.length + swapped;
       // (a time or date said on both sides, and nothing else, speaks to nothing: "We got married in June 2015." /
