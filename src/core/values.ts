@@ -9,9 +9,10 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
 import { lexicon } from './lexicon.js';
 import {
-  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, FREQUENCY_WORDS, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ordinalWord, PERIODS, SCALES, TENS, TIMES, UNITS,
+  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ordinalWord, PERIODS, SCALES, TENS, UNITS,
 } from './value-words.js';
 import { count, lengthOfTime, sameMeasure, unitOf, withUnit } from './quantities.js';
+import { howOften } from './how-often.js';
 import { clockAfter, compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
 
 export { count, lengthOfTime } from './quantities.js';
@@ -269,27 +270,10 @@ function extractValuesOnce(text: string): Value[] {
       push('number', i, i, String(leadNumber));
       continue;
     }
-    // how often: "weekly", "every week", "once a week" = 1/week; "twice a day" = 2/day, as "two times a day"
-    // ("twice daily", "thrice weekly": how many times in the period the next word gives)
-    const timesIn = TIMES[t.lower] !== undefined && next ? FREQUENCY_WORDS[next.lower] : undefined;
-    if (timesIn) {
-      push('number', i, i + 1, `${TIMES[t.lower]}/${timesIn}`);
-      continue;
-    }
-    const each = FREQUENCY_WORDS[t.lower];
-    if (each) {
-      push('number', i, i, `1/${each}`);
-      continue;
-    }
-    if ((t.lower === 'every' || t.lower === 'each') && next && PERIODS[next.lower]) {
-      push('number', i, i + 1, `1/${PERIODS[next.lower]}`);
-      continue;
-    }
-    const times = TIMES[t.lower];
-    if (times !== undefined && next && /^(?:a|an|per|every|each)$/.test(next.lower)) {
-      const period = next2 ? PERIODS[next2.lower] : undefined;
-      if (period) push('number', i, i + 2, `${times}/${period}`);
-      else push('number', i, i, String(times));
+    // how often: "weekly", "every week", "once a week" = 1/week (src/core/how-often.ts)
+    const often = howOften(ts, i);
+    if (often) {
+      push('number', i, often.to, often.norm);
       continue;
     }
     // an amount written with thousands commas and no unit: "My salary is 48,000 a year." ("53k" is one too)
@@ -299,12 +283,6 @@ function extractValuesOnce(text: string): Value[] {
     }
     // digits, number words
     let n = parseNumber(t.text);
-    // ("one" of a thing in a period is how often, as "once" is: "down to one coffee a day" = "once a day" = 1/day)
-    const period = t.lower === 'one' && next2 && /^(?:a|an|per|every|each)$/.test(next2.lower) ? PERIODS[ts[i + 3]?.lower ?? ''] : undefined;
-    if (period && n === null) {
-      push('number', i, i + 3, `1/${period}`);
-      continue;
-    }
     if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES))) n = nw;
     // "ten thousand", "two hundred", "a million": the scale word multiplies (and is read with it)
     if (next && next.lower in SCALES && (n !== null || t.lower === 'a')) {
