@@ -1,8 +1,8 @@
 /**
  * One thing given another value (docs/corrections.md, "new-value"): both statements name the same things, each side's
  * words (verbs aside) all said by the other in the same or a synonymous word, and each gives it one number, quantity or
- * contact, the two different: "I wear a size 42 shoe." / "shoe size 44". The mirror of `sameValueSameThings` (src/core/meeting.ts): the same things at one value are one
- * fact said again; at another value, that fact changed.
+ * contact, the two different: "I wear a size 42 shoe." / "shoe size 44". The mirror of `sameValueSameThings`
+ * (src/core/meeting.ts): the same things at one value are one fact said again; at another value, that fact changed.
  */
 import { extractValues, sameValue, valueGroup, type Value, type ValueKind } from './values.js';
 import { saysAllOf, thingsNamed } from './meeting.js';

@@ -11,7 +11,7 @@ import { correctionCue, findCues, type Cue } from './correction-cues.js';
 import { actionSwap, oppositeIn, oppositeSwap, substitution, synonyms, roleSwap } from './opposites.js';
 import { degreeSwap, kindSwap, predicateSwap } from './holder.js';
 import {
-  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject, wholeWord,
+  contentKeys, contentSeq, contentWordsOf, disjoint, isVerb, key, lemmaSeq, NP_ADJ, norm, oneWordApart, stateParticiples, toks, verbsAfterSubject,
   type Relation, type StatementLike,
 } from './conflict-words.js';
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
@@ -179,8 +179,8 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     if (values.disagree.length > 0 && shared.length > 0 && !countsOfOtherThings() && !otherChild) {
       return { kind: 'corrects', rule: 'new-value', detail: `${shared[0]}: ${values.detail}` };
     }
-    // the same things given another number, quantity, year or contact, in the same mode and tense: "I wear a size 42
-    // shoe." / "shoe size 44", "My passport expires in 2027." / "passport expiry is 2029" (src/core/another-value.ts)
+    // the same things given another number, quantity or contact, in the same mode and tense: "I wear a size 42 shoe." /
+    // "shoe size 44" (src/core/another-value.ts)
     if (!additive && values.disagree.length === 1 && anotherValueOfOneThing(oldS.text, newS.text) && !otherMode(oldS, newS) && !otherTense(oldS.text, newS.text)) {
       return { kind: 'corrects', rule: 'new-value', detail: `the same things: ${values.detail}` };
     }

@@ -107,17 +107,17 @@ export function sameValueSameThings(a: string, b: string): boolean {
   if (!saysAllOf(nb, na) && !saysAllOf(na, nb)) return false;
   // (someone named on one side only, and something of the other's unsaid by it, is someone else: "i owe jonas 50 euros" /
   // "Lena owes me 50 euros." is two debts; not "My daughter Zoe starts university at Bath …" / "Zoe's off to Bath Uni …")
-  const [ua, ub] = [unsaidNames(a, b), unsaidNames(b, a)];
-  const unsaidThing = (xs: readonly string[], other: string) => xs.some((x) => !wordsOf(other).has(x.toLowerCase()));
-  return !((ub.length > 0 && (ua.length > 0 || unsaidThing(na, b))) || (ua.length > 0 && unsaidThing(nb, a)));
+  const [wa, wb] = [wordsOf(a), wordsOf(b)];
+  const [ua, ub] = [unsaidNames(a, wb), unsaidNames(b, wa)];
+  const unsaidThing = (xs: readonly string[], there: ReadonlySet<string>) => xs.some((x) => !there.has(x.toLowerCase()));
+  return !((ub.length > 0 && (ua.length > 0 || unsaidThing(na, wb))) || (ua.length > 0 && unsaidThing(nb, wa)));
 }
 
 /** The text's words, lower-cased. */
 const wordsOf = (text: string): ReadonlySet<string> => new Set(text.toLowerCase().replace(/['\u2019]s\b/g, '').split(/[^\p{L}\p{N}'-]+/u).filter(Boolean));
 
-/** The capitalised names the tagger reads in `text` (no month, day or number) of which no word is said in `other`. */
-function unsaidNames(text: string, other: string): string[] {
-  const there = wordsOf(other);
+/** The capitalised names the tagger reads in `text` (no month, day or number) of which no word is among `there` (the other text's words). */
+function unsaidNames(text: string, there: ReadonlySet<string>): string[] {
   return deriveNames(text).filter((n) => /^\p{Lu}/u.test(n) && !/\d/.test(n) && monthOf(n) === null && dayOf(n) === null && n !== 'I')
     .filter((n) => !n.toLowerCase().split(/\s+/).some((w) => there.has(w)));
 }

@@ -77,9 +77,12 @@ export function bothOwn(a: string, b: string): boolean {
  * Said of no one else: no name, no one by role ("my wife", "Tom"). (A word WordNet knows as a noun, capitalised where a
  * sentence opens, is no name: "Dentist: 14 Mar, 15:30".)
  */
-const nobodyElse = (t: string) => !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n) && !placesIn(t).has(foldMarks(n.toLowerCase()))
-  && (saidMidSentence(n, t) || lexicon().nounThemes(n.toLowerCase()).length === 0))
-  && !PERSON_WORD.test(t.toLowerCase());
+function nobodyElse(t: string): boolean {
+  const places = placesIn(t);
+  return !namesIn(t).some((n) => !/^(?:I|My|Our|We)$/.test(n) && !places.has(foldMarks(n.toLowerCase()))
+    && (saidMidSentence(n, t) || lexicon().nounThemes(n.toLowerCase()).length === 0))
+    && !PERSON_WORD.test(t.toLowerCase());
+}
 /** The places a text names ("My flight to Lima …"): somewhere, not someone. */
 const placesIn = (t: string): ReadonlySet<string> => new Set(extractValues(t).filter((v) => v.kind === 'place').map((v) => v.norm));
 /** Said in the first person (I, my, we, our) and of no one else. */

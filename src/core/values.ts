@@ -9,7 +9,7 @@ import { STOP_WORDS, NEGATIONS } from './words.js';
 import { memoByText, shared } from './memo.js';
 import { lexicon } from './lexicon.js';
 import {
-  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ordinalWord, PERIODS, SCALES, TENS, UNITS,
+  clockHour, DAYPARTS, dayOf, dayShortened, fmtTime, foldMarks, isOrdinal, LENGTH_BEFORE, MEASURE_UNITS, MONEY_UNITS, monthOf, numberWord, ordinal, ordinalWord, PERIODS, SCALES,
 } from './value-words.js';
 import { count, lengthOfTime, sameMeasure, unitOf, withUnit } from './quantities.js';
 import { howOften } from './how-often.js';
