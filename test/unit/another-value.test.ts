@@ -4,16 +4,12 @@
  * side only, a place that is nobody. Each with the cases it must leave alone.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractValues, relate } from '../../src/core/conflicts.js';
 import { findCues } from '../../src/core/correction-cues.js';
 import { anotherValueOfOneThing } from '../../src/core/another-value.js';
 import { sameValueSameThings, toldBefore, withoutToldBefore } from '../../src/core/meeting.js';
 import { ownAndUnsaid } from '../../src/core/names-said.js';
 import { useWordNet } from '../helpers/lexicon.js';
-import { statement as s } from '../helpers/statements.js';
-
-const rel = (a: string, b: string) => relate(s(a), s(b), true);
-const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
+import { relateAlone as rel, valueKinds as kinds } from '../helpers/statements.js';
 
 beforeAll(async () => {
   await useWordNet();

@@ -4,13 +4,9 @@
  * fact is about, a value written two ways. Sentences of our own, none from an evaluation file.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractValues, relate } from '../../src/core/conflicts.js';
 import { polarity } from '../../src/core/polarity.js';
 import { useWordNet } from '../helpers/lexicon.js';
-import { statement as s } from '../helpers/statements.js';
-
-const rel = (a: string, b: string, topical = true) => relate(s(a), s(b), topical);
-const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
+import { relateAlone as rel, valueKinds as kinds } from '../helpers/statements.js';
 
 beforeAll(useWordNet, 120_000);
 

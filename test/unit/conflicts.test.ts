@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { extractValues, polarity, relate, type StatementLike } from '../../src/core/conflicts.js';
+import { polarity, relate, type StatementLike } from '../../src/core/conflicts.js';
 import type { MemoryType } from '../../src/core/types.js';
 import { compareValues } from '../../src/core/slots.js';
 import { sameValue } from '../../src/core/values.js';
+import { valueKinds as kinds } from '../helpers/statements.js';
 
 const s = (text: string, opts: { type?: MemoryType; entities?: string[]; themes?: string[]; previousSentence?: string } = {}): StatementLike => ({
   text,
@@ -12,7 +13,6 @@ const s = (text: string, opts: { type?: MemoryType; entities?: string[]; themes?
   previousSentence: opts.previousSentence ?? null,
 });
 const rel = (a: string, b: string, topical = true) => relate(s(a), s(b), topical);
-const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
 
 describe('extractValues', () => {
   it('reads digits and number words alike', () => {

@@ -3,9 +3,9 @@
  * something, as they type them. Sentences of our own, none from an evaluation file.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { correctionCue, relate } from '../../src/core/conflicts.js';
+import { correctionCue } from '../../src/core/conflicts.js';
 import { useWordNet } from '../helpers/lexicon.js';
-import { statement as s } from '../helpers/statements.js';
+import { relateAlone as rel } from '../helpers/statements.js';
 
 describe('correctionCue', () => {
   it.each([
@@ -104,7 +104,6 @@ describe('correctionCue', () => {
 
 describe('an ending said of anyone ends the thing it names, in the old word or another of its sense', () => {
   beforeAll(useWordNet, 120_000);
-  const rel = (a: string, b: string) => relate(s(a), s(b), true);
   it.each([
     ['My son Felix plays the violin.', 'Felix gave up violin in September.'],
     ['My password manager is LastPass.', 'I migrated off LastPass to Bitwarden.'],

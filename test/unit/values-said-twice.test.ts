@@ -4,14 +4,10 @@
  * value, and a different value in another unit is still a different value.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractValues, relate } from '../../src/core/conflicts.js';
 import { sameValue } from '../../src/core/values.js';
 import { sameMeasure } from '../../src/core/quantities.js';
 import { useWordNet } from '../helpers/lexicon.js';
-import { statement as s } from '../helpers/statements.js';
-
-const rel = (a: string, b: string) => relate(s(a), s(b), true);
-const kinds = (text: string) => extractValues(text).map((v) => `${v.kind}:${v.norm}`);
+import { relateAlone as rel, valueKinds as kinds } from '../helpers/statements.js';
 
 beforeAll(async () => {
   await useWordNet();
