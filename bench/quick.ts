@@ -26,7 +26,7 @@ import { memoryId, preload, floorPreload, type CaseSpec } from './workloads.js';
 import type { OpenEngine } from './engines.js';
 import { openBenchStore } from './engines.js';
 import { tidyTables } from '../src/store/housekeeping.js';
-import { summarize } from './stats.js';
+import { summarize, warmUpEmbedder } from './stats.js';
 import { serverStart, type ServerStartFigures } from './startup.js';
 
 export interface QuickOptions { n: number; samples: number; planted: number; server: boolean; profile?: boolean; startup?: boolean }
@@ -43,6 +43,8 @@ export interface QuickResult {
   embed_p50_ms: number;
   /** The embedder alone on questions of the form recall is asked here ("Who …?"; about other sentences: recall's own would then come from its cache), in the same blocks. */
   embed_question_p50_ms: number;
+  /** Passes the embedder was warmed up on before anything was measured (until they settled: `warmUpEmbedder`). */
+  embed_warmup_passes: number;
   remember_p50_ms: number;
   /**
    * From the quote's (the question's) embedding coming back to the use case's answer: what
@@ -176,10 +178,10 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     // block before a fifth of the loop's calls, which stay back to back as before): the reference
     // meets the same minutes of a shared machine as the use cases it is compared with (measured in
     // one block minutes before them, its median had moved the ratio by up to half a floor).
-    // First the embedder is warmed up on as many texts as are measured (its worker's compiled
-    // code and buffers settle over the first tens of passes), as the service's is after its first
-    // minutes; none of them is measured.
-    for (let j = 0; j < 2 * o.samples; j++) await embedder.embed([templateSentence(6_000_000 + j)]);
+    // First the embedder is warmed up until its passes have settled, as the service's have after
+    // its first minutes; none of them is measured (`warmUpEmbedder`).
+    const warmUp = await warmUpEmbedder((j) => embedder.embed([templateSentence(6_000_000 + j)]));
+    log(`embedder warmed up: ${warmUp.passes} passes, the last block's median ${warmUp.lastMs.toFixed(1)} ms a pass`);
     const embedMs: number[] = [];
     const embedQuestionMs: number[] = [];
     const blockEvery = Math.ceil(o.samples / 5);
@@ -333,7 +335,7 @@ export async function runQuick(o: QuickOptions, keep: { dir: string | null } = {
     return {
       warm_start_ms: null, rss_after_start_mb: null, start: null,
       store: o.server ? 'pg' : 'pglite', n: o.n, dim,
-      floor_p50_ms: round(p50(floorMs)), floor_block_p50_ms: round(p50(floorBlockMs)), embed_p50_ms: round(p50(embedMs)), embed_question_p50_ms: round(p50(embedQuestionMs)),
+      floor_p50_ms: round(p50(floorMs)), floor_block_p50_ms: round(p50(floorBlockMs)), embed_p50_ms: round(p50(embedMs)), embed_question_p50_ms: round(p50(embedQuestionMs)), embed_warmup_passes: warmUp.passes,
       remember_p50_ms: round(p50(embeddedMs)),
       remember_after_embed_p50_ms: round(p50(rememberAfterEmbed)), recall_after_embed_p50_ms: round(p50(recallAfterEmbed)),
       remember_until_embedded_p50_ms: round(p50(rememberUntilEmbedded)),

@@ -55,3 +55,33 @@ export async function sample(count: number, budgetMs: number, fn: (i: number) =>
 }
 
 export const now = (): number => performance.now();
+
+export interface WarmUp { passes: number; lastMs: number }
+
+/**
+ * Runs `pass(j)` in blocks of `block` until the passes have settled: a block's median within
+ * `tolerance` of the block's before, after at least `min` passes, and never more than `max`.
+ * USE-lite's worker thread, started afresh, takes 12–16 ms a sentence over its first ~150 passes
+ * and ~10 ms from ~200 on (its JavaScript tiers up); measured before it settles, a use case that
+ * embeds is charged with the embedder's warm-up (docs/bench.md, "The embedder warmed up").
+ */
+export async function warmUpEmbedder(
+  pass: (j: number) => Promise<unknown>,
+  opts: { block?: number; min?: number; max?: number; tolerance?: number; now?: () => number } = {},
+): Promise<WarmUp> {
+  const { block = 50, min = 200, max = 1_000, tolerance = 0.05, now = () => performance.now() } = opts;
+  let passes = 0;
+  let before = Number.NaN;
+  for (;;) {
+    const ms: number[] = [];
+    for (let i = 0; i < block; i++) {
+      const t = now();
+      await pass(passes++);
+      ms.push(now() - t);
+    }
+    const median = percentile([...ms].sort((a, b) => a - b), 50);
+    const settled = Math.abs(median - before) <= tolerance * before;
+    before = median;
+    if ((settled && passes >= min) || passes >= max) return { passes, lastMs: median };
+  }
+}
