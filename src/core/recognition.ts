@@ -16,7 +16,7 @@ import { findCues } from './correction-cues.js';
 import { bothOwn, ownAndUnsaid, partOfName, sharesName, sharesPersonName } from './names-said.js';
 import { clauseRestates } from './clause-restates.js';
 import { extractValues } from './values.js';
-import { slots } from './slots.js';
+import { slots, valuesOf, wordSet } from './slots.js';
 import { objects } from './multi-valued.js';
 import { subjects } from './subjects.js';
 import { assertions, vocatives } from './addressing.js';
@@ -89,8 +89,11 @@ export interface Considered {
  * spare (remember, while the quote is embedded) calls it first, so `decide` finds the
  * readings made. Pure: the decision is the same either way; only when the work is done moves.
  */
-export function readIncoming(text: string): void {
-  deriveEntities(text);
+export function readIncoming(text: string, entities: string[] = []): void {
+  // the statement as `decide` builds it (the caller's entities, then the derived ones): its values and words
+  const statement = { text, entities: allEntities({ entities, derivedEntities: deriveEntities(text) }) };
+  valuesOf(statement);
+  wordSet(statement);
   deriveNames(text);
   contentKeys(text);
   conflictKeys(text);
@@ -141,9 +144,11 @@ export function sharesEntityOrTheme(a: Hinted, b: Hinted): boolean {
 }
 
 export function sharesEntity(a: { entities: string[]; derivedEntities?: string[] }, b: { entities: string[]; derivedEntities?: string[] }): boolean {
-  const ea = lc(allEntities(a));
-  if (allEntities(b).some((e) => ea.has(e.trim().toLowerCase()))) return true;
-  return allEntities(a).some((x) => allEntities(b).some((y) => partOfName(x, y)));
+  const all = allEntities(a);
+  const ea = lc(all);
+  const bs = allEntities(b);
+  if (bs.some((e) => ea.has(e.trim().toLowerCase()))) return true;
+  return all.some((x) => bs.some((y) => partOfName(x, y)));
 }
 
 function toStatement(c: { text: string; type: MemoryType } & Hinted, prev: string | null = null): StatementLike {

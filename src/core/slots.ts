@@ -32,7 +32,7 @@ export interface ValueDiff {
  * A reading of a statement's text and entities, cached by both (the key: the JSON list of the text,
  * then the entities, so no entity's characters can make two keys one).
  */
-function memoByStatement<R>(fn: (text: string, entities: readonly string[]) => R): (s: StatementLike) => R {
+function memoByStatement<R>(fn: (text: string, entities: readonly string[]) => R): (s: Pick<StatementLike, 'text' | 'entities'>) => R {
   const byKey = memoByText((key) => {
     const [text, ...entities] = JSON.parse(key) as string[];
     return fn(text!, entities);
@@ -41,7 +41,7 @@ function memoByStatement<R>(fn: (text: string, entities: readonly string[]) => R
 }
 
 /** Values of a statement, with the capitalised entities it names in its text (a name opening the sentence is missed by extractValues). */
-export function valuesOf(s: StatementLike): ReadonlyArray<Readonly<Value>> {
+export function valuesOf(s: Pick<StatementLike, 'text' | 'entities'>): ReadonlyArray<Readonly<Value>> {
   return s.entities.length === 0 ? extractValues(s.text) : valuesWithEntities(s);
 }
 
@@ -64,7 +64,7 @@ const valuesWithEntities = memoByStatement((text, entities): ReadonlyArray<Reado
 });
 
 /** Word forms of a statement, for "is this name said on the other side?" */
-export function wordSet(s: StatementLike): ReadonlySet<string> {
+export function wordSet(s: Pick<StatementLike, 'text' | 'entities'>): ReadonlySet<string> {
   return s.entities.length === 0 ? textWords(s.text) : wordsWithEntities(s);
 }
 

@@ -150,7 +150,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
       // correction's candidate), which needs no vector: read here too, after the last event id as the rest.
       const sameMessage = await previousSentenceKept(deps, undefined, spaceId, check.messageId, check.previousSentence);
       // (a reading that fails here fails again where the rules ask for it, as it did before)
-      if (!clientVector) try { readIncoming(check.quote); } catch { /* read by the rules */ }
+      if (!clientVector) try { readIncoming(check.quote, entities); } catch { /* read by the rules */ }
       return { ...st, sameMessage };
     }),
     timed ? deps.store.getSpaces([spaceId]).then(([space]) => space?.timeZone ?? 'UTC') : null,

@@ -8,7 +8,7 @@ import { memoByText, forgetSentenceReadings } from '../../src/core/memo.js';
 const copyArray = <T>(xs: T[]): T[] => xs.slice();
 const copySet = <T>(s: Set<T>): Set<T> => new Set(s);
 import { extractValues, type Value } from '../../src/core/values.js';
-import { clauses, contentKeys, toks } from '../../src/core/conflict-words.js';
+import { clauses, contentKeys, toks, type StatementLike } from '../../src/core/conflict-words.js';
 import { slots, valuesOf } from '../../src/core/slots.js';
 
 describe('memoByText', () => {
@@ -82,7 +82,8 @@ describe('memoByText', () => {
   it('a rule that adds to a cached answer does not change the next answer (valuesOf adds the entities it finds)', () => {
     const text = 'my friend Ana moved to Lisbon in 2019';
     const before = extractValues(text).map((v) => ({ ...v }));
-    const withEntity = valuesOf({ text: 'Ana and I moved to Lisbon', type: 'FACT', entities: ['Ana'], themes: [], previousSentence: null });
+    const statement: StatementLike = { text: 'Ana and I moved to Lisbon', type: 'FACT', entities: ['Ana'], themes: [], previousSentence: null };
+    const withEntity = valuesOf(statement);
     expect(withEntity.some((v) => v.norm === 'ana')).toBe(true);
     expect(extractValues('Ana and I moved to Lisbon').some((v) => v.norm === 'ana')).toBe(false);
     expect(extractValues(text)).toEqual(before);
