@@ -20,7 +20,8 @@ const SYNONYMS_MAX_WORDS = 40;
  * One clause of the new statement restates the old memory outright: every content word of the clause (at least two) is
  * said by the old memory, a value it gives too however written, or a hedge on such a value, and one of them at least is a
  * word of the memory besides its values ("Owen, that's my brother, he works in a lab." restates "My brother Owen lives in
- * Bristol." and adds a detail). A run of up to three clauses counts as one; `keep` may refuse a run.
+ * Bristol." and adds a detail). A run of up to three clauses counts as one; `keep` may refuse a run. A clause before a
+ * colon is a label: a run does not end on it, so what it labels is read with it.
  */
 export function clauseRestates(oldText: string, newText: string, keep?: (clause: string) => boolean): boolean {
   const oldKeys = new Set(contentKeys(oldText));
@@ -39,7 +40,10 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
   const saysWord = (w: string) => !inValues.has(w) && (oldKeys.has(wordKey(w)) || oldKin.has(key(w)) || oldLemmas.some((o) => lexicon().synonymous(lemma(w), o)));
   const saysValue = (w: string) => valueWords.has(w) || (valueWords.size > 0 && HEDGES.has(w))
     || (inValues.has(w) && oldKeys.has(wordKey(w)));
-  const raw = newText.split(/[,;:\u2014]|\s-\s/);
+  // (with what parts them: a clause before a colon is a label, read with what follows it)
+  const parts = newText.split(/([,;:\u2014]|\s-\s)/);
+  const raw = parts.filter((_, i) => i % 2 === 0);
+  const labels = raw.map((_, i) => parts[2 * i + 1] === ':');
   // (chat's asides are no words of a clause: "fyi arjun has a peanut allergy")
   const clauses = raw.map((c) => {
     const ws = contentWords(c).filter((w) => !CHAT_ASIDES.has(w));
@@ -60,6 +64,9 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
       if (!c) break;
       all += c.all;
       byWord += c.byWord;
+      // (a run that ends on a label has not said what it labels: "my usual coffee order: oat latte" does not restate
+      // "My usual coffee order is a flat white."; "my usual coffee order: flat white" does, read to its end)
+      if (labels[j]) continue;
       if (all >= 2 && byWord >= 1 && (!keep || keep(raw.slice(i, j + 1).join(',')))) return true;
     }
   }

@@ -17,7 +17,8 @@ import {
 import { core, polarity, sharedPredicate, stance } from './polarity.js';
 import { prefixNegated } from './prefix-negation.js';
 import { swappedInFrame } from './swapped.js';
-import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, s1, strength } from './addressing.js';
+import { addressedPair, assertions, CHANGE_FAMILIES, declarative, freshCues, hasQuestionOnly, s1, strength, vocatives } from './addressing.js';
+import { swappedInAClause } from './clause-swap.js';
 import { compareValues, FRAME_WORDS, samePredicateOf, slots, subjectVerbs, valuesOf, withoutSetAside } from './slots.js';
 import { attributive, differentObject, MULTI } from './multi-valued.js';
 import { anotherHolder } from './others.js';
@@ -151,7 +152,9 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
           const changes = cue.family === 'state-over' || cue.family === 'no-longer' || cue.family === 'any-more' || (CHANGE_FAMILIES.has(cue.family)
             ? newOnly.length > 0 || values.added.length > 0
             : oldOnly.length > 0 && newOnly.length > 0);
-          if (!changes) continue;
+          // (or, read by its clauses, one of them does: "Correction: Tariq's teacher is Mr. Abiodun - Mrs. Henderson has
+          // the other Year 3 class.", the old words said again of something else; src/core/clause-swap.ts)
+          if (!changes && !swappedInAClause(pair.oldKeys, pair.neu, vocatives(newS.text))) continue;
         }
         return { kind: 'corrects', rule: 'explicit-cue', detail: strong ? `"${cue.phrase}"${values.detail ? `, ${values.detail}` : ''}` : `"${cue.phrase}" with ${values.detail || (hardDifference ? 'the negation flipped' : 'a word swapped')}` };
       }
