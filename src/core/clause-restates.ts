@@ -21,7 +21,8 @@ const SYNONYMS_MAX_WORDS = 40;
  * said by the old memory, a value it gives too however written, or a hedge on such a value, and one of them at least is a
  * word of the memory besides its values ("Owen, that's my brother, he works in a lab." restates "My brother Owen lives in
  * Bristol." and adds a detail). A run of up to three clauses counts as one; `keep` may refuse a run. A clause before a
- * colon is a label: a run does not end on it, so what it labels is read with it.
+ * colon (not between digits) is a label: a run ending on it counts only when what it labels says every old word the run
+ * leaves unsaid.
  */
 export function clauseRestates(oldText: string, newText: string, keep?: (clause: string) => boolean): boolean {
   const oldKeys = new Set(contentKeys(oldText));
@@ -43,7 +44,15 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
   // (with what parts them: a clause before a colon is a label, read with what follows it)
   const parts = newText.split(/([,;:\u2014]|\s-\s)/);
   const raw = parts.filter((_, i) => i % 2 === 0);
-  const labels = raw.map((_, i) => parts[2 * i + 1] === ':');
+  // (not a colon between digits: "3:30", "1:16")
+  const labels = raw.map((c, i) => parts[2 * i + 1] === ':' && !(/\d$/.test(c) && /^\d/.test(raw[i + 1] ?? '')));
+  // what the label before the colon after clause j labels: the next clause, a time or ratio split at its colon read whole
+  const labelled = (j: number): string => {
+    let k = j + 1;
+    let text = raw[k] ?? '';
+    while (k + 1 < raw.length && parts[2 * k + 1] === ':' && /\d$/.test(raw[k]!) && /^\d/.test(raw[k + 1]!)) text += `:${raw[++k]}`;
+    return text;
+  };
   // (chat's asides are no words of a clause: "fyi arjun has a peanut allergy")
   const clauses = raw.map((c) => {
     const ws = contentWords(c).filter((w) => !CHAT_ASIDES.has(w));
@@ -64,11 +73,21 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
       if (!c) break;
       all += c.all;
       byWord += c.byWord;
-      // (a run that ends on a label has not said what it labels: "my usual coffee order: oat latte" does not restate
-      // "My usual coffee order is a flat white."; "my usual coffee order: flat white" does, read to its end)
-      if (labels[j]) continue;
+      // (a run that ends on a label counts when what it labels says every old word the run leaves unsaid:
+      // "my usual coffee order: oat latte" does not restate "My usual coffee order is a flat white.", "my usual coffee
+      // order: flat white" does, and so does a sentence said in full before its colon, "I'm allergic to peanuts: even a
+      // trace sends me to hospital", or a value said again with a detail, "wifi password: sunflower42 (all lowercase)")
+      if (labels[j] && !labelSaid(raw.slice(i, j + 1), labelled(j), oldKeys)) continue;
       if (all >= 2 && byWord >= 1 && (!keep || keep(raw.slice(i, j + 1).join(',')))) return true;
     }
   }
   return false;
+}
+
+/** The old memory's words a labelling run leaves unsaid are all said by what it labels (by their keys). */
+function labelSaid(run: readonly string[], labelled: string, oldKeys: ReadonlySet<string>): boolean {
+  const said = new Set(run.flatMap((c) => contentKeys(c)));
+  const after = new Set(contentKeys(labelled));
+  for (const k of oldKeys) if (!said.has(k) && !after.has(k)) return false;
+  return true;
 }

@@ -26,6 +26,10 @@ describe('warmUpEmbedder', () => {
     expect(r.passes).toBe(200);
   });
 
+  it('refuses a block that would never end the loop', async () => {
+    await expect(warmUpEmbedder(async () => {}, { block: 0 })).rejects.toThrow(RangeError);
+  });
+
   it('stops at `max` when the passes never settle', async () => {
     // each block 20 % faster than the one before
     const c = clocked((j) => 100 * 0.8 ** Math.floor(j / 50));
