@@ -68,18 +68,18 @@ export interface WarmUp { passes: number; lastMs: number }
  */
 export async function warmUpEmbedder(
   pass: (j: number) => Promise<unknown>,
-  opts: { block?: number; min?: number; max?: number; tolerance?: number; now?: () => number } = {},
+  opts: { block?: number; min?: number; max?: number; tolerance?: number; clock?: () => number } = {},
 ): Promise<WarmUp> {
-  const { block = 50, min = 300, max = 1_000, tolerance = 0.05, now = () => performance.now() } = opts;
+  const { block = 50, min = 300, max = 1_000, tolerance = 0.05, clock = now } = opts;
   if (!(Number.isInteger(block) && block > 0 && max >= block)) throw new RangeError(`warm-up: block ${block} and max ${max} must be integers, 0 < block <= max`);
   let passes = 0;
   let before = Number.NaN;
   for (;;) {
     const ms: number[] = [];
     for (let i = 0; i < block; i++) {
-      const t = now();
+      const t = clock();
       await pass(passes++);
-      ms.push(now() - t);
+      ms.push(clock() - t);
     }
     const median = percentile([...ms].sort((a, b) => a - b), 50);
     const settled = Math.abs(median - before) <= tolerance * before;

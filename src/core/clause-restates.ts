@@ -44,13 +44,15 @@ export function clauseRestates(oldText: string, newText: string, keep?: (clause:
   // (with what parts them: a clause before a colon is a label, read with what follows it)
   const parts = newText.split(/([,;:\u2014]|\s-\s)/);
   const raw = parts.filter((_, i) => i % 2 === 0);
-  // (not a colon between digits: "3:30", "1:16")
-  const labels = raw.map((c, i) => parts[2 * i + 1] === ':' && !(/\d$/.test(c) && /^\d/.test(raw[i + 1] ?? '')));
+  // (a colon between digits parts no clauses of its own: "3:30", "1:16")
+  const colonAfter = (i: number) => parts[2 * i + 1] === ':';
+  const betweenDigits = (i: number) => /\d$/.test(raw[i]!) && /^\d/.test(raw[i + 1] ?? '');
+  const labels = raw.map((_, i) => colonAfter(i) && !betweenDigits(i));
   // what the label before the colon after clause j labels: the next clause, a time or ratio split at its colon read whole
   const labelled = (j: number): string => {
     let k = j + 1;
     let text = raw[k] ?? '';
-    while (k + 1 < raw.length && parts[2 * k + 1] === ':' && /\d$/.test(raw[k]!) && /^\d/.test(raw[k + 1]!)) text += `:${raw[++k]}`;
+    while (k + 1 < raw.length && colonAfter(k) && betweenDigits(k)) text += `:${raw[++k]}`;
     return text;
   };
   // (chat's asides are no words of a clause: "fyi arjun has a peanut allergy")

@@ -16,13 +16,13 @@ describe('warmUpEmbedder', () => {
     // 15 ms a pass for the first 150 passes, 10 ms after (USE-lite's shape): blocks 1-3 at 15 (a
     // plateau `min` sees past), block 4 at 10, block 5 at 10.
     const c = clocked((j) => (j < 150 ? 15 : 10));
-    const r = await warmUpEmbedder(c.pass, { now: c.now, block: 50, min: 200, max: 1_000, tolerance: 0.05 });
+    const r = await warmUpEmbedder(c.pass, { clock: c.now, block: 50, min: 200, max: 1_000, tolerance: 0.05 });
     expect(r).toEqual({ passes: 250, lastMs: 10 });
   });
 
   it('runs at least `min` passes even when the first blocks agree', async () => {
     const c = clocked(() => 10);
-    const r = await warmUpEmbedder(c.pass, { now: c.now, block: 50, min: 200, max: 1_000 });
+    const r = await warmUpEmbedder(c.pass, { clock: c.now, block: 50, min: 200, max: 1_000 });
     expect(r.passes).toBe(200);
   });
 
@@ -33,7 +33,7 @@ describe('warmUpEmbedder', () => {
   it('stops at `max` when the passes never settle', async () => {
     // each block 20 % faster than the one before
     const c = clocked((j) => 100 * 0.8 ** Math.floor(j / 50));
-    const r = await warmUpEmbedder(c.pass, { now: c.now, block: 50, min: 100, max: 300, tolerance: 0.05 });
+    const r = await warmUpEmbedder(c.pass, { clock: c.now, block: 50, min: 100, max: 300, tolerance: 0.05 });
     expect(r.passes).toBe(300);
   });
 });
