@@ -8,7 +8,7 @@ import { findCues, type Cue } from './correction-cues.js';
 import { extractValues, valueGroup } from './values.js';
 import { splitSentences } from './sentences.js';
 import { contentKeys, contentWordsOf, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
-import { compareValues, slots, withoutSetAside } from './slots.js';
+import { disagreeingGroups, slots, withoutSetAside } from './slots.js';
 import { memoByText, shared } from './memo.js';
 import { deriveTimes } from './derive.js';
 
@@ -69,18 +69,32 @@ export function factKeys(text: string, voc: ReadonlySet<string>): Set<string> {
   return out;
 }
 
-/** Each side names someone or somewhere the other does not, leaving out the people spoken to ("I live in Manchester." / "It's Leeds."). */
-export function nameSwap(a: string, b: string, va: ReadonlySet<string>, vb: ReadonlySet<string>): boolean {
-  const namesOf = (t: string, voc: ReadonlySet<string>) => new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
-  const na = namesOf(a, va);
+/**
+ * Whether a sentence and `b` each name someone or somewhere the other does not, leaving out the people spoken to
+ * ("I live in Manchester." / "It's Leeds."): `b` read once, for all the sentences it is weighed against (each
+ * sentence of a long memory read `b` whole again: quadratic, forty-fifth round).
+ */
+export function nameSwapper(b: string, vb: ReadonlySet<string>): (aNames: ReadonlySet<string>, aNorm: string) => boolean {
   const nb = namesOf(b, vb);
   const lb = norm(b);
-  const la = norm(a);
-  return [...na].some((x) => !lb.includes(x)) && [...nb].some((x) => !la.includes(x));
+  const inB = new Map<string, boolean>();
+  const saidInB = (x: string): boolean => {
+    let said = inB.get(x);
+    if (said === undefined) inB.set(x, (said = lb.includes(x)));
+    return said;
+  };
+  return (aNames, la) => [...aNames].some((x) => !saidInB(x)) && [...nb].some((x) => !la.includes(x));
 }
+
+/** The names a sentence says (`aNames` of `nameSwapper`), leaving out the people spoken to (`voc`). */
+export const namesOf = (t: string, voc: ReadonlySet<string>): Set<string> =>
+  new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
 
 /** A sentence as a statement of its own, for comparing its values. */
 export const s1 = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
+
+/** The most (unit, old sentence) pairs `addressedPair` weighs. */
+export const MAX_PAIRS = 4_096;
 
 export interface Addressed { old: string; neu: string; oldKeys: Set<string>; newKeys: Set<string>; slot: string | null }
 
@@ -96,7 +110,9 @@ export interface Addressed { old: string; neu: string; oldKeys: Set<string>; new
 export function addressedPair(oldText: string, newText: string, names: ReadonlySet<string>, family: string | null): Addressed | null {
   const vo = vocatives(oldText);
   const vn = vocatives(newText);
-  const olds = assertions(oldText).map((t) => ({ t, k: factKeys(t, vo), s: slots(t, names) })).filter((x) => x.k.size > 0 || x.s.size > 0);
+  // (each old sentence read once: its lower-cased words, names and values are weighed against every unit)
+  const olds = assertions(oldText).map((t) => ({ t, k: factKeys(t, vo), s: slots(t, names) })).filter((x) => x.k.size > 0 || x.s.size > 0)
+    .map((x) => ({ ...x, n: norm(x.t), st: s1(x.t), names: namesOf(x.t, vo) }));
   const newSents = assertions(newText);
   const units: string[] = [];
   for (let i = 0; i < newSents.length; i++) {
@@ -105,6 +121,10 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     units.push(newSents[i]);
     if (factKeys(newSents[i], vn).size <= 1 && i + 1 < newSents.length) units.push(`${newSents[i]} ${newSents[i + 1]}`);
   }
+  // Every unit is weighed against every old sentence: a bound on the pairs, far above any correction's (a few cue
+  // sentences against a few), keeps the first units, as many as the bound allows (docs/limits.md): 1,500 cue
+  // sentences against a memory of 1,500 sentences were 2 million pairs, 1.5 s (forty-fifth round).
+  units.length = Math.min(units.length, Math.max(1, Math.floor(MAX_PAIRS / Math.max(1, olds.length))));
   let best: Addressed | null = null;
   let bestScore = -1;
   for (const u of units) {
@@ -118,9 +138,12 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     // what a contrast sets aside ("pescatarian now rather than vegetarian"), every word of it said by the old sentence, names it
     const replaced = family ? findCues(u).find((c) => c.family === family)?.replaced : undefined;
     const asideKeys = replaced ? [...contentKeys(replaced)] : [];
+    const swapsName = nameSwapper(u, vn);
+    // (whether the old statement says the cue's own words, in any sentence: the same for every sentence)
+    const cueSaid = obj.cue.some((k) => olds.some((x) => x.k.has(k)));
     for (const o of olds) {
       // a value given in place of another ("It is June 13" / "... is June 3") speaks to the same thing too
-      const swapped = compareValues(s1(o.t), given).disagree.filter((g) => g !== 'name').length + (nameSwap(o.t, u, vo, vn) ? 1 : 0);
+      const swapped = disagreeingGroups(o.st, given).filter((g) => g !== 'name').length + (swapsName(o.names, o.n) ? 1 : 0);
       const both = [...o.k].filter((k) => nk.has(k));
       const shared = both.length + swapped;
       // (a time or date said on both sides, and nothing else, speaks to nothing: "We got married in June 2015." /
@@ -140,18 +163,18 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
       // (unless the old statement says the cue's own words: "… I also lost my job at Door Dash." / "I lost my job." is one event told twice)
       // (someone moving or changing something names what was said of where they are only: "Callum moved to Valencia" ends
       // "Callum lives in Manchester", not "Callum loves football")
-      const named = [...obj.named, ...(WHEREABOUTS.test(norm(o.t)) ? obj.mover ?? [] : []), ...saidFor(o.t, obj.purpose)];
+      const named = [...obj.named, ...(WHEREABOUTS.test(o.n) ? obj.mover ?? [] : []), ...saidFor(o.t, obj.purpose)];
       // a part replaced that the old sentence does not say is the part's change, not the thing's: "My phone is an iPhone 13." /
       // "I replaced the screen on my iPhone 13." ("We replaced the old boiler with a heat pump" ends "Our boiler is a Worcester Bosch")
       if (obj.cue.includes(REPLACE) && obj.after.length > 0 && !obj.after.some((k) => o.k.has(k))) continue;
       // (the thing in another word of the same sense: "I love horror films." / "I've gone off horror movies")
       // (an account closed ends being the provider's customer, not working there: "I work at Monzo." / "Closed my Monzo account")
       const heldWith = obj.named.some((k) => HELD_WITH.has(k));
-      if (heldWith && EMPLOYED.test(norm(o.t))) continue;
+      if (heldWith && EMPLOYED.test(o.n)) continue;
       const said = named.some((k) => o.k.has(k)) || (obj.namedWord !== undefined && sayThing(o.t, obj.namedWord));
-      const names = said && !obj.cue.some((k) => olds.some((x) => x.k.has(k)));
+      const names = said && !cueSaid;
       // (the person moving house speaks to where they live: "we live at 12 Harlow Road" / "we moved house")
-      const personMoved = family === 'moved' && obj.byPerson === true && OWN_WHEREABOUTS.test(norm(o.t));
+      const personMoved = family === 'moved' && obj.byPerson === true && OWN_WHEREABOUTS.test(o.n);
       // a thing sold or given away that the old sentence does not say, the words in common only saying which one, is
       // another thing: "I work at Apple." / "I sold my Apple shares." ("I sold my Leeds flat" ends "I have a flat in Leeds")
       if (obj.handedOver && !o.k.has(obj.handedOver) && swapped === 0 && both.length > 0 && both.every((k) => obj.after.includes(k))) continue;

@@ -22,6 +22,7 @@ import { lemma } from './words.js';
 import { SINGLE_FRAMES, slots } from './slots.js';
 import { deriveNames, deriveNouns } from './derive.js';
 import { dayOf, monthOf } from './value-words.js';
+import { valueIndex } from './value-index.js';
 
 /** Every content word of `small` is said in `big`, by the same key or a synonym. */
 export function saysAllOf(big: string[], small: string[]): boolean {
@@ -205,8 +206,9 @@ function progressives(text: string): string[] {
 
 /** Both statements name the same time, date, day, quantity, contact or ordinal, however written. */
 export function sameValueSaid(a: string, b: string): boolean {
-  const vb = extractValues(b);
+  // (each value looked up among those of the other side it may be: a pair of long texts of numbers weighed each pair of values)
+  const inB = valueIndex(extractValues(b));
   // (or a count said bare on one side and with its unit on the other: "I'm 42." / "I'm 42 years old.")
-  return extractValues(a).some((x) => vb.some((y) => (meets(x) && valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm))
+  return extractValues(a).some((x) => inB.near(x).some((y) => (meets(x) && valueGroup(y.kind) === valueGroup(x.kind) && sameValue(x.kind, x.norm, y.norm))
     || sameCount(x, y)));
 }

@@ -76,14 +76,16 @@ const wordsWithEntities = memoByStatement((text, entities): ReadonlySet<string> 
 
 const textWords: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(toks(text).map((w) => foldMarks(w.replace(/'s?$/, '')))), shared);
 
+/** A value the other side says too, however written, or, a name, says as a word of its own (not of a longer name). */
+const found = (v: Readonly<Value>, others: ValueIndex, otherWords: ReadonlySet<string>): boolean =>
+  others.has(v) || (valueGroup(v.kind) === 'name' && otherWords.has(v.norm) && !others.wholeNameWords.has(v.norm));
+
 export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDiff {
   const ov = valuesOf(oldS);
   const nv = valuesOf(newS);
   const ow = wordSet(oldS);
   const nw = wordSet(newS);
   const [inOld, inNew] = [valueIndex(ov), valueIndex(nv)];
-  const found = (v: Readonly<Value>, others: ValueIndex, otherWords: ReadonlySet<string>) =>
-    others.has(v) || (valueGroup(v.kind) === 'name' && otherWords.has(v.norm) && !others.wholeNameWords.has(v.norm));
   const oldOnly = ov.filter((v) => !found(v, inNew, nw));
   const newOnly = nv.filter((v) => !found(v, inOld, ow));
   const disagree: string[] = [];
@@ -104,6 +106,51 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
   const shared = ov.filter((v) => valueGroup(v.kind) !== 'name' && !oldOnly.includes(v)).length;
   return { disagree, shared, detail, added: newOnly, dropped: oldOnly };
 }
+
+/**
+ * `compareValues(oldS, newS).disagree`, read without weighing each of the new statement's values: the
+ * groups of the old statement's values the new one does not say, in which the new one says a value (of
+ * the same count-or-position reading) the old one does not. Weighs the old statement's values, and of the
+ * new one's only as many as it takes to find one the old does not say: the rules weigh each sentence of a
+ * memory against one new sentence, which may be thousands of values long (forty-fifth round).
+ */
+export function disagreeingGroups(oldS: StatementLike, newS: StatementLike): string[] {
+  const ov = valuesOf(oldS);
+  const nv = valuesOf(newS);
+  const ow = wordSet(oldS);
+  const inOld = valueIndex(ov);
+  const inNew = valueIndex(nv);
+  const nw = wordSet(newS);
+  const byGroup = valuesByGroup(nv);
+  const disagree: string[] = [];
+  const oldOnly = ov.filter((v) => !found(v, inNew, nw));
+  for (const g of new Set(oldOnly.map((v) => valueGroup(v.kind)))) {
+    const readings = new Set(oldOnly.filter((v) => valueGroup(v.kind) === g).map((v) => isOrdinal(v.norm)));
+    if ([...readings].some((ord) => (byGroup.get(`${g}\u0000${ord}`) ?? []).some((v) => !found(v, inOld, ow)))) disagree.push(g);
+  }
+  const moved = misplacedValue(oldS.text, newS.text);
+  if (moved && !disagree.includes(moved.group)) disagree.push(moved.group);
+  return disagree;
+}
+
+/** A statement's values by group and by whether each is a position ("third"), each kind and norm once. */
+function valuesByGroup(values: ReadonlyArray<Readonly<Value>>): ReadonlyMap<string, ReadonlyArray<Readonly<Value>>> {
+  let out = groupsOf.get(values);
+  if (out) return out;
+  const map = new Map<string, Readonly<Value>[]>();
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (seen.has(`${v.kind}\u0000${v.norm}`)) continue;
+    seen.add(`${v.kind}\u0000${v.norm}`);
+    const k = `${valueGroup(v.kind)}\u0000${isOrdinal(v.norm)}`;
+    const list = map.get(k);
+    if (list) list.push(v);
+    else map.set(k, [v]);
+  }
+  groupsOf.set(values, (out = map));
+  return out;
+}
+const groupsOf = new WeakMap<ReadonlyArray<Readonly<Value>>, ReadonlyMap<string, ReadonlyArray<Readonly<Value>>>>();
 
 
 /**

@@ -12,7 +12,16 @@ import { measureKeys } from './quantities.js';
  * half a day, a number's or quantity's count (and a length of time's count of its smallest unit); none for the
  * kinds compared by their norm alone. Two values that are the same by those rules share one.
  */
-export function comparableKeys(v: Readonly<Value>): string[] {
+export function comparableKeys(v: Readonly<Value>): readonly string[] {
+  let keys = keysOf.get(v);
+  if (!keys) keysOf.set(v, (keys = keysOnce(v)));
+  return keys;
+}
+
+/** Each value's keys, read once: a value of a long statement is looked up against every sentence of another. */
+const keysOf = new WeakMap<Readonly<Value>, readonly string[]>();
+
+function keysOnce(v: Readonly<Value>): string[] {
   // (a date says its month: "in April" / "at the end of April")
   if (v.kind === 'month' || v.kind === 'date') return [`mo${v.norm.slice(0, 2)}`];
   if (v.kind === 'time') {
@@ -32,15 +41,37 @@ export interface ValueIndex {
   has(v: Readonly<Value>): boolean;
   /** The words of the names said whole ("New York" says no "York" on its own). */
   wholeNameWords: ReadonlySet<string>;
+  /** The values that may be `v` however written: of its group and norm, or sharing a `comparableKey` with it (each kind and norm once). */
+  near(v: Readonly<Value>): ReadonlyArray<Readonly<Value>>;
 }
 
-/** Values indexed by their group and norm, and by `comparableKey` for those read two ways: no pair weighed twice. */
+/**
+ * Values indexed by their group and norm, and by `comparableKey` for those read two ways: no pair weighed twice.
+ * One index per list of values (the rules' lists are their texts' cached readings): a long statement's values
+ * were indexed again for each sentence of another statement they were weighed against (a quote of 1,700
+ * numbers against a memory of 1,000 sentences: 2 s in one `relate`, forty-fifth round).
+ */
 export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
-  const exact = new Set<string>();
+  let index = indexOf.get(values);
+  if (!index) indexOf.set(values, (index = indexOnce(values)));
+  return index;
+}
+
+const indexOf = new WeakMap<ReadonlyArray<Readonly<Value>>, ValueIndex>();
+
+function indexOnce(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
+  const exact = new Map<string, Readonly<Value>[]>();
   const byKey = new Map<string, Readonly<Value>[]>();
   const wholeNameWords = new Set<string>();
+  const seen = new Set<string>();
   for (const o of values) {
-    exact.add(`${valueGroup(o.kind)}\u0000${o.norm}`);
+    const id = `${o.kind}\u0000${o.norm}`;
+    // (a value said again is looked up once: what it matches depends on its kind and norm only)
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const same = exact.get(`${valueGroup(o.kind)}\u0000${o.norm}`);
+    if (same) same.push(o);
+    else exact.set(`${valueGroup(o.kind)}\u0000${o.norm}`, [o]);
     for (const k of comparableKeys(o)) {
       const list = byKey.get(k);
       if (list) list.push(o);
@@ -55,6 +86,12 @@ export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
         || sameCount(o, v) || monthOfDate(o, v)));
     },
     wholeNameWords,
+    near: (v) => {
+      const keys = comparableKeys(v);
+      const same = exact.get(`${valueGroup(v.kind)}\u0000${v.norm}`) ?? [];
+      if (keys.length === 0) return same;
+      return [...new Set([...same, ...keys.flatMap((k) => byKey.get(k) ?? [])])];
+    },
   };
 }
 

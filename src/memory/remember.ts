@@ -3,7 +3,7 @@ import { whileReading } from '../core/readings.js';
 import { randomUUID } from 'node:crypto';
 import { normalizeText, showsNothing, trimInvisible } from '../core/normalize.js';
 import { deriveEntities, deriveNames } from '../core/derive.js';
-import { decide, readIncoming, type Decision, type Incoming } from '../core/recognition.js';
+import { deciding, readIncoming, type Decision, type Incoming } from '../core/recognition.js';
 import { mergeInto } from '../core/merge.js';
 import { isTimedType } from '../core/cleanup-selection.js';
 import { hasTime } from '../core/occasions.js';
@@ -18,7 +18,7 @@ import { wordingParts } from './lexicon-rebuild.js';
 import { indexStored, prepareSearch, vectorWithMemory } from './indexing.js';
 import { gatherCandidates, previousSentenceKept, type FirstRead } from './candidates.js';
 import { correctionEvents, supersede, type Supersedes } from './supersede.js';
-import { stage } from './stages.js';
+import { inTurns } from './turns.js';
 
 export interface RememberInput {
   conversationId: string;
@@ -181,7 +181,7 @@ async function keep(deps: MemoryDeps, actor: Actor, input: RememberInput): Promi
   };
   const recognise = async (tx: Tx | undefined, firstRead?: FirstRead): Promise<{ decision: Decision; records: Map<string, MemoryHead> }> => {
     const { candidates, far, records } = await gatherCandidates(deps, tx, spaceId, normalized, vector, check.messageId, check.previousSentence, firstRead);
-    return { decision: stage('rules', () => decide(subject, candidates, deps.thresholds, far)), records };
+    return { decision: await inTurns('rules', deciding(subject, candidates, deps.thresholds, far)), records };
   };
   // The space's last event id, read with the transcript (one statement): a forget after the quote
   // was checked, or any other write, moves it; the write then checks the quote and recognises again.

@@ -1,3 +1,5 @@
+import { stage } from './stages.js';
+
 /**
  * Long work in the use cases, done in slices: `turns()` gives a function to call between steps
  * that lets the event loop run (other requests, the health check) once `sliceMs` of work went
@@ -14,4 +16,17 @@ export function turns(sliceMs = 10): () => Promise<void> | undefined {
       resolve();
     }));
   };
+}
+
+/**
+ * Runs pure work written as a generator (it pauses where the event loop may run: `deciding`, src/core/
+ * recognition.ts) to its result, each step timed as the named stage, turns taken between steps.
+ */
+export async function inTurns<T>(name: string, steps: Generator<void, T, void>, turn = turns()): Promise<T> {
+  for (;;) {
+    const step = stage(name, () => steps.next());
+    if (step.done) return step.value;
+    const pause = turn();
+    if (pause) await pause;
+  }
 }

@@ -22,7 +22,7 @@ import { lexicalKeys, lexicalText, ownPhraseKeys, possessorKeys } from '../../sr
 import { prepareText } from '../../src/embed/use-lite-embedder.js';
 import { forgetAllReadings } from '../../src/core/memo.js';
 import { anotherValueOfOneThing } from '../../src/core/another-value.js';
-import { sameValueSameThings } from '../../src/core/meeting.js';
+import { sameValueSaid, sameValueSameThings } from '../../src/core/meeting.js';
 
 /** Text shapes of about n letters each. */
 const SHAPES: Record<string, (n: number) => string> = {
@@ -161,6 +161,79 @@ describe('text rules are linear in their input', () => {
       }
       // A bound, not a race: 12 shapes x 3 runs of a 50k-letter input take ~15 s at rest and went
       // past 120 s at load 18 on 2 cores; only a hang should reach this.
+    }, 600_000);
+  }
+});
+
+/**
+ * Texts of about n letters on both sides of a pair: a memory and a new statement, each up to a quote's
+ * length. The rules weigh the sentences of one against those of the other: a rule that reads the whole of
+ * one side again for each sentence of the other is quadratic in the pair, though linear in each text
+ * (a memory of 1,000 short sentences against a correction of one long sentence of numbers: 2.2 s in one
+ * `relate`, ten such memories held the event loop 12 s; forty-fifth round).
+ */
+const PAIR_SHAPES: Record<string, (n: number) => [string, string]> = {
+  'short sentences / one sentence of numbers': (n) => [
+    fill(n, (i) => ['sister', 'house', 'Paris', 'grew', 'garden', 'teacher', 'Leeds'][(i * 3) % 7] + (i % 3 === 2 ? '.' : '')),
+    `Actually, ${fill(n, (i) => (i % 2 ? String(i % 100) : ['sister', 'house', 'Paris', 'walks', 'river'][i % 5]) + (i % 4 === 3 ? ',' : ''))}`,
+  ],
+  'short sentences / one sentence of names': (n) => [
+    fill(n, (i) => ['Priya', 'lives', 'in', 'Leeds', 'Owen', 'works', 'at', 'Acme'][i % 8] + (i % 4 === 3 ? '.' : '')),
+    `Correction: ${fill(n, (i) => (i % 2 ? ['Kwame', 'Mia', 'Oslo', 'Paris', 'Owen'][i % 5] + (i % 13) : ['lives', 'in', 'works', 'at'][i % 4]) + (i % 6 === 5 ? ';' : ''))}`,
+  ],
+  'sentences / sentences, each with a cue': (n) => [
+    fill(n, (i) => ['my', 'sister', 'is', String(i % 60), 'and', 'lives', 'in', 'Leeds'][i % 8] + (i % 8 === 7 ? '.' : '')),
+    fill(n, (i) => (i % 8 === 0 ? ['Actually,', 'No wait,', 'Sorry, I meant'][(i / 8) % 3] + ' ' : '') + ['my', 'sister', 'is', String(i % 70), 'and', 'lives', 'in', 'York'][i % 8] + (i % 8 === 7 ? '.' : '')),
+  ],
+  // (a cue in every short sentence on one side, and as many short sentences on the other: every pair of them weighed
+  // was 2 million pairs, 1.5 s; the pairs weighed are bounded now, src/core/addressing.ts)
+  'tiny sentences / tiny cue sentences': (n) => [
+    fill(n, (i) => ['sister', String(i % 50), 'Leeds'][i % 3] + (i % 3 === 2 ? '.' : '')),
+    fill(n, (i) => (i % 3 === 0 ? `${['Actually,', 'No wait,', 'Sorry, I meant'][(i / 3) % 3]} ` : '') + ['sister', String(i % 50), 'Leeds'][i % 3] + (i % 3 === 2 ? '.' : '')),
+  ],
+  // (a value in every clause on both sides: each value was weighed against each of the other side's)
+  'tiny clauses / tiny clauses': (n) => [
+    fill(n, (i) => ['sister', String(i % 50), 'Leeds'][i % 3] + (i % 3 === 2 ? ';' : '')),
+    `Actually, ${fill(n, (i) => ['sister', String(i % 50), 'Leeds'][i % 3] + (i % 3 === 2 ? ',' : ''))}`,
+  ],
+  'one sentence / short sentences': (n) => [
+    fill(n, (i) => ['my', 'dog', 'weighs', String(i % 40), 'kg'][i % 5] + (i % 2 ? ',' : '')),
+    `No wait, ${fill(n, (i) => ['my', 'dog', 'weighs', String(i % 30), 'kg'][i % 5] + (i % 5 === 4 ? '.' : ''))}`,
+  ],
+};
+
+const PAIR_RULES: Record<string, (oldText: string, newText: string) => unknown> = {
+  relate: (o, n) => relate({ text: o, type: 'FACT', entities: [], themes: [] }, { text: n, type: 'FACT', entities: [], themes: [] }, true),
+  clauseRestates: (o, n) => clauseRestates(o, n),
+  sameValueSaid: (o, n) => sameValueSaid(o, n),
+  decide: (o, n) => decide(
+    { text: n, normalized: normalizeText(n), type: 'FACT', entities: [], themes: [], previousSentence: null, messageId: 'm' },
+    [{ id: 'x', text: o, normalized: normalizeText(o), type: 'FACT', entities: [], themes: [], messageId: null, score: 0.8 }],
+    { close: 0.95, related: 0.75, topic: 0.65, recallFloor: 0.5 },
+  ),
+};
+
+describe('pair rules are linear in both texts', () => {
+  for (const [name, rule] of Object.entries(PAIR_RULES)) {
+    it(`${name}: two texts of 20k letters cost about 10x two of 2k, never 100x`, async () => {
+      for (const [shape, make] of Object.entries(PAIR_SHAPES)) {
+        const small = make(2_000);
+        const large = make(20_000);
+        const run = (pair: [string, string]) => {
+          forgetAllReadings();
+          return rule(...pair);
+        };
+        run(small); // warm up
+        const ts: number[] = [];
+        const tl: number[] = [];
+        for (let r = 0; r < 3; r++) {
+          ts.push(timeOf(() => run(small)));
+          tl.push(fastestOf(() => run(large)));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const ratio = Math.min(...tl) / Math.max(Math.min(...ts), 0.05);
+        expect(ratio, `${name} on ${shape}: ${Math.min(...ts).toFixed(2)} ms -> ${Math.min(...tl).toFixed(2)} ms (x${ratio.toFixed(1)})`).toBeLessThan(MAX_RATIO);
+      }
     }, 600_000);
   }
 });
