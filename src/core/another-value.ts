@@ -17,6 +17,13 @@ import { contentWordsOf, isVerb, key, norm, wholeWord } from './conflict-words.j
  */
 const ONE_AT_A_TIME = new Set<ValueKind>(['number', 'quantity', 'contact']);
 
+/**
+ * When a thing is (a time, a date, a day, a part of the day): one of several occasions when the thing is one of several
+ * ("I have a meeting with Ana on Monday." / "… on Thursday." is two meetings), the thing's one when it is named as the one:
+ * "The kids' dental check-up is on 2 March." / "The children's dental check-up is on 16 March." (`definite`).
+ */
+const WHEN = new Set<ValueKind>(['time', 'date', 'day', 'daypart']);
+
 /** Words of a wish, a plan or a future, and of a limit or a share: not the thing's value as it stands ("I want 4 kids", "max dose"). */
 const NOT_AS_IT_STANDS = /\b(?:want|wants|wanted|wish|hope|plan|plans|planning|will|would|'ll|'d|going to|gonna|should|could|might|may|must|max|maximum|min|minimum|up to|at most|at least|over the years|ever)\b/;
 
@@ -29,7 +36,8 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   const [oa, ob] = [said(va), said(vb)];
   if (oa.length !== 1 || ob.length !== 1) return false;
   const [x, y] = [oa[0]!, ob[0]!];
-  if (x.kind !== y.kind || !ONE_AT_A_TIME.has(x.kind) || sameValue(x.kind, x.norm, y.norm)) return false;
+  const when = WHEN.has(x.kind);
+  if (x.kind !== y.kind || !(ONE_AT_A_TIME.has(x.kind) || when) || sameValue(x.kind, x.norm, y.norm)) return false;
   // (an ordinal is a position or a day of the month, "on the 5th"; a quantity is one of its unit: "under 500 calories" / "under 20 minutes")
   if (isOrdinal(x.norm) || isOrdinal(y.norm) || (x.kind === 'quantity' && unitOf(x.norm) !== unitOf(y.norm))) return false;
   // (how often and how many are read two ways: "one coffee a day" gives 1, "once a day" 1/day; a rate against a count is left)
@@ -48,15 +56,49 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   // office", "my mum phone number", "anna shoe size 38", "return flight number", "My work e-mail" / "My personal email")
   const [ta, tb] = [thingsNamed(a), thingsNamed(b)];
   if (ta.length === 0 || tb.length === 0) return false;
-  const [wa, wb] = [qualifiers(a, x, ta), qualifiers(b, y, tb)];
+  // (a time is the thing's own only when the thing is named as the one, on both sides; and its verbs are said too: "I start
+  // my shift at 8." / "I finish my shift at 5." is two times of one shift)
+  if (when && (!definite(a, ta) || !definite(b, tb))) return false;
+  const [wa, wb] = [qualifiers(a, x, ta, when), qualifiers(b, y, tb, when)];
   // (one thing's value is said in a sentence, not a page: the words are weighed pairwise, by synonym)
   if (wa.length > MAX_WORDS || wb.length > MAX_WORDS) return false;
   return saysAllOf(wa, wb) && saysAllOf(wb, wa);
 }
 
-/** A statement's content words but its verbs (a word the tagger reads as a thing stays: "my work phone") and its value's own words. */
-function qualifiers(text: string, value: Value, things: readonly string[]): string[] {
+/**
+ * A statement's content words but its verbs (a word the tagger reads as a thing stays: "my work phone"; with `verbs`, the
+ * verbs stay too) and its value's own words.
+ */
+function qualifiers(text: string, value: Value, things: readonly string[], verbs = false): string[] {
   const own = new Set(value.raw.toLowerCase().split(/\s+/).map(key));
   const named = new Set(things.map((t) => t.toLowerCase()));
-  return contentWordsOf(text).filter((w) => !own.has(key(w)) && (!isVerb(w) || named.has(w)));
+  return contentWordsOf(text).filter((w) => !own.has(key(w)) && (verbs || !isVerb(w) || named.has(w)));
+}
+
+/** Words that name a thing as one of several ("a meeting", "another appointment", "some lessons"). */
+const ONE_OF_SEVERAL = new Set(['a', 'an', 'another', 'some', 'one', 'any', 'every', 'each', 'other', 'more']);
+/** Words that name a thing as the one ("the", "my", "our", …; a possessive: "the Corsa's MOT", "Leo's school"). */
+const THE_ONE = new Set(['the', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
+
+/** Words a chat sentence may open with before what it is about ("So the plumber is coming on Friday."). */
+const OPENING = new Set(['so', 'and', 'also', 'oh', 'ok', 'okay', 'well', 'btw', 'fyi', 'just', 'now']);
+
+/**
+ * The statement is about a thing named as the one: it opens with "the", "my", "our", … or a possessive ("The kids'
+ * dental check-up is on …", "My physio appointment is on …", "Leo's school is …"), a thing's word among its first words.
+ * Not what the person does to a thing ("I walk the dog in the morning." / "… in the evening." is two walks), nor a thing
+ * named as one of several ("I have a meeting with Ana on Monday.").
+ */
+function definite(text: string, things: readonly string[]): boolean {
+  const named = new Set(things.map((t) => key(t.toLowerCase())));
+  const words = norm(text).split(/[^\p{L}\p{N}'-]+/u).filter(Boolean);
+  let start = 0;
+  while (start < words.length && OPENING.has(words[start]!)) start++;
+  const first = words[start];
+  if (first === undefined || !(THE_ONE.has(first) || /.'s?$/.test(first))) return false;
+  for (let i = start; i < Math.min(words.length, start + 6); i++) {
+    if (ONE_OF_SEVERAL.has(words[i]!)) return false;
+    if (named.has(key(words[i]!.replace(/'s?$/, '')))) return true;
+  }
+  return false;
 }

@@ -110,8 +110,15 @@ export function fmtTime(h: number, min: number, ambiguous: boolean): string {
   return `${ambiguous ? '~' : ''}${h}:${String(min).padStart(2, '0')}`;
 }
 
-/** Parts of the day, as when something is done ("in the morning", "every evening"). */
-export const DAYPARTS: Readonly<Record<string, string>> = table({ morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night' });
+/**
+ * Parts of the day, as when something is done ("in the morning", "every evening"), and the times of day named after what is
+ * done then ("at bedtime" is at night, "at lunchtime" at midday: "I take my tablet at 8am." / "… at bedtime." gives another
+ * time, not the same words said again).
+ */
+export const DAYPARTS: Readonly<Record<string, string>> = table({
+  morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night',
+  bedtime: 'night', lunchtime: 'midday', lunchtimes: 'midday', dinnertime: 'evening', suppertime: 'evening',
+});
 
 /** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */
 export const LENGTH_BEFORE = new Set(['is', "'s", 'was', 'takes', 'take', 'took', 'about', 'around', 'roughly', 'nearly', 'almost', 'over', 'under', 'for', 'within', 'only', 'just', 'than', 'lasts']);

@@ -287,8 +287,29 @@ function extractValuesOnce(text: string): Value[] {
     // "ten thousand", "two hundred", "a million": the scale word multiplies (and is read with it)
     if (next && next.lower in SCALES && (n !== null || t.lower === 'a')) {
       n = (n ?? 1) * SCALES[next.lower]!;
-      const unit = next2 && (MONEY_UNITS.test(next2.lower) || MEASURE_UNITS.test(next2.lower)) && next2.lower !== 'in';
-      push(unit ? 'quantity' : 'number', i, unit ? i + 2 : i + 1, String(n));
+      // (and what follows it, in words: "twelve hundred and fifty" is 1250, "two thousand five hundred" 2500)
+      let end = i + 1;
+      let scale = SCALES[next.lower]!;
+      for (;;) {
+        const [a, b, c] = [ts[end + 1], ts[end + 2], ts[end + 3]];
+        const andWord = a?.lower === 'and' && b ? numberWord(b.lower) : null;
+        if (andWord !== null && andWord < Math.min(scale, 100) && !(c && c.lower in SCALES)) {
+          n += andWord;
+          end += 2;
+          break;
+        }
+        const w = a ? numberWord(a.lower) : null;
+        if (w === null || w <= 0 || w >= 1000) break;
+        const sub = b && b.lower in SCALES ? SCALES[b.lower]! : 1;
+        if (w * sub >= scale) break;
+        n += w * sub;
+        end += sub > 1 ? 2 : 1;
+        if (sub === 1) break;
+        scale = sub;
+      }
+      const after = ts[end + 1];
+      const unit = after && (MONEY_UNITS.test(after.lower) || MEASURE_UNITS.test(after.lower)) && after.lower !== 'in';
+      push(unit ? 'quantity' : 'number', i, unit ? end + 1 : end, String(n));
       continue;
     }
     // "floor 4" is "the 4th floor", "level 2" "the 2nd level": a position said after its noun
