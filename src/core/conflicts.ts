@@ -231,6 +231,13 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     // (numbers, times and dates are the value rules' own: "for two years" / "for three years")
     const kind = swap && values.disagree.every((g) => g === 'name') ? kindSwap(swap) : null;
     if (kind) return { kind: 'corrects', rule: 'new-value', detail: `another kind: ${kind}` };
+    // an instruction asks for one thing: the same words asking it of another name ask for that instead ("Please reply to me
+    // in Spanish." / "… in Portuguese.", "Send the weekly report to Ana." / "… to Ben."); not a refusal, which may hold of
+    // both ("Don't book me on Ryanair." / "… on easyJet.")
+    if (oldS.type === 'INSTRUCTION' && newS.type === 'INSTRUCTION' && !additive && !flip && stance(polOld) > 0
+      && values.disagree.length === 1 && values.disagree[0] === 'name' && swappedInFrame(oldDecl, newDecl)) {
+      return { kind: 'corrects', rule: 'new-value', detail: `instruction: ${values.detail}` };
+    }
   } else if (flip && samePredicate) {
     return { kind: 'distinct', rule: 'polarity', detail: 'negation flipped (not topical)' };
   }

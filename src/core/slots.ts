@@ -263,6 +263,8 @@ function slotsRead(text: string, names: ReadonlySet<string>): Set<string> {
   // a favourite X
   // only the speaker's own favourite, and not "one of my favorite X" (that says there are several)
   for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of )\b(?:my|our) (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) out.add(`favorite:${key(m[1])}`);
+  // one said to be the only one is one as a favourite is: "My one food allergy is sesame." / "Mustard is my one food allergy."
+  for (const m of t.matchAll(/(?<!\bof )\b(?:my|our) (?:one and only|only|one) (?:[a-z-]+ ){0,2}?([a-z-]+)(?= (?:is|are|was|were)\b|[.!?]?$)/g)) out.add(`favorite:${key(m[1]!)}`);
   // another's favourite is theirs: "Sam's favourite food" (not "my mum's favourite", which is said of "my")
   for (const m of t.matchAll(/(?<!\b(?:one|some|few|two|three|all|many|several|most|any|none) of |\b(?:my|our|your|his|her|their) )\b([a-z]+)'s (?:all-time |absolute |very |new |current )?favou?rite ([a-z]+)/g)) {
     if (!STOP_WORDS.has(m[1]!) && !isVerb(m[1]!)) out.add(`favorite:${key(m[1]!)}:${key(m[2]!)}`);

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findCues } from '../../src/core/correction-cues.js';
 import { anotherValueOfOneThing } from '../../src/core/another-value.js';
+import { relate } from '../../src/core/conflicts.js';
 import { sameValueSameThings, toldBefore, withoutToldBefore } from '../../src/core/meeting.js';
 import { ownAndUnsaid } from '../../src/core/names-said.js';
 import { useWordNet } from '../helpers/lexicon.js';
@@ -108,5 +109,56 @@ describe('a place named', () => {
   it('is nobody else: a note of the same flight at the same day and time is the person\'s own', () => {
     expect(ownAndUnsaid('My flight to Quito leaves at 9:15 in the evening on the 2nd of May.', 'quito flight departs 21:15, 2 may')).toBe(true);
     expect(ownAndUnsaid("My sister's flight to Quito leaves at 9:15 pm on 2 May.", 'quito flight departs 21:15, 2 may')).toBe(false);
+  });
+});
+
+describe('the one thing at another time (forty-fifth round)', () => {
+  it('corrects: a thing named as the one (the, my, our, a possessive), the same words at another time, day, date or part of the day', () => {
+    expect(rel("The kids' dental check-up is on the 2nd of March.", "The children's dental check-up is on the 16th of March.")).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('Our anniversary is on 12 June.', 'Our anniversary is on 21 June.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(anotherValueOfOneThing('The meeting with Ana is on Monday.', 'The meeting with Ana is on Thursday.')).toBe(true);
+  });
+
+  it('leaves alone a thing named as one of several, what the person does to a thing, other verbs, other things and past events', () => {
+    expect(rel('I have a meeting with Ana on Monday.', 'I have a meeting with Ana on Thursday.').kind).toBe('distinct');
+    expect(rel('I walk the dog in the morning.', 'I walk the dog in the evening.').kind).toBe('distinct');
+    expect(anotherValueOfOneThing('My shift starts at 8.', 'My shift ends at 5.')).toBe(false);
+    expect(anotherValueOfOneThing('The gym opens at 6am.', 'The gym closes at 10pm.')).toBe(false);
+    expect(anotherValueOfOneThing("My son's football practice is on Tuesday.", "My son's football match is on Saturday.")).toBe(false);
+    expect(anotherValueOfOneThing("My mum's birthday is on 3 March.", "My mum's birthday party is on 8 March.")).toBe(false);
+    expect(anotherValueOfOneThing('My last check-up was on 2 March.', 'My last check-up was on 16 March.')).toBe(false);
+  });
+});
+
+describe('values read whole (forty-fifth round)', () => {
+  it('a number in words runs on past its scale word', () => {
+    expect(kinds('We pay twelve hundred and fifty pounds in rent.')).toContain('quantity:1250');
+    expect(kinds('It cost two thousand five hundred pounds.')).toContain('quantity:2500');
+    expect(kinds('a thousand and one nights')).toEqual(['number:1001']);
+    expect(kinds('ten thousand steps a day')).toContain('quantity:10000');
+  });
+
+  it('bedtime, lunchtime and dinnertime are parts of the day: another time than 8am, the same as at night', () => {
+    expect(kinds('I take my tablet at bedtime.')).toEqual(['daypart:night']);
+    expect(rel('I take my blood pressure tablet at 8am.', 'I take my blood pressure tablet at bedtime.').kind).not.toBe('compatible');
+    expect(rel('I take my tablet at night.', 'I take my tablet at bedtime.').kind).toBe('compatible');
+  });
+});
+
+describe('one thing said to be the only one, and an instruction asking for another (forty-fifth round)', () => {
+  const said = (type: 'INSTRUCTION' | 'REMINDER', text: string) => ({ text, type, entities: [], themes: [] });
+  it('"my one", "my only": one value, as a favourite has', () => {
+    expect(rel('My one food allergy is sesame.', 'Mustard is my one food allergy.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('My only allergy is sesame.', 'My only allergy is mustard.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(rel('One of my food allergies is sesame.', 'One of my food allergies is mustard.').kind).toBe('distinct');
+    expect(rel("I'm allergic to sesame.", "I'm allergic to mustard.").kind).toBe('distinct');
+  });
+
+  it('an instruction naming another corrects; a refusal, another kind of statement or another stretch does not', () => {
+    expect(relate(said('INSTRUCTION', 'Please reply to me in Spanish.'), said('INSTRUCTION', 'Please reply to me in Portuguese.'), true)).toMatchObject({ kind: 'corrects', rule: 'new-value' });
+    expect(relate(said('INSTRUCTION', 'Send the weekly report to Ana.'), said('INSTRUCTION', 'Send the weekly report to Ben.'), true)).toMatchObject({ kind: 'corrects' });
+    expect(relate(said('INSTRUCTION', "Don't book me on Ryanair."), said('INSTRUCTION', "Don't book me on EasyJet."), true).kind).not.toBe('corrects');
+    expect(relate(said('REMINDER', 'Remind me to call Anna on Sunday.'), said('REMINDER', 'Remind me to call Ben on Sunday.'), true).kind).toBe('distinct');
+    expect(relate(said('INSTRUCTION', 'Email me the agenda before every meeting.'), said('INSTRUCTION', 'Email me the minutes after every meeting.'), true).kind).toBe('distinct');
   });
 });
