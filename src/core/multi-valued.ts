@@ -5,6 +5,7 @@
  */
 import { lemma, STOP_WORDS } from './words.js';
 import { numberWord } from './values.js';
+import { MEASURE_UNITS } from './value-words.js';
 import { memoByText, shared } from './memo.js';
 import { clauses, FILLER, isVerb, key, norm, subset, toks } from './conflict-words.js';
 
@@ -25,7 +26,8 @@ export const OBJ_STOP = new Set(
   ).split(' '),
 );
 
-const numeric = (w: string) => /^[£$€]?\d/.test(w) || numberWord(w) !== null || /^(?:hundred|thousand|million|billion)$/.test(w);
+// (a count's unit is the count's too: "50mg of sertraline" / "fifty milligrams of sertraline" take one thing)
+const numeric = (w: string) => /^[£$€]?\d/.test(w) || numberWord(w) !== null || /^(?:hundred|thousand|million|billion)$/.test(w) || MEASURE_UNITS.test(w);
 
 /** For each multi-valued predicate in a text, the keys of its object ("I play tennis on Tuesdays" -> play: {tennis}); read once per text. */
 export const objects: (text: string) => ReadonlyMap<string, ReadonlySet<string>> = memoByText(objectsOnce, shared);

@@ -22,6 +22,7 @@ const IN_BASE: Record<string, [string, number]> = {
   km: ['length', 1000], m: ['length', 1], cm: ['length', 0.01], mm: ['length', 0.001], mile: ['length', 1609.344], ft: ['length', 0.3048], inch: ['length', 0.0254],
   kg: ['weight', 1], g: ['weight', 0.001], lb: ['weight', 0.45359237], oz: ['weight', 0.028349523125], stone: ['weight', 6.35029318],
   l: ['volume', 1], ml: ['volume', 0.001],
+  mg: ['weight', 1e-6], mcg: ['weight', 1e-9],
 };
 
 /**
@@ -74,7 +75,7 @@ export const unitOf = (norm: string): string | null => norm.split('|')[1] ?? nul
 const MEASURES: Array<[string, RegExp]> = [
   ['kg', /^(?:kgs?|kilos?|kilograms?)$/], ['lb', /^lbs?$/], ['stone', /^stone$/], ['g', /^(?:g|grams?)$/], ['oz', /^(?:oz|ounces?)$/],
   ['km', /^(?:kms?|kilomet(?:er|re)s?)$/], ['mile', /^miles?$/], ['m', /^(?:m|met(?:er|re)s?)$/], ['cm', /^cm$/], ['mm', /^mm$/],
-  ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^ml$/], ['%', /^(?:%|percent)$/],
+  ['ft', /^(?:ft|feet|foot)$/], ['inch', /^inches$/], ['l', /^(?:litres?|liters?)$/], ['ml', /^(?:ml|millilit(?:er|re)s?)$/], ['mg', /^(?:mg|milligrams?)$/], ['mcg', /^(?:mcg|micrograms?)$/], ['%', /^(?:%|percent)$/],
   ['second', /^(?:seconds?|secs?)$/], ['minute', /^(?:minutes?|mins?)$/], ['hour', /^(?:hours?|hrs?)$/], ['day', /^days?$/], ['week', /^(?:weeks?|wks?)$/], ['month', /^months?$/], ['year', /^(?:years?|yrs?)$/],
 ];
 export function withUnit(n: string, unit: string): string {

@@ -98,10 +98,12 @@ export function compareValues(oldS: StatementLike, newS: StatementLike): ValueDi
     disagree.push(g);
     if (!detail) detail = `${g}: "${oldOnly.find((v) => valueGroup(v.kind) === g)!.raw}" -> "${n[0].raw}"`;
   }
-  const moved = misplacedValue(oldS.text, newS.text);
-  if (moved && !disagree.includes(moved.group)) {
+  // (values at their places, only where the values as sets agree: a word read alone is not the value it is part of, "50"
+  // of "50mg" a number, and "50mg" / "100mg" disagreed twice, as quantities and as numbers)
+  const moved = disagree.length === 0 ? misplacedValue(oldS.text, newS.text) : null;
+  if (moved) {
     disagree.push(moved.group);
-    if (!detail) detail = moved.detail;
+    detail = moved.detail;
   }
   const shared = ov.filter((v) => valueGroup(v.kind) !== 'name' && !oldOnly.includes(v)).length;
   return { disagree, shared, detail, added: newOnly, dropped: oldOnly };
@@ -128,8 +130,8 @@ export function disagreeingGroups(oldS: StatementLike, newS: StatementLike): str
     const readings = new Set(oldOnly.filter((v) => valueGroup(v.kind) === g).map((v) => isOrdinal(v.norm)));
     if ([...readings].some((ord) => (byGroup.get(`${g}\u0000${ord}`) ?? []).some((v) => !found(v, inOld, ow)))) disagree.push(g);
   }
-  const moved = misplacedValue(oldS.text, newS.text);
-  if (moved && !disagree.includes(moved.group)) disagree.push(moved.group);
+  const moved = disagree.length === 0 ? misplacedValue(oldS.text, newS.text) : null;
+  if (moved) disagree.push(moved.group);
   return disagree;
 }
 

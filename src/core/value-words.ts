@@ -88,7 +88,7 @@ export function dayShortened(word: string, saidAsDay: () => boolean): string | n
 }
 
 export const MONEY_UNITS = /^(pounds?|quid|dollars?|bucks|euros?|pence|cents?|p|usd|gbp|eur|yen|francs?|rupees?)$/i;
-export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|wks?|months?|years?|yrs?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
+export const MEASURE_UNITS = /^(k|km|kms|kilomet(?:er|re)s?|miles?|m|met(?:er|re)s?|cm|mm|kg|kgs|kilos?|kilograms?|g|grams?|lbs?|stone|st|ounces?|oz|litres?|liters?|ml|millilit(?:er|re)s?|mg|milligrams?|mcg|micrograms?|percent|%|seconds?|secs?|minutes?|mins?|hours?|hrs?|weeks?|wks?|months?|years?|yrs?|days?|steps|calories|kcal|feet|foot|ft|inches|in)$/i;
 
 
 export const TIMES: Readonly<Record<string, number>> = table({ once: 1, twice: 2, thrice: 3 });
