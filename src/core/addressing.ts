@@ -10,6 +10,7 @@ import { splitSentences } from './sentences.js';
 import { contentKeys, contentWordsOf, FILLER, isVerb, key, norm, subset, toks, type StatementLike } from './conflict-words.js';
 import { disagreeingGroups, slots, withoutSetAside } from './slots.js';
 import { memoByText, shared } from './memo.js';
+import { namesOf, nameSwapper } from './names-said.js';
 import { deriveTimes } from './derive.js';
 
 // ---------------------------------------------------------------- sentences a correction can address
@@ -69,27 +70,6 @@ export function factKeys(text: string, voc: ReadonlySet<string>): Set<string> {
   return out;
 }
 
-/**
- * Whether a sentence and `b` each name someone or somewhere the other does not, leaving out the people spoken to
- * ("I live in Manchester." / "It's Leeds."): `b` read once, for all the sentences it is weighed against (each
- * sentence of a long memory read `b` whole again: quadratic, forty-fifth round).
- */
-export function nameSwapper(b: string, vb: ReadonlySet<string>): (aNames: ReadonlySet<string>, aNorm: string) => boolean {
-  const nb = namesOf(b, vb);
-  const lb = norm(b);
-  const inB = new Map<string, boolean>();
-  const saidInB = (x: string): boolean => {
-    let said = inB.get(x);
-    if (said === undefined) inB.set(x, (said = lb.includes(x)));
-    return said;
-  };
-  return (aNames, la) => [...aNames].some((x) => !saidInB(x)) && [...nb].some((x) => !la.includes(x));
-}
-
-/** The names a sentence says (`aNames` of `nameSwapper`), leaving out the people spoken to (`voc`). */
-export const namesOf = (t: string, voc: ReadonlySet<string>): Set<string> =>
-  new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));
-
 /** A sentence as a statement of its own, for comparing its values. */
 export const s1 = (text: string): StatementLike => ({ text, type: 'FACT', entities: [], themes: [] });
 
@@ -122,9 +102,16 @@ export function addressedPair(oldText: string, newText: string, names: ReadonlyS
     if (factKeys(newSents[i], vn).size <= 1 && i + 1 < newSents.length) units.push(`${newSents[i]} ${newSents[i + 1]}`);
   }
   // Every unit is weighed against every old sentence: a bound on the pairs, far above any correction's (a few cue
-  // sentences against a few), keeps the first units, as many as the bound allows (docs/limits.md): 1,500 cue
-  // sentences against a memory of 1,500 sentences were 2 million pairs, 1.5 s (forty-fifth round).
-  units.length = Math.min(units.length, Math.max(1, Math.floor(MAX_PAIRS / Math.max(1, olds.length))));
+  // sentences against a few), keeps as many units as the bound allows, those sharing a word with the old statement first,
+  // each in its order (docs/limits.md): 1,500 cue sentences against a memory of 1,500 sentences were 2 million pairs, 1.5 s
+  // (forty-fifth round).
+  const room = Math.max(1, Math.floor(MAX_PAIRS / Math.max(1, olds.length)));
+  if (units.length > room) {
+    const oldKeys = new Set(olds.flatMap((o) => [...o.k]));
+    const sharing = (u: string) => [...factKeys(u, vn)].some((k) => oldKeys.has(k));
+    const kept = [...units.filter(sharing), ...units.filter((u) => !sharing(u))].slice(0, room);
+    units.splice(0, units.length, ...kept);
+  }
   let best: Addressed | null = null;
   let bestScore = -1;
   for (const u of units) {

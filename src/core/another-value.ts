@@ -7,9 +7,12 @@
 import { extractValues, sameValue, valueGroup, type Value, type ValueKind } from './values.js';
 import { saysAllOf, thingsNamed } from './meeting.js';
 import { tenseOf } from './modality.js';
-import { unitOf } from './quantities.js';
+import { lengthOfTime, unitOf } from './quantities.js';
 import { foldMarks, isOrdinal } from './value-words.js';
-import { contentWordsOf, isVerb, key, norm, wholeWord } from './conflict-words.js';
+import { contentWordsOf, isVerb, key, norm, PERSON, toks, wholeWord } from './conflict-words.js';
+import { swappedInFrame } from './swapped.js';
+import { lexicon } from './lexicon.js';
+import { lemma } from './words.js';
 
 /**
  * The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions, and a
@@ -40,6 +43,8 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   if (x.kind !== y.kind || !(ONE_AT_A_TIME.has(x.kind) || when) || sameValue(x.kind, x.norm, y.norm)) return false;
   // (an ordinal is a position or a day of the month, "on the 5th"; a quantity is one of its unit: "under 500 calories" / "under 20 minutes")
   if (isOrdinal(x.norm) || isOrdinal(y.norm) || (x.kind === 'quantity' && unitOf(x.norm) !== unitOf(y.norm))) return false;
+  // (a length of time grows as time goes by: "I've been vegetarian for two years." / "… for three years." is told later)
+  if (lengthOfTime(x.norm) !== null || lengthOfTime(y.norm) !== null) return false;
   // (how often and how many are read two ways: "one coffee a day" gives 1, "once a day" 1/day; a rate against a count is left)
   if (x.norm.includes('/') !== y.norm.includes('/')) return false;
   // (the same people and places on both sides, a name typed in lower case too: another's number is not this one's)
@@ -58,7 +63,8 @@ export function anotherValueOfOneThing(a: string, b: string): boolean {
   if (ta.length === 0 || tb.length === 0) return false;
   // (a time is the thing's own only when the thing is named as the one, on both sides; and its verbs are said too: "I start
   // my shift at 8." / "I finish my shift at 5." is two times of one shift)
-  if (when && (!definite(a, ta) || !definite(b, tb))) return false;
+  // (nor a time something was: "My last check-up was on 2 March." / "… on 16 March.", the past tense read above by its verb)
+  if (when && (!definite(a, ta) || !definite(b, tb) || PAST_BE.test(norm(a)) || PAST_BE.test(norm(b)))) return false;
   const [wa, wb] = [qualifiers(a, x, ta, when), qualifiers(b, y, tb, when)];
   // (one thing's value is said in a sentence, not a page: the words are weighed pairwise, by synonym)
   if (wa.length > MAX_WORDS || wb.length > MAX_WORDS) return false;
@@ -75,6 +81,9 @@ function qualifiers(text: string, value: Value, things: readonly string[], verbs
   return contentWordsOf(text).filter((w) => !own.has(key(w)) && (verbs || !isVerb(w) || named.has(w)));
 }
 
+/** "was", "were": a time said in the past. */
+const PAST_BE = /\b(?:was|were)\b/;
+
 /** Words that name a thing as one of several ("a meeting", "another appointment", "some lessons"). */
 const ONE_OF_SEVERAL = new Set(['a', 'an', 'another', 'some', 'one', 'any', 'every', 'each', 'other', 'more']);
 /** Words that name a thing as the one ("the", "my", "our", …; a possessive: "the Corsa's MOT", "Leo's school"). */
@@ -83,11 +92,15 @@ const THE_ONE = new Set(['the', 'my', 'our', 'your', 'his', 'her', 'their', 'thi
 /** Words a chat sentence may open with before what it is about ("So the plumber is coming on Friday."). */
 const OPENING = new Set(['so', 'and', 'also', 'oh', 'ok', 'okay', 'well', 'btw', 'fyi', 'just', 'now']);
 
+/** "she's", "it's", "there's": a pronoun and a verb, not a possessive. */
+const NOT_POSSESSIVE = /^(?:he|she|it|that|there|here|what|who|where|when|how|let|this)'s$/;
+
 /**
  * The statement is about a thing named as the one: it opens with "the", "my", "our", … or a possessive ("The kids'
- * dental check-up is on …", "My physio appointment is on …", "Leo's school is …"), a thing's word among its first words.
- * Not what the person does to a thing ("I walk the dog in the morning." / "… in the evening." is two walks), nor a thing
- * named as one of several ("I have a meeting with Ana on Monday.").
+ * dental check-up is on …", "My physio appointment is on …"), and its first thing's word (a possessor's aside: "the kids'")
+ * is among its first words. Not what someone does, a person or an animal, however named: "I walk the dog in the
+ * morning." / "… in the evening.", "My son takes his inhaler in the morning." / "… at bedtime.", "The baby naps at 10am." /
+ * "… at 2pm." are two occasions each; nor a thing named as one of several ("I have a meeting with Ana on Monday.").
  */
 function definite(text: string, things: readonly string[]): boolean {
   const named = new Set(things.map((t) => key(t.toLowerCase())));
@@ -95,10 +108,30 @@ function definite(text: string, things: readonly string[]): boolean {
   let start = 0;
   while (start < words.length && OPENING.has(words[start]!)) start++;
   const first = words[start];
-  if (first === undefined || !(THE_ONE.has(first) || /.'s?$/.test(first))) return false;
+  const possessive = (w: string) => /.'s?$/.test(w) && !NOT_POSSESSIVE.test(w);
+  if (first === undefined || !(THE_ONE.has(first) || possessive(first))) return false;
   for (let i = start; i < Math.min(words.length, start + 6); i++) {
-    if (ONE_OF_SEVERAL.has(words[i]!)) return false;
-    if (named.has(key(words[i]!.replace(/'s?$/, '')))) return true;
+    const w = words[i]!;
+    if (ONE_OF_SEVERAL.has(w)) return false;
+    if (possessive(w)) continue;
+    // (the first who or what the statement names, before its thing: "The kids go to bed at 8." is what the kids do)
+    const themes = lexicon().nounThemes(lemma(w));
+    if (PERSON.has(lemma(w)) || themes.includes('person') || themes.includes('animal')) return false;
+    // (the tagger reads "check-up" as "check")
+    if (named.has(key(w)) || w.split('-').some((x) => named.has(key(x)))) return true;
   }
   return false;
+}
+
+/**
+ * Two instructions in the same words but one stretch (`swappedInFrame`), said right after "in", "into", "use" or "using":
+ * another way to answer ("reply to me in Spanish" / "… in Portuguese", "use Celsius" / "use Fahrenheit"), not a place
+ * ("check the weather in London" / "… in Paris": WordNet's locations) nor whom or what to act on ("add Tom" / "add Sarah").
+ */
+export function anotherWayAsked(oldText: string, newText: string, swapped: readonly Value[]): boolean {
+  if (!swappedInFrame(oldText, newText) || swapped.some((v) => lexicon().nounThemes(v.norm).includes('location'))) return false;
+  const [a, b] = [toks(oldText), toks(newText)];
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i > 0 && i < a.length && i < b.length && /^(?:in|into|use|using)$/.test(a[i - 1]!);
 }

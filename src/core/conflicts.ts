@@ -24,7 +24,7 @@ import { attributive, differentObject, MULTI } from './multi-valued.js';
 import { anotherHolder } from './others.js';
 import { movedThing } from './whereabouts.js';
 import { otherMode, otherTense, tenseOf, usedToDo } from './modality.js';
-import { anotherValueOfOneThing } from './another-value.js';
+import { anotherValueOfOneThing, anotherWayAsked } from './another-value.js';
 import { withoutToldBefore } from './meeting.js';
 import { choiceReversed, saysSetAsideAgain, setAgainst, setAsideToo } from './set-aside.js';
 
@@ -231,11 +231,12 @@ export function relate(oldS: StatementLike, newS: StatementLike, topical: boolea
     // (numbers, times and dates are the value rules' own: "for two years" / "for three years")
     const kind = swap && values.disagree.every((g) => g === 'name') ? kindSwap(swap) : null;
     if (kind) return { kind: 'corrects', rule: 'new-value', detail: `another kind: ${kind}` };
-    // an instruction asks for one thing: the same words asking it of another name ask for that instead ("Please reply to me
-    // in Spanish." / "… in Portuguese.", "Send the weekly report to Ana." / "… to Ben."); not a refusal, which may hold of
-    // both ("Don't book me on Ryanair." / "… on easyJet.")
+    // an instruction of how to answer asks for one way: the same words naming another language, unit or tool ask for that
+    // instead ("Please reply to me in Spanish." / "… in Portuguese.", "Use Celsius for temperatures." / "Use Fahrenheit …");
+    // not whom or what else to act on, which adds ("Add Tom to the invite." / "Add Sarah …"), nor a place ("Check the weather in
+    // London …" / "… in Paris …"), nor a refusal
     if (oldS.type === 'INSTRUCTION' && newS.type === 'INSTRUCTION' && !additive && !flip && stance(polOld) > 0
-      && values.disagree.length === 1 && values.disagree[0] === 'name' && swappedInFrame(oldDecl, newDecl)) {
+      && values.disagree.length === 1 && values.disagree[0] === 'name' && anotherWayAsked(oldDecl, newDecl, [...values.added, ...values.dropped])) {
       return { kind: 'corrects', rule: 'new-value', detail: `instruction: ${values.detail}` };
     }
   } else if (flip && samePredicate) {

@@ -41,9 +41,6 @@ function objectsOnce(text: string): Map<string, Set<string>> {
       const pred = MULTI.has(p) ? p : MULTI.has(lemma(c[i])) ? lemma(c[i]) : null;
       // "my email is", "a walk": the word is a noun here, not the predicate
       if (!pred || out.has(pred) || /^(my|our|your|the|a|an|his|her|their)$/.test(c[i - 1] ?? '')) continue;
-      // (one said as the only one has one object: "My one food allergy is sesame." / "… is mustard.", "I only speak French";
-      // not one of several: "One of my allergies is …")
-      if (saidAsTheOnly(c, i)) continue;
       let j = i + 1;
       while (j < c.length && OBJ_SKIP.has(c[j])) j++;
       const obj = new Set<string>();
@@ -84,10 +81,4 @@ export function attributive(oldText: string, newText: string, sub: string): bool
   if (!a || !b || !a.next || a.next !== b.next || STOP_WORDS.has(a.next)) return false;
   const nounish = (w: string) => !/(?:ing|ed|ly|y|ful|ous|ive|al|ic|ish|less|able|en)$/.test(w) && lemma(w) === w && !isVerb(w);
   return nounish(a.w) && nounish(b.w);
-}
-
-/** Whether "only", or "one" (not "one of"), is among the three words before the word at `i`. */
-function saidAsTheOnly(c: readonly string[], i: number): boolean {
-  for (let k = Math.max(0, i - 3); k < i; k++) if (c[k] === 'only' || (c[k] === 'one' && c[k + 1] !== 'of')) return true;
-  return false;
 }

@@ -5,8 +5,8 @@
  */
 import { lexicon } from './lexicon.js';
 import { deriveNames } from './derive.js';
-import { wholeWord } from './conflict-words.js';
-import { extractValues, foldMarks } from './values.js';
+import { norm, wholeWord } from './conflict-words.js';
+import { extractValues, foldMarks, valueGroup } from './values.js';
 import { dayOf, monthOf } from './value-words.js';
 
 /** A name's words as compared: lower-cased, accents folded ("Kraków" = "Krakow"). */
@@ -109,3 +109,24 @@ function typedLower(name: string, text: string): boolean {
   if (w.length < 4 || w.length > NAME_MAX || !text.includes(w) || /\s/.test(w)) return false;
   return lexicon().nounThemes(w).length === 0 && wholeWord(w, 'u').test(text);
 }
+
+/**
+ * Whether a sentence and `b` each name someone or somewhere the other does not, leaving out the people spoken to
+ * ("I live in Manchester." / "It's Leeds."): `b` read once, for all the sentences it is weighed against (each
+ * sentence of a long memory read `b` whole again: quadratic, forty-fifth round).
+ */
+export function nameSwapper(b: string, vb: ReadonlySet<string>): (aNames: ReadonlySet<string>, aNorm: string) => boolean {
+  const nb = namesOf(b, vb);
+  const lb = norm(b);
+  const inB = new Map<string, boolean>();
+  const saidInB = (x: string): boolean => {
+    let said = inB.get(x);
+    if (said === undefined) inB.set(x, (said = lb.includes(x)));
+    return said;
+  };
+  return (aNames, la) => [...aNames].some((x) => !saidInB(x)) && [...nb].some((x) => !la.includes(x));
+}
+
+/** The names a sentence says (`aNames` of `nameSwapper`), leaving out the people spoken to (`voc`). */
+export const namesOf = (t: string, voc: ReadonlySet<string>): Set<string> =>
+  new Set(extractValues(t).filter((v) => valueGroup(v.kind) === 'name' && !voc.has(v.norm)).map((v) => v.norm));

@@ -49,7 +49,8 @@ export interface ValueIndex {
  * Values indexed by their group and norm, and by `comparableKey` for those read two ways: no pair weighed twice.
  * One index per list of values (the rules' lists are their texts' cached readings): a long statement's values
  * were indexed again for each sentence of another statement they were weighed against (a quote of 1,700
- * numbers against a memory of 1,000 sentences: 2 s in one `relate`, forty-fifth round).
+ * numbers against a memory of 1,000 sentences: 2 s in one `relate`, forty-fifth round). The list must not change once
+ * indexed: the rules pass their cached readings (read-only) and lists they built and never change.
  */
 export function valueIndex(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
   let index = indexOf.get(values);

@@ -2,7 +2,7 @@
  * The tokens values are read from (src/core/values.ts): words and figures as typed, with what stands
  * between them, and the small readings of one token or two that the value reader asks of them.
  */
-import { numberWord, TENS, UNITS } from './value-words.js';
+import { numberWord, SCALES, TENS, UNITS } from './value-words.js';
 
 export interface Tok {
   text: string; // as written (apostrophes normalised)
@@ -87,4 +87,44 @@ export function shouted(text: string): boolean {
   if (letters.length < 8) return false;
   const upper = letters.replace(/[^\p{Lu}]/gu, '').length;
   return upper / letters.length > 0.6;
+}
+
+/**
+ * A number in words from its first word (worth `first`; "a" is 1) through its scale words: "twelve hundred and fifty" is
+ * 1250, "two thousand five hundred" 2500, "two hundred and fifty thousand" 250000, "two million five hundred thousand"
+ * 2500000. It stops at punctuation ("two hundred, thirty of them lambs"), at a word that is no number, and at a scale no
+ * smaller than the last ("a thousand thousand" is read as far as it makes one number). `end`: its last token.
+ */
+export function numberInWords(ts: readonly Tok[], i: number, first: number): { value: number; end: number } {
+  let total = 0;
+  let current = first;
+  let lastScale = Number.POSITIVE_INFINITY;
+  let end = i;
+  for (let k = i + 1; k < ts.length; k++) {
+    const tk = ts[k]!;
+    if (tk.before !== '') break;
+    const scale = SCALES[tk.lower];
+    if (scale !== undefined) {
+      if (scale === 100) {
+        if (current === 0 || current >= 100) break;
+        current *= 100;
+      } else {
+        if (scale >= lastScale || current === 0) break;
+        total += current * scale;
+        current = 0;
+        lastScale = scale;
+      }
+      end = k;
+      continue;
+    }
+    // "and" only after a scale word, before a number under a hundred: "two hundred and five"
+    const word = tk.lower === 'and' ? ts[k + 1] : tk;
+    if (!word || word.before !== '' || (tk.lower === 'and' && !(ts[k - 1]!.lower in SCALES))) break;
+    const v = numberWord(word.lower);
+    if (v === null || v <= 0 || v >= 100 || current % 100 !== 0) break;
+    current += v;
+    end = tk.lower === 'and' ? k + 1 : k;
+    if (tk.lower === 'and') k++;
+  }
+  return { value: total + current, end };
 }

@@ -111,13 +111,12 @@ export function fmtTime(h: number, min: number, ambiguous: boolean): string {
 }
 
 /**
- * Parts of the day, as when something is done ("in the morning", "every evening"), and the times of day named after what is
- * done then ("at bedtime" is at night, "at lunchtime" at midday: "I take my tablet at 8am." / "… at bedtime." gives another
- * time, not the same words said again).
+ * Parts of the day, as when something is done ("in the morning", "every evening"), and bedtime, at night ("I take my tablet
+ * at 8am." / "… at bedtime." gives another time, not the same words said again; "lunchtime" is left: "midday" is 12:00).
  */
 export const DAYPARTS: Readonly<Record<string, string>> = table({
   morning: 'morning', mornings: 'morning', afternoon: 'afternoon', afternoons: 'afternoon', evening: 'evening', evenings: 'evening', night: 'night', nights: 'night',
-  bedtime: 'night', lunchtime: 'midday', lunchtimes: 'midday', dinnertime: 'evening', suppertime: 'evening',
+  bedtime: 'night',
 });
 
 /** Words a length of time follows ("is an hour", "takes about a week", "for a year"): after them "a" / "an" + unit is one unit. */

@@ -13,7 +13,7 @@ import {
 } from './value-words.js';
 import { count, lengthOfTime, sameMeasure, unitOf, withUnit } from './quantities.js';
 import { howOften } from './how-often.js';
-import { clockAfter, compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
+import { clockAfter, compoundNumber, DATING_BEFORE, NUMBER_WORD_BEFORE, numberInWords, parseNumber, partOfDayAfter, shouted, toks, type Tok } from './value-tokens.js';
 
 export { count, lengthOfTime } from './quantities.js';
 
@@ -219,6 +219,12 @@ function extractValuesOnce(text: string): Value[] {
       // ("£35k" is £35,000)
       const thousands = /k$/i.test(t.text);
       const n = parseNumber(thousands ? t.text.slice(0, -1) : t.text);
+      // ("£2.5 million" is 2,500,000)
+      const scale = !thousands && n !== null && next && next.before === '' ? SCALES[next.lower] : undefined;
+      if (scale !== undefined) {
+        push('quantity', i, i + 1, String(n! * scale));
+        continue;
+      }
       push('quantity', i, i, String(n !== null && thousands ? n * 1000 : n));
       continue;
     }
@@ -286,30 +292,10 @@ function extractValuesOnce(text: string): Value[] {
     if (n === null && nw !== null && (t.lower !== 'one' || NUMBER_WORD_BEFORE.has(prev?.lower ?? '') || (next && next.lower in SCALES))) n = nw;
     // "ten thousand", "two hundred", "a million": the scale word multiplies (and is read with it)
     if (next && next.lower in SCALES && (n !== null || t.lower === 'a')) {
-      n = (n ?? 1) * SCALES[next.lower]!;
-      // (and what follows it, in words: "twelve hundred and fifty" is 1250, "two thousand five hundred" 2500)
-      let end = i + 1;
-      let scale = SCALES[next.lower]!;
-      for (;;) {
-        const [a, b, c] = [ts[end + 1], ts[end + 2], ts[end + 3]];
-        const andWord = a?.lower === 'and' && b ? numberWord(b.lower) : null;
-        if (andWord !== null && andWord < Math.min(scale, 100) && !(c && c.lower in SCALES)) {
-          n += andWord;
-          end += 2;
-          break;
-        }
-        const w = a ? numberWord(a.lower) : null;
-        if (w === null || w <= 0 || w >= 1000) break;
-        const sub = b && b.lower in SCALES ? SCALES[b.lower]! : 1;
-        if (w * sub >= scale) break;
-        n += w * sub;
-        end += sub > 1 ? 2 : 1;
-        if (sub === 1) break;
-        scale = sub;
-      }
+      const { value, end } = numberInWords(ts, i, n ?? 1);
       const after = ts[end + 1];
       const unit = after && (MONEY_UNITS.test(after.lower) || MEASURE_UNITS.test(after.lower)) && after.lower !== 'in';
-      push(unit ? 'quantity' : 'number', i, unit ? end + 1 : end, String(n));
+      push(unit ? 'quantity' : 'number', i, unit ? end + 1 : end, String(value));
       continue;
     }
     // "floor 4" is "the 4th floor", "level 2" "the 2nd level": a position said after its noun

@@ -127,6 +127,11 @@ describe('the one thing at another time (forty-fifth round)', () => {
     expect(anotherValueOfOneThing("My son's football practice is on Tuesday.", "My son's football match is on Saturday.")).toBe(false);
     expect(anotherValueOfOneThing("My mum's birthday is on 3 March.", "My mum's birthday party is on 8 March.")).toBe(false);
     expect(anotherValueOfOneThing('My last check-up was on 2 March.', 'My last check-up was on 16 March.')).toBe(false);
+    // (someone's habits: a person or an animal named first, however named; "she's" is "she is")
+    expect(anotherValueOfOneThing('My son takes his inhaler in the morning.', 'My son takes his inhaler at bedtime.')).toBe(false);
+    expect(anotherValueOfOneThing('The kids go to bed at 8.', 'The kids go to bed at 7:30.')).toBe(false);
+    expect(anotherValueOfOneThing('The baby naps at 10am.', 'The baby naps at 2pm.')).toBe(false);
+    expect(anotherValueOfOneThing("She's got ballet on Monday.", "She's got ballet on Wednesday.")).toBe(false);
   });
 });
 
@@ -136,29 +141,29 @@ describe('values read whole (forty-fifth round)', () => {
     expect(kinds('It cost two thousand five hundred pounds.')).toContain('quantity:2500');
     expect(kinds('a thousand and one nights')).toEqual(['number:1001']);
     expect(kinds('ten thousand steps a day')).toContain('quantity:10000');
+    expect(kinds('two million five hundred thousand')).toEqual(['number:2500000']);
+    expect(kinds('two hundred and fifty thousand pounds')).toEqual(['quantity:250000']);
+    expect(kinds('Our house cost £2.5 million.')).toEqual(['quantity:2500000']);
+    // (not across punctuation: "two hundred, thirty of them lambs")
+    expect(kinds('We have two hundred, thirty of them lambs.')).toEqual(['number:200', 'number:30']);
   });
 
-  it('bedtime, lunchtime and dinnertime are parts of the day: another time than 8am, the same as at night', () => {
+  it('bedtime is a part of the day: another time than 8am, the same as at night', () => {
     expect(kinds('I take my tablet at bedtime.')).toEqual(['daypart:night']);
     expect(rel('I take my blood pressure tablet at 8am.', 'I take my blood pressure tablet at bedtime.').kind).not.toBe('compatible');
     expect(rel('I take my tablet at night.', 'I take my tablet at bedtime.').kind).toBe('compatible');
   });
 });
 
-describe('one thing said to be the only one, and an instruction asking for another (forty-fifth round)', () => {
+describe('an instruction asking for another way to answer (forty-fifth round)', () => {
   const said = (type: 'INSTRUCTION' | 'REMINDER', text: string) => ({ text, type, entities: [], themes: [] });
-  it('"my one", "my only": one value, as a favourite has', () => {
-    expect(rel('My one food allergy is sesame.', 'Mustard is my one food allergy.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
-    expect(rel('My only allergy is sesame.', 'My only allergy is mustard.')).toMatchObject({ kind: 'corrects', rule: 'new-value' });
-    expect(rel('One of my food allergies is sesame.', 'One of my food allergies is mustard.').kind).toBe('distinct');
-    expect(rel("I'm allergic to sesame.", "I'm allergic to mustard.").kind).toBe('distinct');
-  });
-
-  it('an instruction naming another corrects; a refusal, another kind of statement or another stretch does not', () => {
+  it('another language, unit or tool to answer in corrects; whom or what else to act on, a place, a refusal or a reminder does not', () => {
     expect(relate(said('INSTRUCTION', 'Please reply to me in Spanish.'), said('INSTRUCTION', 'Please reply to me in Portuguese.'), true)).toMatchObject({ kind: 'corrects', rule: 'new-value' });
-    expect(relate(said('INSTRUCTION', 'Send the weekly report to Ana.'), said('INSTRUCTION', 'Send the weekly report to Ben.'), true)).toMatchObject({ kind: 'corrects' });
+    expect(relate(said('INSTRUCTION', 'Use Celsius for temperatures.'), said('INSTRUCTION', 'Use Fahrenheit for temperatures.'), true)).toMatchObject({ kind: 'corrects' });
+    expect(relate(said('INSTRUCTION', 'Add Tom to the Monday standup invite.'), said('INSTRUCTION', 'Add Sarah to the Monday standup invite.'), true).kind).not.toBe('corrects');
+    expect(relate(said('INSTRUCTION', 'Send the weekly report to Ana.'), said('INSTRUCTION', 'Send the weekly report to Ben.'), true).kind).not.toBe('corrects');
+    expect(relate(said('INSTRUCTION', 'Check the weather in London every morning.'), said('INSTRUCTION', 'Check the weather in Paris every morning.'), true).kind).not.toBe('corrects');
     expect(relate(said('INSTRUCTION', "Don't book me on Ryanair."), said('INSTRUCTION', "Don't book me on EasyJet."), true).kind).not.toBe('corrects');
     expect(relate(said('REMINDER', 'Remind me to call Anna on Sunday.'), said('REMINDER', 'Remind me to call Ben on Sunday.'), true).kind).toBe('distinct');
-    expect(relate(said('INSTRUCTION', 'Email me the agenda before every meeting.'), said('INSTRUCTION', 'Email me the minutes after every meeting.'), true).kind).toBe('distinct');
   });
 });
