@@ -130,34 +130,37 @@ function fastestOf(fn: () => unknown): number {
 /** Quadratic growth would be 100x; linear is 10x; anything at or above this ratio fails. */
 const MAX_RATIO = 50;
 
+/**
+ * The fastest times of a small and a large input (three runs each) and their ratio, each run reading its
+ * input afresh: the rules keep the readings of the last few long texts (src/core/memo.ts), and a cached
+ * reading would time the cache, not the rule.
+ */
+async function growth<T>(rule: (input: T) => unknown, small: T, large: T): Promise<{ row: string; ratio: number }> {
+  const run = (input: T) => {
+    forgetAllReadings();
+    return rule(input);
+  };
+  run(small); // warm up (JIT, lazy tables)
+  const ts: number[] = [];
+  const tl: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    ts.push(timeOf(() => run(small)));
+    tl.push(fastestOf(() => run(large)));
+    // Let the worker's event loop answer the test runner between measurements: one long
+    // synchronous stretch on a loaded machine trips vitest's RPC timeout (onTaskUpdate).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const [fastSmall, fastLarge] = [Math.min(...ts), Math.min(...tl)];
+  const ratio = fastLarge / Math.max(fastSmall, 0.05);
+  return { row: `${fastSmall.toFixed(2)} ms -> ${fastLarge.toFixed(2)} ms (x${ratio.toFixed(1)})`, ratio };
+}
+
 describe('text rules are linear in their input', () => {
-  for (const [name, cached] of Object.entries(RULES)) {
+  for (const [name, rule] of Object.entries(RULES)) {
     it(`${name}: 50k letters cost about 10x what 5k cost, never 100x`, async () => {
-      const rows: string[] = [];
       for (const [shape, make] of Object.entries(SHAPES)) {
-        const small = make(5_000);
-        const large = make(50_000);
-        // Each run reads its text afresh: the rules keep the readings of the last few long texts
-        // (src/core/memo.ts), and a cached reading would time the cache, not the rule.
-        const rule = (text: string) => {
-          forgetAllReadings();
-          return cached(text);
-        };
-        rule(small); // warm up (JIT, lazy tables)
-        const ts: number[] = [];
-        const tl: number[] = [];
-        for (let run = 0; run < 3; run++) {
-          ts.push(timeOf(() => rule(small)));
-          tl.push(fastestOf(() => rule(large)));
-          // Let the worker's event loop answer the test runner between measurements: one long
-          // synchronous stretch on a loaded machine trips vitest's RPC timeout (onTaskUpdate).
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        const fastSmall = Math.min(...ts);
-        const fastLarge = Math.min(...tl);
-        const ratio = fastLarge / Math.max(fastSmall, 0.05);
-        rows.push(`${shape}: ${fastSmall.toFixed(2)} ms -> ${fastLarge.toFixed(2)} ms (x${ratio.toFixed(1)})`);
-        expect(ratio, `${name} on ${shape}: ${rows.at(-1)}`).toBeLessThan(MAX_RATIO);
+        const { row, ratio } = await growth(rule, make(5_000), make(50_000));
+        expect(ratio, `${name} on ${shape}: ${row}`).toBeLessThan(MAX_RATIO);
       }
       // A bound, not a race: 12 shapes x 3 runs of a 50k-letter input take ~15 s at rest and went
       // past 120 s at load 18 on 2 cores; only a hang should reach this.
@@ -217,22 +220,8 @@ describe('pair rules are linear in both texts', () => {
   for (const [name, rule] of Object.entries(PAIR_RULES)) {
     it(`${name}: two texts of 20k letters cost about 10x two of 2k, never 100x`, async () => {
       for (const [shape, make] of Object.entries(PAIR_SHAPES)) {
-        const small = make(2_000);
-        const large = make(20_000);
-        const run = (pair: [string, string]) => {
-          forgetAllReadings();
-          return rule(...pair);
-        };
-        run(small); // warm up
-        const ts: number[] = [];
-        const tl: number[] = [];
-        for (let r = 0; r < 3; r++) {
-          ts.push(timeOf(() => run(small)));
-          tl.push(fastestOf(() => run(large)));
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        const ratio = Math.min(...tl) / Math.max(Math.min(...ts), 0.05);
-        expect(ratio, `${name} on ${shape}: ${Math.min(...ts).toFixed(2)} ms -> ${Math.min(...tl).toFixed(2)} ms (x${ratio.toFixed(1)})`).toBeLessThan(MAX_RATIO);
+        const { row, ratio } = await growth((pair: [string, string]) => rule(...pair), make(2_000), make(20_000));
+        expect(ratio, `${name} on ${shape}: ${row}`).toBeLessThan(MAX_RATIO);
       }
     }, 600_000);
   }
