@@ -324,8 +324,8 @@ function extractValuesOnce(text: string): Value[] {
       continue;
     }
 
-    // proper names and places
-    if (caps && /^\p{Lu}/u.test(t.text) && !t.sentenceStart) {
+    // proper names and places (and a brand written with a capital inside: "easyJet", "iPhone", "eBay", wherever it stands)
+    if (caps && ((/^\p{Lu}/u.test(t.text) && !t.sentenceStart) || /^\p{Ll}{1,8}\p{Lu}\p{L}*$/u.test(t.text))) {
       const low = t.lower.replace(/'s?$/, '');
       if (low === 'i' || STOP_WORDS.has(low) || NEGATIONS.has(low) || TITLES.has(low) || /^i'/.test(t.lower)) continue;
       const pre = ts[i - 1];

@@ -148,6 +148,13 @@ describe('values read whole (forty-fifth round)', () => {
     expect(kinds('We have two hundred, thirty of them lambs.')).toEqual(['number:200', 'number:30']);
   });
 
+  it('a brand written with a capital inside is a name, wherever it stands', () => {
+    expect(kinds("Don't book me on easyJet.")).toEqual(['name:easyjet']);
+    expect(kinds('iPhone is what I use.')).toEqual(['name:iphone']);
+    // (a refusal naming another is another refusal, not the same one: it was "compatible", merged at a close score)
+    expect(rel("Don't book me on Ryanair.", "Don't book me on easyJet.").kind).toBe('distinct');
+  });
+
   it('bedtime is a part of the day: another time than 8am, the same as at night', () => {
     expect(kinds('I take my tablet at bedtime.')).toEqual(['daypart:night']);
     expect(rel('I take my blood pressure tablet at 8am.', 'I take my blood pressure tablet at bedtime.').kind).not.toBe('compatible');
