@@ -15,8 +15,8 @@ import { lexicon } from './lexicon.js';
 import { lemma } from './words.js';
 
 /**
- * The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions, and a
- * year often dates one of several events: "japan trip 2024" / "japan trip 2026").
+ * The kinds of value a thing has one of at a time here (a time, a day or a date may be one of several occasions: `WHEN`,
+ * below; a year often dates one of several events: "japan trip 2024" / "japan trip 2026").
  */
 const ONE_AT_A_TIME = new Set<ValueKind>(['number', 'quantity', 'contact']);
 
