@@ -117,33 +117,13 @@ export function disagreeingGroups(oldS: StatementLike, newS: StatementLike): str
   const inOld = valueIndex(ov);
   const inNew = valueIndex(nv);
   const nw = wordSet(newS);
-  const byGroup = valuesByGroup(nv);
   const disagree: string[] = [];
   const oldOnly = ov.filter((v) => !found(v, inNew, nw));
   for (const g of new Set(oldOnly.map((v) => valueGroup(v.kind)))) {
     const readings = new Set(oldOnly.filter((v) => valueGroup(v.kind) === g).map((v) => isOrdinal(v.norm)));
-    if ([...readings].some((ord) => (byGroup.get(`${g}\u0000${ord}`) ?? []).some((v) => !found(v, inOld, ow)))) disagree.push(g);
+    if ([...readings].some((ord) => inNew.inGroup(g, ord).some((v) => !found(v, inOld, ow)))) disagree.push(g);
   }
   const moved = disagree.length === 0 ? misplacedValue(oldS.text, newS.text) : null;
   if (moved) disagree.push(moved.group);
   return disagree;
 }
-
-/** A statement's values by group and by whether each is a position ("third"), each kind and norm once. */
-function valuesByGroup(values: ReadonlyArray<Readonly<Value>>): ReadonlyMap<string, ReadonlyArray<Readonly<Value>>> {
-  let out = groupsOf.get(values);
-  if (out) return out;
-  const map = new Map<string, Readonly<Value>[]>();
-  const seen = new Set<string>();
-  for (const v of values) {
-    if (seen.has(`${v.kind}\u0000${v.norm}`)) continue;
-    seen.add(`${v.kind}\u0000${v.norm}`);
-    const k = `${valueGroup(v.kind)}\u0000${isOrdinal(v.norm)}`;
-    const list = map.get(k);
-    if (list) list.push(v);
-    else map.set(k, [v]);
-  }
-  groupsOf.set(values, (out = map));
-  return out;
-}
-const groupsOf = new WeakMap<ReadonlyArray<Readonly<Value>>, ReadonlyMap<string, ReadonlyArray<Readonly<Value>>>>();

@@ -4,7 +4,7 @@
  * `compareValues` (src/core/slots.ts) asks it of each value of a statement: a list of 1,400 numbers
  * against another was 2 million pairs weighed one by one. Pure.
  */
-import { count, lengthOfTime, sameCount, sameValue, valueGroup, type Value } from './values.js';
+import { count, isOrdinal, lengthOfTime, sameCount, sameValue, valueGroup, type Value } from './values.js';
 import { measureKeys } from './quantities.js';
 
 /**
@@ -43,6 +43,8 @@ export interface ValueIndex {
   wholeNameWords: ReadonlySet<string>;
   /** The values that may be `v` however written: of its group and norm, or sharing a `comparableKey` with it (each kind and norm once). */
   near(v: Readonly<Value>): ReadonlyArray<Readonly<Value>>;
+  /** The values of a group that are positions ("third"), or that are not (each kind and norm once). */
+  inGroup(group: string, ordinal: boolean): ReadonlyArray<Readonly<Value>>;
 }
 
 /**
@@ -63,21 +65,22 @@ const indexOf = new WeakMap<ReadonlyArray<Readonly<Value>>, ValueIndex>();
 function indexOnce(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
   const exact = new Map<string, Readonly<Value>[]>();
   const byKey = new Map<string, Readonly<Value>[]>();
+  const byGroup = new Map<string, Readonly<Value>[]>();
   const wholeNameWords = new Set<string>();
   const seen = new Set<string>();
+  const add = (map: Map<string, Readonly<Value>[]>, k: string, o: Readonly<Value>) => {
+    const list = map.get(k);
+    if (list) list.push(o);
+    else map.set(k, [o]);
+  };
   for (const o of values) {
     const id = `${o.kind}\u0000${o.norm}`;
     // (a value said again is looked up once: what it matches depends on its kind and norm only)
     if (seen.has(id)) continue;
     seen.add(id);
-    const same = exact.get(`${valueGroup(o.kind)}\u0000${o.norm}`);
-    if (same) same.push(o);
-    else exact.set(`${valueGroup(o.kind)}\u0000${o.norm}`, [o]);
-    for (const k of comparableKeys(o)) {
-      const list = byKey.get(k);
-      if (list) list.push(o);
-      else byKey.set(k, [o]);
-    }
+    add(exact, `${valueGroup(o.kind)}\u0000${o.norm}`, o);
+    add(byGroup, `${valueGroup(o.kind)}\u0000${isOrdinal(o.norm)}`, o);
+    for (const k of comparableKeys(o)) add(byKey, k, o);
     if (o.norm.includes(' ')) for (const w of o.norm.split(' ')) wholeNameWords.add(w);
   }
   return {
@@ -93,6 +96,7 @@ function indexOnce(values: ReadonlyArray<Readonly<Value>>): ValueIndex {
       if (keys.length === 0) return same;
       return [...new Set([...same, ...keys.flatMap((k) => byKey.get(k) ?? [])])];
     },
+    inGroup: (group, ordinal) => byGroup.get(`${group}\u0000${ordinal}`) ?? [],
   };
 }
 
